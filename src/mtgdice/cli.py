@@ -1,0 +1,267 @@
+"""The ``mtgdice`` command: a thin shell over the public API (no rules logic here).
+
+``roll`` is for people (rich output, a fair secure source), ``compile`` and ``resolve`` speak the
+JSON interface of spec/json-interface.md. Every error is one line on stderr and exit status 2.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Annotated, Any, NoReturn, Optional
+
+import typer
+from rich.console import Console
+
+from mtgdice.errors import InputError, MtgDiceError
+from mtgdice.jsonio import (
+    MAX_REQUEST_BYTES,
+    board_from,
+    compile_json,
+    dumps,
+    instruction_from,
+    parse_request,
+    resolve_json,
+)
+from mtgdice.render import compiled_table, execution_summary, execution_table, resolution_lines
+from mtgdice.rules import (
+    PLANAR_DIE,
+    Amount,
+    Die,
+    RollInstruction,
+    ScriptedChooser,
+    SecureSource,
+    SeededSource,
+    resolve,
+)
+from mtgdice.text import compile_text
+
+app = typer.Typer(
+    name="mtgdice",
+    help="Rules-exact dice for Magic: The Gathering (Comprehensive Rules 706).",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+out = Console()
+err = Console(stderr=True)
+
+CardsOption = Annotated[
+    Optional[str],
+    typer.Option("--cards", help="Scryfall-format card file (default: $MTGDICE_CARDS, then the local index)."),
+]
+
+
+def fail(message: str) -> NoReturn:
+    err.print(f"mtgdice: error: {message}", markup=False, highlight=False, soft_wrap=True)
+    raise typer.Exit(2)
+
+
+def _catalog(cards: str | None, required: bool = True) -> Any:
+    from mtgdice.cards.catalog import default_catalog
+
+    try:
+        return default_catalog(cards)
+    except MtgDiceError:
+        if required:
+            raise
+        return None
+
+
+def _read_request(file: Path | None) -> dict[str, Any]:
+    if file is not None and str(file) != "-":
+        try:
+            with open(file, "rb") as handle:
+                raw = handle.read(MAX_REQUEST_BYTES + 1)
+        except OSError as error:
+            raise InputError("file", f"cannot read {str(file)!r}: {error.strerror}") from None
+    else:
+        raw = sys.stdin.buffer.read(MAX_REQUEST_BYTES + 1)
+    return parse_request(raw)
+
+
+@app.command("resolve")
+def resolve_command(
+    file: Annotated[Optional[Path], typer.Argument(help="JSON request (default: standard input).")] = None,
+    cards: CardsOption = None,
+    random: Annotated[bool, typer.Option("--random", help="Roll fresh fair dice instead of 'dice'.")] = False,
+) -> None:
+    """Resolve one roll instruction from a JSON request; print the outcome as JSON."""
+    try:
+        request = _read_request(file)
+        catalog = _catalog(cards, required=_needs_cards(request))
+        outcome = resolve_json(request, catalog, SecureSource() if random else None)
+    except MtgDiceError as error:
+        fail(str(error))
+    print(dumps(outcome))
+
+
+def _needs_cards(request: dict[str, Any]) -> bool:
+    def by_name(item: Any) -> bool:
+        return isinstance(item, str) or (isinstance(item, dict) and "text" not in item)
+
+    if "text" not in request:
+        return True
+    for zone in ("battlefield", "opponents", "graveyard", "command"):
+        items = request.get(zone) or []
+        if isinstance(items, list) and any(by_name(item) for item in items):
+            return True
+    return False
+
+
+@app.command("compile")
+def compile_command(
+    card: Annotated[Optional[str], typer.Option("--card", help="Card name, looked up in the card data.")] = None,
+    text: Annotated[Optional[str], typer.Option("--text", help="Oracle text (or printed text in another language).")] = None,
+    name: Annotated[str, typer.Option("--name", help="The card's name, when compiling --text.")] = "",
+    cards: CardsOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the compile JSON object.")] = False,
+) -> None:
+    """Show what the compiler understands of a card's dice abilities."""
+    try:
+        if (card is None) == (text is None):
+            raise InputError("card", "give exactly one of --card NAME or --text TEXT")
+        request: dict[str, Any] = {"card": card} if card is not None else {"text": text, "name": name}
+        catalog = _catalog(cards) if card is not None else None
+        result = compile_json(request, catalog)
+    except MtgDiceError as error:
+        fail(str(error))
+    if as_json:
+        print(dumps(result))
+        return
+    compiled = compile_text(text, name=name) if text is not None else None
+    if compiled is None:
+        from mtgdice.jsonio import compile_card_record
+
+        compiled = compile_card_record(catalog.lookup(card))
+    out.print(compiled_table(compiled))
+    for note in compiled.notes:
+        out.print(f"[dim]{note}[/dim]")
+
+
+_DICE = re.compile(r"^(?P<count>\d*)d(?P<sides>\d+)(?P<modifier>[+-]\d+)?$")
+
+
+def plain_instruction(spec: str) -> RollInstruction:
+    """``2d10``, ``d20``, ``d20+1``, ``planar`` as a roll instruction.
+
+    >>> plain_instruction("2d10").count.value({}), plain_instruction("d20-1").modifier.value({})
+    (2, -1)
+    """
+    words = spec.strip().lower()
+    if words in ("planar", "planar die", "the planar die"):
+        return RollInstruction(Amount(1), PLANAR_DIE, text="roll the planar die")
+    match = _DICE.match(words)
+    if match is None:
+        raise InputError("dice", f"{spec!r} is not a roll; write NdS such as 2d10, d20, d20+1, or planar, or coin")
+    count = int(match.group("count") or 1)
+    sides = int(match.group("sides"))
+    if sides < 1:
+        raise InputError("dice", f"{spec!r}: a die has 1 or more sides")
+    modifier = Amount(int(match.group("modifier"))) if match.group("modifier") else None
+    return RollInstruction(Amount(count), Die(sides), modifier=modifier, text=f"roll {spec}")
+
+
+def _board_names(names: str) -> list[Any]:
+    return [name.strip() for name in re.split(r"[;,](?![^()]*\))", names) if name.strip()] if names else []
+
+
+@app.command("roll")
+def roll_command(
+    dice: Annotated[Optional[list[str]], typer.Argument(help="Plain dice: 2d10, d20, d20+1, planar, coin.")] = None,
+    card: Annotated[Optional[str], typer.Option("--card", help="Roll this card's instruction.")] = None,
+    with_: Annotated[str, typer.Option("--with", help="Your permanents, separated by ';' (e.g. 'Pixie Guide; Barbarian Class').")] = "",
+    opponents: Annotated[str, typer.Option("--opponents", help="Opponents' permanents, separated by ';'.")] = "",
+    graveyard: Annotated[str, typer.Option("--graveyard", help="Cards in your graveyard, separated by ';'.")] = "",
+    command_zone: Annotated[str, typer.Option("--command", help="Face-up plane or phenomenon.")] = "",
+    roll: Annotated[int, typer.Option("--roll", help="Which roll instruction of the card (0 = first).")] = 0,
+    amount: Annotated[Optional[list[str]], typer.Option("--amount", help="A variable amount, NAME=VALUE (e.g. X=3).")] = None,
+    choices: Annotated[str, typer.Option("--choices", help="Answers to decisions, as a JSON list.")] = "[]",
+    seed: Annotated[Optional[int], typer.Option("--seed", help="Reproducible dice from this seed (not for play).")] = None,
+    cards: CardsOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the outcome as JSON.")] = False,
+) -> None:
+    """Roll fair dice: plain dice, or a card's instruction on your board."""
+    source = SeededSource(seed) if seed is not None else SecureSource()
+    try:
+        amounts = _amounts(amount or [])
+        answers = json.loads(choices)
+        if not isinstance(answers, list):
+            raise InputError("--choices", "expected a JSON list such as [true, 1]")
+        if card is not None:
+            request = {
+                "card": card, "roll": roll, "amounts": amounts, "choices": answers,
+                "battlefield": _board_names(with_), "opponents": _board_names(opponents),
+                "graveyard": _board_names(graveyard), "command": _board_names(command_zone),
+            }
+            catalog = _catalog(cards)
+            compiled, instruction = instruction_from(request, catalog)
+            board = board_from(request, catalog)
+            resolution = resolve(instruction, source=compiled.name, dice=source, board=board,
+                                 chooser=ScriptedChooser(answers), amounts=amounts)
+            _show(resolution, instruction, as_json, title=f"{compiled.name}: {instruction.text}")
+            return
+        if not dice:
+            raise InputError("dice", "say what to roll: 2d10, d20, planar, coin, or --card NAME")
+        for spec in dice:
+            if spec.strip().lower() in ("coin", "flip"):
+                face = "heads" if source.roll(Die(2)) == 1 else "tails"
+                if as_json:
+                    print(dumps({"coin": face}))
+                else:
+                    out.print(f"Coin: [bold]{face}[/bold] (CR 705)")
+                continue
+            instruction = plain_instruction(spec)
+            resolution = resolve(instruction, source=spec, dice=source, amounts=amounts)
+            _show(resolution, instruction, as_json, title=spec)
+    except json.JSONDecodeError as error:
+        fail(f"--choices: not valid JSON: {error.msg}")
+    except MtgDiceError as error:
+        fail(str(error))
+
+
+def _amounts(pairs: list[str]) -> dict[str, int]:
+    amounts: dict[str, int] = {}
+    for pair in pairs:
+        name, _, value = pair.partition("=")
+        if not name.strip() or not re.fullmatch(r"-?\d+", value.strip()):
+            raise InputError("--amount", f"{pair!r} is not NAME=NUMBER (e.g. X=3)")
+        amounts[name.strip()] = int(value)
+    return amounts
+
+
+def _show(resolution: Any, instruction: RollInstruction, as_json: bool, title: str) -> None:
+    from mtgdice.jsonio import resolution_json
+
+    if as_json:
+        print(dumps(resolution_json(resolution)))
+        return
+    out.print(f"[bold]{title}[/bold]", highlight=False)
+    for number, execution in enumerate(resolution.executions):
+        out.print(execution_table(execution, instruction, number))
+        for line in execution_summary(execution, instruction):
+            out.print(line, highlight=False, markup=False)
+    for line in resolution_lines(resolution):
+        out.print(line, highlight=False, markup=False)
+
+
+def _mount_subcommands() -> None:
+    try:
+        from mtgdice.cli_cards import cards_app
+    except ImportError:  # pragma: no cover - the module ships with the package
+        return
+    app.add_typer(cards_app, name="cards", help="Card data: import, download and search Scryfall files.")
+
+
+_mount_subcommands()
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()
+
+
+if __name__ == "__main__":
+    main()

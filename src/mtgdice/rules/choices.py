@@ -1,0 +1,185 @@
+"""Decisions met while resolving, and the injected ``Chooser`` that answers them (DESIGN.md §4).
+
+Every decision (ignore which tied die, reroll or not, apply an optional modifier, increase or
+decrease, choose one result, roll again, which stored results to reroll) is a :class:`Decision`
+passed to one protocol. A decision is asked only when it has two or more options; the pipeline
+makes sure of that.
+
+Implementations here: :class:`ScriptedChooser` (JSON ``choices``: answers in order, defaults when
+they run out) and :class:`PolicyChooser` (``decline``, ``accept``, ``maximize``, ``minimize``).
+Interactive choosers (CLI prompt, web page) live in the shells and satisfy the same protocol.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Protocol, Union, runtime_checkable
+
+from mtgdice.rules.errors import ChoiceError
+
+Answer = Union[bool, int, tuple[int, ...]]
+
+
+class Ask(enum.Enum):
+    """The shape of an answer."""
+
+    YES_NO = "yes/no"
+    PICK_ONE = "pick one"
+    PICK_ANY = "pick any number"
+
+
+class Topic(enum.Enum):
+    """What a decision is about; policies and renderers read it, the pipeline never branches on text."""
+
+    IGNORE = "ignore"  # which die to ignore (pair choice, tie for lowest, chosen ignore)
+    REROLL = "reroll"  # use a reroll permission on this die
+    REROLL_WHICH = "reroll which"  # which dice a "one or more dice" permission rerolls
+    MODIFY = "modify"  # apply an optional modifier (with its cost)
+    DIRECTION = "direction"  # increase (0) or decrease (1)
+    CHOOSE_RESULT = "choose result"  # Grave Endeavor: which counted result is chosen
+    ROLL_AGAIN = "roll again"  # an optional "you may roll again"
+    STORED = "stored"  # which stored results to reroll (CR 706.8b)
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One question for one player.
+
+    ``options`` label the choices of a pick; ``values`` give, where it means something, the
+    result each option leads to (a policy that maximises the result reads them).
+
+    >>> Decision(Ask.YES_NO, Topic.REROLL, "you", "Reroll the 3 (Clam-I-Am)?").ask.value
+    'yes/no'
+    """
+
+    ask: Ask
+    topic: Topic
+    player: str
+    prompt: str
+    options: tuple[str, ...] = ()
+    values: tuple[float | None, ...] = ()
+    source: str = ""
+
+
+@runtime_checkable
+class Chooser(Protocol):
+    """Answers decisions: ``bool`` for yes/no, ``int`` for pick one, ``tuple[int, ...]`` for pick any."""
+
+    def decide(self, decision: Decision) -> Answer:
+        ...
+
+
+def default_answer(decision: Decision) -> Answer:
+    """The answer when nobody says otherwise: decline, the first option, nothing."""
+    if decision.ask is Ask.YES_NO:
+        return False
+    if decision.ask is Ask.PICK_ONE:
+        return 0
+    return ()
+
+
+def check_answer(decision: Decision, answer: object, where: str = "choices") -> Answer:
+    """Validate ``answer`` for ``decision``; raise :class:`ChoiceError` naming ``where``."""
+    if decision.ask is Ask.YES_NO:
+        if not isinstance(answer, bool):
+            raise ChoiceError(f"{where}: {decision.prompt} needs true or false, got {answer!r}")
+        return answer
+    if decision.ask is Ask.PICK_ONE:
+        if isinstance(answer, bool) or not isinstance(answer, int):
+            raise ChoiceError(f"{where}: {decision.prompt} needs an index, got {answer!r}")
+        if not 0 <= answer < len(decision.options):
+            raise ChoiceError(
+                f"{where}: {decision.prompt} has options 0 to {len(decision.options) - 1}, got {answer}"
+            )
+        return answer
+    if not isinstance(answer, (list, tuple)) or any(
+        isinstance(item, bool) or not isinstance(item, int) for item in answer
+    ):
+        raise ChoiceError(f"{where}: {decision.prompt} needs a list of indices, got {answer!r}")
+    picked = tuple(answer)
+    if len(set(picked)) != len(picked):
+        raise ChoiceError(f"{where}: {decision.prompt} lists an index twice: {list(picked)}")
+    for item in picked:
+        if not 0 <= item < len(decision.options):
+            raise ChoiceError(
+                f"{where}: {decision.prompt} has options 0 to {len(decision.options) - 1}, got {item}"
+            )
+    return tuple(sorted(picked))
+
+
+class ScriptedChooser:
+    """Answers given in advance, in the order the pipeline meets the decisions.
+
+    When the answers run out: yes/no is declined, a pick takes index 0, a subset is empty.
+
+    >>> chooser = ScriptedChooser([True])
+    >>> chooser.decide(Decision(Ask.YES_NO, Topic.ROLL_AGAIN, "you", "Roll again?"))
+    True
+    >>> chooser.decide(Decision(Ask.YES_NO, Topic.ROLL_AGAIN, "you", "Roll again?"))
+    False
+    """
+
+    def __init__(self, answers: Iterable[object] = ()) -> None:
+        self._answers = list(answers)
+        self._next = 0
+        self.asked: list[Decision] = []
+
+    def decide(self, decision: Decision) -> Answer:
+        self.asked.append(decision)
+        if self._next >= len(self._answers):
+            return default_answer(decision)
+        position = self._next
+        self._next += 1
+        return check_answer(decision, self._answers[position], f"choices[{position}]")
+
+
+class Policy(enum.Enum):
+    DECLINE = "decline"
+    ACCEPT = "accept"
+    MAXIMIZE = "maximize"
+    MINIMIZE = "minimize"
+
+
+class PolicyChooser:
+    """Answers every decision by a named policy.
+
+    ``decline`` refuses every optional action and takes the first option; ``accept`` takes every
+    optional action; ``maximize``/``minimize`` pick the option whose ``values`` entry is largest
+    or smallest and take optional actions whose decision carries values only when they help.
+
+    >>> PolicyChooser("accept").decide(Decision(Ask.YES_NO, Topic.ROLL_AGAIN, "you", "Roll again?"))
+    True
+    """
+
+    def __init__(self, policy: Policy | str = Policy.DECLINE) -> None:
+        self.policy = Policy(policy)
+
+    def decide(self, decision: Decision) -> Answer:
+        if decision.ask is Ask.YES_NO:
+            if self.policy is Policy.DECLINE:
+                return False
+            if self.policy is Policy.ACCEPT:
+                return True
+            return self._better(decision.values)
+        if decision.ask is Ask.PICK_ONE:
+            if self.policy in (Policy.MAXIMIZE, Policy.MINIMIZE) and any(v is not None for v in decision.values):
+                return self._best_index(decision.values)
+            return 0
+        if self.policy is Policy.ACCEPT:
+            return tuple(range(len(decision.options)))
+        return ()
+
+    def _best_index(self, values: Sequence[float | None]) -> int:
+        sign = 1 if self.policy is Policy.MAXIMIZE else -1
+        scored = [(sign * v, -i) for i, v in enumerate(values) if v is not None]
+        return -max(scored)[1]
+
+    def _better(self, values: Sequence[float | None]) -> bool:
+        # values = (value if declined, value if accepted)
+        if len(values) != 2 or values[0] is None or values[1] is None:
+            return False
+        if self.policy is Policy.MAXIMIZE:
+            return values[1] > values[0]
+        return values[1] < values[0]

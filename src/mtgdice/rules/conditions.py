@@ -1,0 +1,90 @@
+"""Conditions on a die: "a 6", "4 or higher", "a natural 20", "a die's highest natural result", "{CHAOS}".
+
+A numeric condition reads the result (after modifiers) unless it says natural (CR 706.2 and the
+natural-result ruling). Any numeric condition is false for the planar die, which has no number
+(CR 706.7).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+from mtgdice.rules.dice import DieRoll, PlanarFace
+
+
+@dataclass(frozen=True, slots=True)
+class InRange:
+    """``low <= value <= high`` (either bound may be open), on the result or the natural result.
+
+    >>> from mtgdice.rules.dice import Die
+    >>> InRange(4, None).holds(DieRoll(0, Die(6), 5))
+    True
+    """
+
+    low: int | None
+    high: int | None
+    natural: bool = False
+
+    def holds(self, roll: DieRoll) -> bool:
+        value = roll.natural if self.natural else roll.result
+        return holds_range(self, value)
+
+    def holds_value(self, value: int | None) -> bool:
+        return holds_range(self, value)
+
+    def describe(self) -> str:
+        word = "natural " if self.natural else ""
+        if self.low is not None and self.high is not None:
+            return f"{word}{self.low}" if self.low == self.high else f"{word}{self.low}-{self.high}"
+        if self.low is not None:
+            return f"{word}{self.low}+"
+        return f"{word}{self.high} or less"
+
+
+def holds_range(condition: InRange, value: int | None) -> bool:
+    if value is None:
+        return False
+    if condition.low is not None and value < condition.low:
+        return False
+    return condition.high is None or value <= condition.high
+
+
+@dataclass(frozen=True, slots=True)
+class NaturalMax:
+    """"A die's highest natural result": the natural result equals the number of sides."""
+
+    def holds(self, roll: DieRoll) -> bool:
+        return roll.natural is not None and roll.natural == roll.die.sides
+
+    def describe(self) -> str:
+        return "highest natural result"
+
+
+@dataclass(frozen=True, slots=True)
+class FaceIs:
+    """A face of the planar die ("whenever you roll {CHAOS}")."""
+
+    face: PlanarFace
+
+    def holds(self, roll: DieRoll) -> bool:
+        return roll.planar_face is self.face
+
+    def describe(self) -> str:
+        return self.face.value
+
+
+@dataclass(frozen=True, slots=True)
+class AnyOf:
+    """Any of several conditions ("a 1 or 2", "on a 3 or 4")."""
+
+    conditions: tuple[Condition, ...]
+
+    def holds(self, roll: DieRoll) -> bool:
+        return any(condition.holds(roll) for condition in self.conditions)
+
+    def describe(self) -> str:
+        return " or ".join(condition.describe() for condition in self.conditions)
+
+
+Condition = Union[InRange, NaturalMax, FaceIs, AnyOf]

@@ -1,0 +1,128 @@
+"""Dice and the record of one physical die (CR 706.1, 706.2, 706.7).
+
+A :class:`Die` is a kind of die: ``Die(20)`` is a d20, ``PLANAR_DIE`` is the planar die. A
+:class:`DieRoll` is one physical die that was rolled: its identity (the order it was rolled in),
+its face, the modifiers applied to it and its fate. ``result`` is derived, never stored.
+
+This module leaves out how faces are drawn (``sources``) and how dice are chosen (``resolve``).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Union
+
+
+class PlanarFace(enum.Enum):
+    """The faces of the planar die (CR 901.3): one chaos, one planeswalk, four blank."""
+
+    BLANK = "blank"
+    CHAOS = "chaos"
+    PLANESWALK = "planeswalk"
+
+
+Face = Union[int, PlanarFace]
+
+
+@dataclass(frozen=True, slots=True)
+class Die:
+    """A kind of die, named by its faces (ruling: "dice are identified by the number of faces").
+
+    ``sides`` is ``None`` for the planar die.
+
+    >>> Die(20).faces[-1], Die(20).name
+    (20, 'd20')
+    >>> PLANAR_DIE.name, len(PLANAR_DIE.faces)
+    ('planar die', 6)
+    """
+
+    sides: int | None
+
+    @property
+    def planar(self) -> bool:
+        return self.sides is None
+
+    @property
+    def name(self) -> str:
+        return "planar die" if self.sides is None else f"d{self.sides}"
+
+    @property
+    def faces(self) -> tuple[Face, ...]:
+        """Every face, each equally likely (CR 706.1a; the planar die: CR 901.3)."""
+        if self.sides is None:
+            return PLANAR_FACES
+        return tuple(range(1, self.sides + 1))
+
+    def has_face(self, face: Face) -> bool:
+        if self.sides is None:
+            return isinstance(face, PlanarFace)
+        return isinstance(face, int) and not isinstance(face, bool) and 1 <= face <= self.sides
+
+
+PLANAR_FACES: tuple[Face, ...] = (
+    PlanarFace.CHAOS,
+    PlanarFace.PLANESWALK,
+    PlanarFace.BLANK,
+    PlanarFace.BLANK,
+    PlanarFace.BLANK,
+    PlanarFace.BLANK,
+)
+PLANAR_DIE = Die(None)
+
+
+class Fate(enum.Enum):
+    """What became of a physical die (CR 706.6, Unfinity reroll ruling)."""
+
+    COUNTED = "counted"
+    IGNORED = "ignored"
+    REROLLED = "rerolled"
+
+
+@dataclass(frozen=True, slots=True)
+class Modifier:
+    """One change to a die's result (CR 706.2): ``delta`` and the card it came from."""
+
+    delta: int
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class DieRoll:
+    """One physical die that was rolled.
+
+    ``index`` is its identity: the order in which it was physically rolled during the resolution.
+    ``rerolls`` is the index of the die whose roll this one replaced, if any.
+
+    >>> roll = DieRoll(0, Die(20), 18, (Modifier(2, "Squirrel-Powered Scheme"),))
+    >>> roll.natural, roll.result
+    (18, 20)
+    """
+
+    index: int
+    die: Die
+    face: Face
+    modifiers: tuple[Modifier, ...] = ()
+    fate: Fate = Fate.COUNTED
+    rerolls: int | None = None
+
+    @property
+    def natural(self) -> int | None:
+        """The face before modifiers (CR 706.2); ``None`` for the planar die (CR 706.7)."""
+        return self.face if isinstance(self.face, int) else None
+
+    @property
+    def result(self) -> int | None:
+        """The natural result plus every modifier (CR 706.2); ``None`` for the planar die."""
+        natural = self.natural
+        if natural is None:
+            return None
+        return natural + sum(modifier.delta for modifier in self.modifiers)
+
+    @property
+    def counted(self) -> bool:
+        return self.fate is Fate.COUNTED
+
+    @property
+    def planar_face(self) -> PlanarFace | None:
+        return self.face if isinstance(self.face, PlanarFace) else None

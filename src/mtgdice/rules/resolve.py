@@ -1,0 +1,644 @@
+"""Resolving one roll instruction, CR 706 step by step (DESIGN.md §3).
+
+:func:`resolve` carries out an instruction against a board, with faces from a ``DiceSource`` and
+decisions from a ``Chooser``. One execution is:
+
+1. the instruction (kind and number of dice, CR 706.1);
+2. replacement effects on the roll (CR 616): extra dice, per-die pairs;
+3. the physical roll, every die a record with an identity;
+4. ignoring (CR 706.6): pair choices, then the lowest (roller picks among ties);
+5. the reroll window, then the ±N window (CR 706.2b), decisions die by die in roll order;
+6. results (CR 706.2): natural + modifiers;
+7. choosing one result, then the results table (CR 706.3a);
+8. roll again / repeat (CR 706.3c), bounded by :data:`MAX_EXECUTIONS`;
+9. doubles (CR 706.5);
+10. events and triggers: ``DieRolled`` per counted die, ``DiceRolled`` once.
+
+Stored results (CR 706.8) are read before step 1 and written after the last execution.
+This module does no parsing, no I/O and no printing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from mtgdice.rules.board import Board, Permanent
+from mtgdice.rules.choices import Answer, Ask, Chooser, Decision, PolicyChooser, Topic
+from mtgdice.rules.dice import Die, DieRoll, Face, Fate, Modifier, PlanarFace
+from mtgdice.rules.effects import (
+    Cost,
+    Event,
+    ExtraDice,
+    FaceCountsAs,
+    PairEachDie,
+    RerollPermission,
+    ResultModifier,
+    Step,
+    Trigger,
+    Zone,
+)
+from mtgdice.rules.errors import InputError, RollLimitError
+from mtgdice.rules.instruction import RollInstruction
+from mtgdice.rules.sources import DiceSource
+
+MAX_DICE = 10_000
+"""Most dice one roll may physically roll (instruction dice plus every extra die)."""
+
+MAX_EXECUTIONS = 1_000
+"""Most executions of one instruction ("roll again", "repeat this process") before RollLimitError."""
+
+MAX_REROLLS = 1_000
+"""Most rerolls within one execution before RollLimitError."""
+
+
+@dataclass(frozen=True, slots=True)
+class TurnState:
+    """What this turn has used already: keys of "once each turn" effects (``"Card#i"``)."""
+
+    used: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class TriggerHit:
+    """One triggering of a triggered ability: its card, zone, ability and the die (if per die)."""
+
+    card: str
+    zone: Zone
+    trigger: Trigger
+    die: int | None = None
+    execution: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Execution:
+    """One carrying out of the instruction: every die physically rolled, in order, and what it led to.
+
+    ``chosen`` indexes ``results`` (the chosen result, when the instruction chooses one); ``row``
+    is the matched results-table row (``None``: no table, no match, or a table read per result,
+    then ``rows``); ``outcomes`` indexes the instruction's outcomes that hold.
+    """
+
+    dice: tuple[DieRoll, ...]
+    chosen: int | None = None
+    row: int | None = None
+    rows: tuple[int | None, ...] | None = None
+    doubles: bool = False
+    again: bool = False
+    outcomes: tuple[int, ...] = ()
+
+    @property
+    def counted(self) -> tuple[DieRoll, ...]:
+        return tuple(roll for roll in self.dice if roll.counted)
+
+    @property
+    def results(self) -> tuple[int | PlanarFace, ...]:
+        """The counted results in roll order; a planar die gives its face."""
+        return tuple(_result_or_face(roll) for roll in self.counted)
+
+    @property
+    def total(self) -> int | None:
+        numbers = [roll.result for roll in self.counted]
+        if not numbers or any(number is None for number in numbers):
+            return None
+        return sum(number for number in numbers if number is not None)
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """Everything that happened: executions, triggerings, stored results, decisions asked."""
+
+    executions: tuple[Execution, ...]
+    triggers: tuple[TriggerHit, ...]
+    stored: Mapping[str, tuple[int, ...]]
+    used: frozenset[str]
+    source: str
+    decisions: tuple[tuple[Decision, Answer], ...] = ()
+
+
+def _result_or_face(roll: DieRoll) -> int | PlanarFace:
+    result = roll.result
+    if result is not None:
+        return result
+    face = roll.planar_face
+    assert face is not None
+    return face
+
+
+def resolve(
+    instruction: RollInstruction,
+    *,
+    source: str,
+    dice: DiceSource,
+    board: Board | None = None,
+    chooser: Chooser | None = None,
+    amounts: Mapping[str, int] | None = None,
+    turn: TurnState | None = None,
+) -> Resolution:
+    """Resolve ``instruction`` of the card named ``source`` (CR 706).
+
+    >>> from mtgdice.rules.amounts import Amount
+    >>> from mtgdice.rules.sources import ScriptedSource
+    >>> from mtgdice.rules.tables import ResultsTable, Row
+    >>> ogre = RollInstruction(Amount(1), Die(20), table=ResultsTable((Row(1, 9), Row(10, 19), Row(20, 20))))
+    >>> outcome = resolve(ogre, source="Hoarding Ogre", dice=ScriptedSource([12]))
+    >>> outcome.executions[0].results, outcome.executions[0].row
+    ((12,), 1)
+    """
+    return _Resolver(
+        instruction,
+        source,
+        dice,
+        board or Board(),
+        chooser or PolicyChooser(),
+        dict(amounts or {}),
+        turn or TurnState(),
+    ).run()
+
+
+@dataclass
+class _Found:
+    zone: Zone
+    position: int
+    permanent: Permanent
+    effect: Any
+
+    @property
+    def key(self) -> str:
+        return f"{self.permanent.name}#{self.position}@{self.zone.value}:{id(self.effect) % 10_000}"
+
+    @property
+    def once_key(self) -> str:
+        effect_index = self.permanent.effects.index(self.effect)
+        return f"{self.permanent.name}#{effect_index}"
+
+
+@dataclass
+class _Resolver:
+    instruction: RollInstruction
+    source_name: str
+    dice_source: DiceSource
+    board: Board
+    chooser: Chooser
+    amounts: dict[str, int]
+    turn: TurnState
+    next_index: int = 0
+    rerolls: int = 0
+    used: set[str] = field(default_factory=set)
+    decisions: list[tuple[Decision, Answer]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.used = set(self.turn.used)
+        self.by_step: dict[Step, list[_Found]] = {step: [] for step in Step}
+        for zone, position, permanent, effect in self.board.active():
+            self.by_step[effect.step].append(_Found(zone, position, permanent, effect))
+
+    # -- the whole resolution ---------------------------------------------------------------
+
+    def run(self) -> Resolution:
+        instruction = self.instruction
+        stored: dict[str, tuple[int, ...]] = {}
+        die = instruction.die_for(self.amounts)
+        count = 0 if instruction.reroll_stored else instruction.count.value(self.amounts)
+        _check_roll(count, die)
+
+        slots: tuple[int, ...] = ()
+        holder: Permanent | None = None
+        if instruction.reroll_stored:
+            # CR 706.8b: the subset to reroll is chosen first; rerolling it is one roll.
+            holder = self._stored_holder()
+            if holder is None or not holder.stored:
+                return self._finish((), (), stored)
+            slots = self._ask_subset(
+                Topic.STORED,
+                f"Which stored results of {holder.name} to reroll?",
+                tuple(str(value) for value in holder.stored),
+            )
+            if not slots:
+                return self._finish((), (), stored)
+            count = len(slots)
+            die = holder.stored_die or die
+
+        executions: list[Execution] = []
+        triggers: list[TriggerHit] = []
+        while True:
+            if len(executions) >= MAX_EXECUTIONS:
+                raise RollLimitError(
+                    f"roll again: more than {MAX_EXECUTIONS} executions of one instruction; "
+                    "the loop was stopped (answer false to an optional roll again, or give other dice)"
+                )
+            execution = self._execute(count, die, len(executions))
+            triggers.extend(self._triggers(execution, len(executions)))
+            executions.append(execution)
+            if not execution.again:
+                break
+
+        if instruction.store and executions:
+            stored[self.source_name] = tuple(
+                roll.result for roll in executions[-1].counted if roll.result is not None
+            )
+        if instruction.reroll_stored and holder is not None and holder.stored is not None and executions:
+            values = list(holder.stored)
+            new = [roll.result for roll in executions[-1].counted if roll.result is not None]
+            # CR 706.8b: the new results fill the chosen slots in roll order (by identity).
+            for slot, value in zip(slots, new):
+                values[slot] = value
+            stored[holder.name] = tuple(values)
+        return self._finish(tuple(executions), tuple(triggers), stored)
+
+    def _finish(
+        self, executions: tuple[Execution, ...], triggers: tuple[TriggerHit, ...], stored: dict[str, tuple[int, ...]]
+    ) -> Resolution:
+        return Resolution(
+            executions, triggers, stored, frozenset(self.used), self.dice_source.name, tuple(self.decisions)
+        )
+
+    def _stored_holder(self) -> Permanent | None:
+        for permanent in self.board.battlefield:
+            if permanent.name.casefold() == self.source_name.casefold() and permanent.stored is not None:
+                return permanent
+        return None
+
+    # -- one execution ----------------------------------------------------------------------
+
+    def _execute(self, count: int, die: Die, number: int) -> Execution:
+        instruction = self.instruction
+        # Steps 1-4: the instruction, its replacements, the physical roll and ignoring.
+        records = self._physical_roll(count, die, instruction.ignore_lowest, instruction.keep_highest)
+        # Step 5: reroll window, then ±N window (CR 706.2b).
+        records = self._reroll_window(records)
+        records = self._modify_window(records)
+        counted = [roll for roll in records if roll.counted]
+        # Step 7: choose one result, then the table (CR 706.3a).
+        chosen: int | None = None
+        if instruction.choose and counted:
+            chosen = 0
+            if len(counted) >= 2:
+                labels = tuple(_label(roll) for roll in counted)
+                chosen = self._ask_one(
+                    Topic.CHOOSE_RESULT, "Choose one result", labels, tuple(_value(roll) for roll in counted)
+                )
+        row: int | None = None
+        rows: tuple[int | None, ...] | None = None
+        table = instruction.table
+        if table is not None:
+            if instruction.table_each_result:
+                rows = tuple(table.row_for(roll.result) for roll in counted)
+            else:
+                row = table.row_for(self._table_value(counted, chosen))
+        # Step 9: doubles (CR 706.5).
+        results = [roll.result for roll in counted]
+        doubles = len(results) >= 2 and results[0] is not None and all(r == results[0] for r in results)
+        outcomes = self._outcomes(counted, doubles)
+        # Step 8: roll again / repeat (CR 706.3c).
+        again = False
+        if table is not None and row is not None and table.rows[row].roll_again:
+            again = True
+            if table.rows[row].roll_again_optional:
+                again = self._ask_yes(Topic.ROLL_AGAIN, f"Roll again ({table.rows[row].label})?")
+        if instruction.repeat_when is not None and any(instruction.repeat_when.holds(roll) for roll in counted):
+            again = True
+            if instruction.repeat_optional:
+                again = self._ask_yes(Topic.ROLL_AGAIN, "Repeat this process?")
+        return Execution(tuple(records), chosen, row, rows, doubles, again, outcomes)
+
+    def _table_value(self, counted: Sequence[DieRoll], chosen: int | None) -> int | None:
+        if chosen is not None:
+            return counted[chosen].result
+        if len(counted) == 1:
+            return counted[0].result
+        # Several dice count and the table is read once: by their total (DESIGN.md §3.7).
+        values = [roll.result for roll in counted]
+        if not values or any(value is None for value in values):
+            return None
+        return sum(value for value in values if value is not None)
+
+    def _outcomes(self, counted: Sequence[DieRoll], doubles: bool) -> tuple[int, ...]:
+        holding = []
+        for index, outcome in enumerate(self.instruction.outcomes):
+            if outcome.doubles:
+                if doubles:
+                    holding.append(index)
+            elif outcome.condition is not None and any(outcome.condition.holds(roll) for roll in counted):
+                holding.append(index)
+        return tuple(holding)
+
+    # -- steps 2-4 --------------------------------------------------------------------------
+
+    def _physical_roll(self, count: int, die: Die, ignore_lowest: int, keep_highest: int | None) -> list[DieRoll]:
+        """Roll ``count`` of ``die`` through every replacement and decide which dice count."""
+        # Step 2: replacements of "roll one or more dice" (CR 616); identical ones in zone order.
+        total = count
+        lowest = ignore_lowest
+        chosen_ignores: list[_Found] = []
+        if count >= 1:
+            for found in self.by_step[Step.COUNT]:
+                effect: ExtraDice = found.effect
+                if effect.sides is not None and effect.sides != die.sides:
+                    continue
+                if effect.ignore == "lowest":
+                    # "Ignore the lowest" compares numbers: never the planar die (CR 706.7).
+                    if die.planar:
+                        continue
+                    lowest += effect.extra
+                else:
+                    chosen_ignores.append(found)
+                total += effect.extra
+        if total > MAX_DICE:
+            raise RollLimitError(
+                f"count: {total} dice in one roll is more than the limit of {MAX_DICE}; roll fewer dice"
+            )
+        pairs = [
+            found
+            for found in self.by_step[Step.EACH_DIE]
+            if found.effect.sides is None or found.effect.sides == die.sides
+        ]
+        # Step 3: the physical roll; each pair partner right after its die.
+        groups: list[list[DieRoll]] = []
+        for _ in range(total):
+            groups.append([self._draw(die) for _ in range(1 + len(pairs))])
+        # Step 4: ignore (CR 706.6). First each pair's free choice, in roll order.
+        for group in groups:
+            while len([roll for roll in group if roll.counted]) > 1:
+                live = [roll for roll in group if roll.counted]
+                pick = self._ask_one(
+                    Topic.IGNORE,
+                    "Ignore which of these dice?",
+                    tuple(_label(roll) for roll in live),
+                    tuple(_value(roll) for roll in live),
+                    invert=True,
+                )
+                _set_fate(group, live[pick].index, Fate.IGNORED)
+        records = [roll for group in groups for roll in group]
+        # Then the lowest, the instruction's own count and every replacement's in one count.
+        if keep_highest is not None and not die.planar:
+            lowest = max(lowest, len([r for r in records if r.counted]) - keep_highest)
+        for _ in range(lowest):
+            live = [roll for roll in records if roll.counted and roll.natural is not None]
+            if len(live) <= 0:
+                break
+            low = min(roll.natural for roll in live if roll.natural is not None)
+            tied = [roll for roll in live if roll.natural == low]
+            pick = 0
+            if len(tied) > 1:
+                pick = self._ask_one(Topic.IGNORE, f"Ignore which of the tied lowest ({low})?",
+                                     tuple(_label(roll) for roll in tied))
+            _set_fate(records, tied[pick].index, Fate.IGNORED)
+        # Then each extra die whose ignored roll a player chooses.
+        for found in chosen_ignores:
+            live = [roll for roll in records if roll.counted]
+            if len(live) <= 1:
+                break
+            pick = self._ask_one(
+                Topic.IGNORE,
+                f"Ignore which die ({found.permanent.name})?",
+                tuple(_label(roll) for roll in live),
+                tuple(_value(roll) for roll in live),
+                invert=True,
+                player=found.effect.chosen_by,
+            )
+            _set_fate(records, live[pick].index, Fate.IGNORED)
+        return records
+
+    def _draw(self, die: Die) -> DieRoll:
+        face: Face = self.dice_source.roll(die)
+        roll = DieRoll(self.next_index, die, face)
+        self.next_index += 1
+        return roll
+
+    # -- step 5 -----------------------------------------------------------------------------
+
+    def _reroll_window(self, records: list[DieRoll]) -> list[DieRoll]:
+        """CR 706.2b: rerolls first. A reroll is a new roll (replacements apply again); the old
+        roll "never happened" (Unfinity ruling) but stays in the record as rerolled."""
+        permissions = self.by_step[Step.REROLL]
+        if not permissions:
+            return records
+        position = 0
+        while position < len(records):
+            roll = records[position]
+            position += 1
+            if not roll.counted:
+                continue
+            for found in permissions:
+                effect: RerollPermission = found.effect
+                if effect.many or not self._may_use(found, roll.die):
+                    continue
+                if effect.condition is not None and not effect.condition.holds(roll):
+                    continue
+                question = f"Reroll the {_label(roll)} ({found.permanent.name}{_cost_text(effect.cost)})?"
+                if self._ask_yes(Topic.REROLL, question, source=found.permanent.name):
+                    self._use(found)
+                    records = self._reroll(records, roll)
+                    break
+        for found in permissions:
+            effect = found.effect
+            if not effect.many or not self._may_use(found, None):
+                continue
+            live = [roll for roll in records if roll.counted]
+            if not live:
+                continue
+            picked = self._ask_subset(
+                Topic.REROLL_WHICH,
+                f"Reroll which dice ({found.permanent.name}{_cost_text(effect.cost)})?",
+                tuple(_label(roll) for roll in live),
+            )
+            if picked:
+                self._use(found)
+                for index in picked:
+                    records = self._reroll(records, live[index])
+        return records
+
+    def _reroll(self, records: list[DieRoll], roll: DieRoll) -> list[DieRoll]:
+        self.rerolls += 1
+        if self.rerolls > MAX_REROLLS:
+            raise RollLimitError(f"reroll: more than {MAX_REROLLS} rerolls in one roll; the loop was stopped")
+        records = [replace(r, fate=Fate.REROLLED) if r.index == roll.index else r for r in records]
+        new = self._physical_roll(1, roll.die, 0, None)
+        return records + [replace(r, rerolls=roll.index) for r in new]
+
+    def _may_use(self, found: _Found, die: Die | None) -> bool:
+        effect = found.effect
+        if die is not None and effect.sides is not None and effect.sides != die.sides:
+            return False
+        if effect.once_each_turn and found.once_key in self.used:
+            return False
+        return _can_pay(effect.cost, found.permanent)
+
+    def _use(self, found: _Found) -> None:
+        if found.effect.once_each_turn:
+            self.used.add(found.once_key)
+
+    def _modify_window(self, records: list[DieRoll]) -> list[DieRoll]:
+        """CR 706.2b second: effects that increase or decrease by a specified amount.
+
+        The printed modifier and static ones apply to every counted numbered die; optional ones
+        are offered after the result is visible (CR 706.2a), die by die, in zone order."""
+        instruction = self.instruction
+        printed = instruction.modifier.value(self.amounts) if instruction.modifier is not None else None
+        result: list[DieRoll] = []
+        for roll in records:
+            if not roll.counted or roll.natural is None:
+                result.append(roll)
+                continue
+            modifiers = list(roll.modifiers)
+            if printed is not None:
+                modifiers.append(Modifier(printed, self.source_name))
+            for found in self.by_step[Step.MODIFY]:
+                effect: ResultModifier = found.effect
+                if effect.optional or (effect.sides is not None and effect.sides != roll.die.sides):
+                    continue
+                modifiers.append(Modifier(effect.delta, found.permanent.name))
+            roll = replace(roll, modifiers=tuple(modifiers))
+            for found in self.by_step[Step.MODIFY]:
+                effect = found.effect
+                if not effect.optional or not self._may_use(found, roll.die):
+                    continue
+                current = roll.result
+                assert current is not None
+                best = max(current + effect.delta, current - effect.delta) if effect.either_direction else current + effect.delta
+                question = f"Use {found.permanent.name} on the {_label(roll)}{_cost_text(effect.cost)}?"
+                if not self._ask_yes(Topic.MODIFY, question, values=(current, best), source=found.permanent.name):
+                    continue
+                self._use(found)
+                delta = effect.delta
+                if effect.either_direction:
+                    direction = self._ask_one(
+                        Topic.DIRECTION,
+                        f"Increase or decrease the {_label(roll)}?",
+                        ("increase", "decrease"),
+                        (current + effect.delta, current - effect.delta),
+                    )
+                    delta = effect.delta if direction == 0 else -effect.delta
+                roll = replace(roll, modifiers=roll.modifiers + (Modifier(delta, found.permanent.name),))
+            result.append(roll)
+        return result
+
+    # -- step 10 ----------------------------------------------------------------------------
+
+    def _triggers(self, execution: Execution, number: int) -> list[TriggerHit]:
+        counted = execution.counted
+        hits: list[TriggerHit] = []
+        if not counted:
+            return hits
+        faces = self._face_rules()
+        for found in self.by_step[Step.TRIGGER]:
+            trigger: Trigger = found.effect
+            if trigger.event is Event.DICE_ROLLED:
+                if any(_trigger_sees(trigger, roll) for roll in counted):
+                    hits.append(TriggerHit(found.permanent.name, found.zone, trigger, None, number))
+                continue
+            for roll in counted:
+                seen = _apply_faces(roll, faces)
+                if not _trigger_sees(trigger, seen):
+                    continue
+                if trigger.condition is not None and not trigger.condition.holds(seen):
+                    continue
+                hits.append(TriggerHit(found.permanent.name, found.zone, trigger, roll.index, number))
+        return hits
+
+    def _face_rules(self) -> list[FaceCountsAs]:
+        return [found.effect for found in self.by_step[Step.FACE]]
+
+    # -- decisions --------------------------------------------------------------------------
+
+    def _ask(self, decision: Decision) -> Answer:
+        answer = self.chooser.decide(decision)
+        self.decisions.append((decision, answer))
+        return answer
+
+    def _ask_yes(
+        self, topic: Topic, prompt: str, values: tuple[float | None, ...] = (), source: str = ""
+    ) -> bool:
+        answer = self._ask(Decision(Ask.YES_NO, topic, "you", prompt, ("no", "yes"), values, source))
+        return bool(answer)
+
+    def _ask_one(
+        self,
+        topic: Topic,
+        prompt: str,
+        options: tuple[str, ...],
+        values: tuple[float | None, ...] = (),
+        invert: bool = False,
+        player: str = "roller",
+    ) -> int:
+        if len(options) < 2:
+            return 0
+        if invert and values:
+            # The option ignores a die: the value it leads to is the best of the others.
+            values = tuple(_best_other(values, index) for index in range(len(values)))
+        answer = self._ask(Decision(Ask.PICK_ONE, topic, player, prompt, options, values))
+        assert isinstance(answer, int)
+        return answer
+
+    def _ask_subset(self, topic: Topic, prompt: str, options: tuple[str, ...]) -> tuple[int, ...]:
+        answer = self._ask(Decision(Ask.PICK_ANY, topic, "you", prompt, options))
+        assert isinstance(answer, tuple)
+        return answer
+
+
+def _best_other(values: tuple[float | None, ...], index: int) -> float | None:
+    others = [value for i, value in enumerate(values) if i != index and value is not None]
+    return max(others) if others else None
+
+
+def _check_roll(count: int, die: Die) -> None:
+    if count < 0:
+        raise InputError("count", f"{count} dice cannot be rolled; the number of dice must be 0 or more")
+    if count > MAX_DICE:
+        raise RollLimitError(f"count: {count} dice in one roll is more than the limit of {MAX_DICE}; roll fewer dice")
+    if die.sides is not None and die.sides < 1:
+        raise InputError("sides", f"a die with {die.sides} sides cannot be rolled; a die has 1 or more sides")
+
+
+def _set_fate(records: list[DieRoll], index: int, fate: Fate) -> None:
+    for position, roll in enumerate(records):
+        if roll.index == index:
+            records[position] = replace(roll, fate=fate)
+
+
+def _label(roll: DieRoll) -> str:
+    if roll.natural is None:
+        return f"{roll.planar_face.value if roll.planar_face else '?'} (planar die)"
+    result = roll.result
+    if result != roll.natural:
+        return f"{result} ({roll.die.name}, natural {roll.natural})"
+    return f"{result} ({roll.die.name})"
+
+
+def _value(roll: DieRoll) -> float | None:
+    result = roll.result
+    return float(result) if result is not None else None
+
+
+def _cost_text(cost: Cost | None) -> str:
+    return f", {cost.text}" if cost is not None else ""
+
+
+def _can_pay(cost: Cost | None, permanent: Permanent) -> bool:
+    if cost is None:
+        return True
+    if cost.tap and permanent.tapped:
+        return False
+    if cost.counter is not None:
+        have = permanent.counter(cost.counter)
+        if have is not None and have < 1:
+            return False
+    return True
+
+
+def _trigger_sees(trigger: Trigger, roll: DieRoll) -> bool:
+    if trigger.planar and not roll.die.planar:
+        return False
+    return trigger.sides is None or trigger.sides == roll.die.sides
+
+
+def _apply_faces(roll: DieRoll, rules: Sequence[FaceCountsAs]) -> DieRoll:
+    face = roll.planar_face
+    if face is None:
+        return roll
+    for rule in rules:
+        if rule.face is face:
+            return replace(roll, face=rule.counts_as)
+    return roll

@@ -1,0 +1,858 @@
+"""Oracle text → roll instructions and effects: the compiler of the dice language.
+
+:func:`compile_text` reads a card's text paragraph by paragraph (one ability each), attaches
+results-table rows to the roll above them (CR 706.3b: one ability), and reads each sentence
+through the phrases of ``grammar.py``. A sentence that mentions dice and that no phrase
+understands is reported in ``unsupported`` — never dropped, never called "not about dice".
+
+The compiler knows no card: it reads the language. Self references become ``~`` first, reminder
+text is removed, number words become digits. What it leaves out: the non-dice parts of an
+ability (targets, tokens, damage) are kept as text for renderers, not compiled.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from mtgdice.rules import (
+    PLANAR_DIE,
+    Amount,
+    AnyOf,
+    Condition,
+    Cost,
+    Die,
+    Effect,
+    Event,
+    ExtraDice,
+    FaceCountsAs,
+    FaceIs,
+    InRange,
+    NaturalMax,
+    Outcome,
+    PairEachDie,
+    Passive,
+    PlanarFace,
+    RerollPermission,
+    ResultModifier,
+    ResultsTable,
+    RollInstruction,
+    Row,
+    Trigger,
+    Zone,
+)
+from mtgdice.rules.errors import CardTextError
+from mtgdice.text import grammar as g
+from mtgdice.text.amounts import amount_name
+from mtgdice.text.normalize import for_matching, replace_self, standard_punctuation, strip_reminder
+
+MAX_TEXT = 20_000
+"""Longest card text compiled; longer input is refused (bounded time and memory)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CompiledCard:
+    """A card's dice abilities: roll instructions in text order, effects on other rolls, and every
+    dice sentence that was not understood.
+
+    >>> card = compile_text("Roll a d20.\\n1\u20149 | Draw a card.\\n10\u201420 | Draw two cards.")
+    >>> card.rolls[0].die.name, [row.label for row in card.rolls[0].table.rows]
+    ('d20', ['1\u20149', '10\u201420'])
+    """
+
+    name: str
+    rolls: tuple[RollInstruction, ...] = ()
+    effects: tuple[Effect, ...] = ()
+    unsupported: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``compile`` JSON object of json-interface.md."""
+        return {
+            "name": self.name,
+            "rolls": [roll_json(roll) for roll in self.rolls],
+            "effects": [effect.describe() for effect in self.effects],
+            "unsupported": list(self.unsupported),
+            "notes": list(self.notes),
+        }
+
+
+def roll_json(roll: RollInstruction) -> dict[str, Any]:
+    """One roll instruction as json-interface.md describes it, plus our own fields."""
+    amounts: list[str] = []
+    for amount in (roll.count, roll.sides_amount, roll.modifier):
+        if amount is not None and amount.name is not None and amount.name not in amounts:
+            amounts.append(amount.name)
+    sides: int | str | None
+    if roll.sides_amount is not None:
+        sides = roll.sides_amount.describe()
+    else:
+        sides = "planar" if roll.die.planar else roll.die.sides
+    ignore: int | str = roll.ignore_lowest
+    if roll.keep_highest is not None:
+        if roll.count.fixed:
+            ignore = max(roll.count.constant - roll.keep_highest, 0)
+        else:
+            ignore = f"{roll.count.describe()} - {roll.keep_highest}"
+    table = roll.table
+    return {
+        "count": roll.count.describe(),
+        "sides": sides,
+        "ignore_lowest": ignore,
+        "modifier": roll.modifier.describe_signed() if roll.modifier is not None else None,
+        "amounts": amounts,
+        "choose": roll.choose,
+        "table": [[row.low, row.high] for row in table.rows] if table is not None else None,
+        "roll_again": roll.roll_again,
+        "keep_highest": roll.keep_highest,
+        "table_each_result": roll.table_each_result,
+        "rows": [
+            {"results": row.label, "text": row.text, "roll_again": row.roll_again,
+             "optional": row.roll_again_optional}
+            for row in table.rows
+        ] if table is not None else None,
+        "repeat_when": roll.repeat_when.describe() if roll.repeat_when is not None else None,
+        "store": roll.store,
+        "reroll_stored": roll.reroll_stored,
+        "roller": roll.roller,
+        "outcomes": [outcome_json(outcome) for outcome in roll.outcomes],
+        "text": roll.text,
+    }
+
+
+def outcome_json(outcome: Outcome) -> dict[str, Any]:
+    return {
+        "when": "doubles" if outcome.doubles else (outcome.condition.describe() if outcome.condition else None),
+        "reads": outcome.reads,
+        "text": outcome.text,
+    }
+
+
+def mentions_dice(text: str) -> bool:
+    """Whether any rules text (reminder text aside) mentions dice, rolling or the planar die.
+
+    >>> mentions_dice("Whenever you roll one or more dice, draw a card."), mentions_dice("Flying")
+    (True, False)
+    """
+    return bool(g.DICE_WORD.search(for_matching(strip_reminder(text))))
+
+
+def compile_text(text: str, *, name: str = "", layout: str = "normal", type_line: str = "") -> CompiledCard:
+    """Compile a card's Oracle text.
+
+    ``name`` lets the text name itself; ``layout`` ``"planar"`` puts its abilities in the command
+    zone (planes and phenomena, CR 901).
+
+    >>> card = compile_text("If you would roll one or more dice, instead roll that many dice plus one "
+    ...                     "and ignore the lowest roll.")
+    >>> card.effects[0].kind, card.effects[0].extra, card.unsupported
+    ('extra dice', 1, ())
+    """
+    if len(text) > MAX_TEXT:
+        raise CardTextError(f"text: {len(text)} characters is more than the {MAX_TEXT} a card can have")
+    zone = Zone.COMMAND if layout == "planar" or "plane" in type_line.lower().split() else Zone.BATTLEFIELD
+    prepared = replace_self(standard_punctuation(strip_reminder(text)), name)
+    compiler = _Compiler(name=name, zone=zone)
+    compiler.run(prepared)
+    return compiler.result()
+
+
+# -- the compiler -------------------------------------------------------------------------------
+
+
+@dataclass
+class _Ability:
+    """One paragraph of rules text and the table rows printed under it."""
+
+    text: str
+    level: int
+    rows: list[Row] = field(default_factory=list)
+    listed: bool = False
+
+
+@dataclass
+class _Compiler:
+    name: str
+    zone: Zone
+    rolls: list[RollInstruction] = field(default_factory=list)
+    effects: list[Effect] = field(default_factory=list)
+    unsupported: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def result(self) -> CompiledCard:
+        rolls = _link_stored(self.rolls)
+        return CompiledCard(self.name, tuple(rolls), tuple(self.effects), tuple(self.unsupported), tuple(self.notes))
+
+    def run(self, prepared: str) -> None:
+        for ability in _abilities(prepared):
+            self.ability(ability)
+
+    # -- one ability --------------------------------------------------------------------------
+
+    def ability(self, ability: _Ability, quoted: bool = False) -> None:
+        body, quotes = _take_quotes(ability.text)
+        for quote in quotes:
+            if g.DICE_WORD.search(for_matching(quote)):
+                self.ability(_Ability(quote, ability.level), quoted=True)
+        body = _drop_ability_word(body)
+        cost, body = _split_cost(body)
+        first_roll = len(self.rolls)
+        first_effect = len(self.effects)
+        if cost is not None and g.DICE_WORD.search(for_matching(cost)):
+            self.sentence(cost, ability, cost=None)
+        state = _State(cost=cost)
+        for sentence in _sentences(body):
+            self.sentence(sentence, ability, cost=cost, state=state)
+        new_rolls = self.rolls[first_roll:]
+        if ability.rows:
+            if not new_rolls:
+                self.unsupported.append(
+                    "results table without a roll: " + " / ".join(f"{row.label} | {row.text}" for row in ability.rows)
+                )
+            else:
+                self._attach_table(first_roll + len(new_rolls) - 1, ability, body)
+        if self.zone is Zone.COMMAND or ability.level != 1:
+            for index in range(first_effect, len(self.effects)):
+                effect = self.effects[index]
+                changes: dict[str, Any] = {}
+                if self.zone is Zone.COMMAND and effect.zone is Zone.BATTLEFIELD:
+                    changes["zone"] = Zone.COMMAND
+                if ability.level != 1:
+                    changes["level"] = ability.level
+                self.effects[index] = replace(effect, **changes)
+
+    def _attach_table(self, index: int, ability: _Ability, body: str) -> None:
+        roll = self.rolls[index]
+        try:
+            table = ResultsTable(tuple(ability.rows), listed=ability.listed)
+        except CardTextError as error:
+            self.unsupported.append(f"{error}")
+            return
+        each = ability.listed and bool(g.INDICATED.search(for_matching(body))) and roll.count.constant != 1
+        self.rolls[index] = replace(roll, table=table, table_each_result=each)
+
+    # -- one sentence ---------------------------------------------------------------------------
+
+    def sentence(self, original: str, ability: _Ability, cost: str | None, state: _State | None = None) -> None:
+        state = state or _State(cost=cost)
+        text = for_matching(original).rstrip(".").strip()
+        if not text:
+            return
+        for rule in _SENTENCE_RULES:
+            if rule(self, text, original.strip(), state):
+                return
+        if g.DICE_WORD.search(text):
+            self.unsupported.append(original.strip())
+
+    # -- helpers used by the rules --------------------------------------------------------------
+
+    def add_roll(self, roll: RollInstruction, state: _State) -> None:
+        self.rolls.append(roll)
+        state.roll = len(self.rolls) - 1
+        state.effect = None
+
+    def add_effect(self, effect: Effect, state: _State) -> None:
+        self.effects.append(effect)
+        state.effect = len(self.effects) - 1
+
+    def current_roll(self, state: _State) -> RollInstruction | None:
+        return self.rolls[state.roll] if state.roll is not None else None
+
+    def update_roll(self, state: _State, **changes: Any) -> None:
+        assert state.roll is not None
+        self.rolls[state.roll] = replace(self.rolls[state.roll], **changes)
+
+    def add_outcome(self, state: _State, outcome: Outcome) -> bool:
+        roll = self.current_roll(state)
+        if roll is None:
+            return False
+        self.update_roll(state, outcomes=roll.outcomes + (outcome,))
+        return True
+
+
+@dataclass
+class _State:
+    """What earlier sentences of the same ability set up."""
+
+    cost: str | None
+    roll: int | None = None
+    effect: int | None = None
+    trigger: bool = False
+    pending_cost: tuple[str, str, int | None] | None = None  # (cost text, who, sides) of "after you roll"
+
+
+# -- splitting text into abilities and sentences ----------------------------------------------
+
+
+def _abilities(prepared: str) -> list[_Ability]:
+    abilities: list[_Ability] = []
+    level = 1
+    for raw in prepared.split("\n"):
+        line = raw.strip()
+        if not line:
+            continue
+        matching = for_matching(line)
+        level_line = g.LEVEL_LINE.match(matching)
+        if level_line:
+            level = int(level_line.group("level"))
+            continue
+        row = _table_row(line)
+        if row is not None and abilities:
+            row_value, listed = row
+            target = abilities[-1]
+            if not target.rows or target.listed == listed:
+                target.rows.append(row_value)
+                target.listed = listed
+                continue
+        abilities.append(_Ability(line, level))
+    return abilities
+
+
+def _table_row(line: str) -> tuple[Row, bool] | None:
+    matching = for_matching(line)
+    chart = g.TABLE_ROW.match(matching)
+    listed = False
+    match = chart
+    if chart is None:
+        match = g.LIST_ROW.match(matching)
+        listed = True
+    if match is None:
+        return None
+    low = int(match.group("low"))
+    high: int | None = low
+    if match.group("high"):
+        high = int(match.group("high"))
+    elif match.groupdict().get("alt"):
+        high = int(match.group("alt"))
+    if match.group("open"):
+        high = None
+    original_text = line.split("|", 1)[1].strip() if chart is not None else re.split(r"\s\u2014\s", line, maxsplit=1)[-1].strip()
+    text = match.group("text")
+    again = bool(re.search(r"\broll again\b|\brepeat this process\b", text))
+    optional = bool(re.search(r"\byou may (?:roll again|repeat this process)\b", text))
+    return Row(low, high, original_text, again, optional), listed
+
+
+_QUOTE = re.compile(r'"([^"]+)"')
+
+
+def _take_quotes(text: str) -> tuple[str, list[str]]:
+    """Quoted abilities granted to something else are compiled on their own."""
+    quotes = [q.strip() for q in _QUOTE.findall(text)]
+    return _QUOTE.sub('"…"', text), quotes
+
+
+def _drop_ability_word(text: str) -> str:
+    match = g.ABILITY_WORD.match(for_matching(text))
+    if match and not re.search(r"[.:]", match.group("word")):
+        return text.split(" \u2014 ", 1)[1] if " \u2014 " in text else text
+    return text
+
+
+def _split_cost(text: str) -> tuple[str | None, str]:
+    match = g.COST_SPLIT.match(text)
+    if match is None:
+        return None, text
+    cost = match.group("cost")
+    if not g.COST_HINT.search(for_matching(cost)) or "." in cost:
+        return None, text
+    return cost.strip(), match.group("body").strip()
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z~\[{\u2022\"\u2026]|\d)")
+
+
+def _sentences(text: str) -> list[str]:
+    return [part.strip() for part in _SENTENCE_END.split(text) if part.strip()]
+
+
+# -- conditions and amounts -----------------------------------------------------------------------
+
+
+def parse_condition(words: str, natural: bool = False) -> Condition | None:
+    """"a 6", "4 or higher", "3 or less", "a 1 or 2", "a natural 20", "a die's highest natural result".
+
+    >>> parse_condition("a 4 or higher")
+    InRange(low=4, high=None, natural=False)
+    """
+    words = words.strip()
+    if re.fullmatch(r"(?:a |an )?(?:die's |the )?highest natural result(?: on (?:a|the) die)?", words):
+        return NaturalMax()
+    if words in ("{chaos}", "chaos"):
+        return FaceIs(PlanarFace.CHAOS)
+    if words in ("{planeswalker}", "planeswalk", "the planeswalker symbol"):
+        return FaceIs(PlanarFace.PLANESWALK)
+    if words.startswith(("a natural ", "natural ")):
+        natural = True
+    match = g.CONDITION_WORDS.match(words)
+    if match is None:
+        return None
+    low = int(match.group("low"))
+    if match.group("up"):
+        return InRange(low, None, natural)
+    if match.group("down"):
+        return InRange(None, low, natural)
+    alternatives = [int(v) for v in re.findall(r"\d+", match.group("alts") or "")]
+    if alternatives:
+        values = [low, *alternatives]
+        return AnyOf(tuple(InRange(v, v, natural) for v in values))
+    return InRange(low, low, natural)
+
+
+def _die(words: str) -> tuple[Die, Amount | None]:
+    words = words.strip()
+    if "planar" in words:
+        return PLANAR_DIE, None
+    match = re.match(r"d(\d+)|(\d+)-sided", words)
+    if match is None:
+        raise CardTextError(f"die: {words!r} names no number of sides")
+    sides = int(match.group(1) or match.group(2))
+    if sides < 1:
+        raise CardTextError(f"die: a die with {sides} sides cannot be rolled")
+    return Die(sides), None
+
+
+def _sides_filter(words: str | None) -> int | None:
+    if not words:
+        return None
+    match = re.search(r"d(\d+)|(\d+)-sided", words)
+    return int(match.group(1) or match.group(2)) if match else None
+
+
+def _count(words: str) -> Amount:
+    if words in ("a", "an"):
+        return Amount(1)
+    if words.isdigit():
+        return Amount(int(words))
+    if words == "x":
+        return Amount.named("X")
+    return Amount.named(words)
+
+
+def _cost(words: str) -> Cost:
+    counter = re.search(r"remove (?:a|an|1) (?P<kind>[^ ]+) counter", words)
+    tap = bool(re.search(r"\btap\b|\{t\}", words))
+    return Cost(words.strip(), counter.group("kind") if counter else None, tap)
+
+
+# -- sentence rules -------------------------------------------------------------------------------
+# Each takes (compiler, matching text, original sentence, state) and returns True when it has
+# understood the whole sentence. They are tried in order; the first that understands wins.
+
+
+def _rule_replacement(c: _Compiler, text: str, original: str, state: _State) -> bool:
+    match = g.REPLACEMENT.search(text)
+    if match is None:
+        return False
+    who = "you" if match.group("who") == "you" else "any"
+    what = match.group("what")
+    sides = _sides_filter(what)
+    how = match.group("how")
+    extra = g.HOW_EXTRA_LOWEST.match(how)
+    if extra:
+        count = 1 if extra.group("extra") in ("a", "an") else int(extra.group("extra"))
+        c.add_effect(ExtraDice(extra=count, ignore="lowest", sides=sides, zone=c.zone, scope=who, text=original), state)
+        return True
+    chosen = g.HOW_EXTRA_CHOSEN.match(how)
+    if chosen:
+        count = 1 if chosen.group("extra") in ("a", "an") else int(chosen.group("extra"))
+        chooser = "opponent" if chosen.group("chooser") else "roller"
+        c.add_effect(
+            ExtraDice(extra=count, ignore="chosen", chosen_by=chooser, sides=sides, zone=c.zone, scope=who, text=original),
+            state,
+        )
+        return True
+    pair = g.HOW_PAIR.match(how)
+    if pair and int(pair.group("n")) == 2 and int(pair.group("ignore")) == 1:
+        c.add_effect(PairEachDie(sides=sides, zone=c.zone, scope=who, text=original), state)
+        return True
+    if g.HOW_EXCHANGE.match(how):
+        c.add_effect(
+            Passive(what="exchange result", zone=c.zone, scope=who, text=original,
+                    note="exchanging a result with a power or toughness needs the creature's values; "
+                         "offered only by the table companion", details={"sides": sides}),
+            state,
+        )
+        return True
+    return False
+
+
+def _rule_static_modifier(c: _Compiler, text: str, original: str, state: _State) -> bool:
+    match = g.STATIC_MODIFIER.match(text)
+    if match is None:
+        return False
+    delta = int(match.group("n")) * (1 if match.group("verb") == "increase" else -1)
+    scope = "you" if match.group("who") == "you roll" else "any"
+    c.add_effect(
+        ResultModifier(delta=delta, sides=_sides_filter(match.group("die")), zone=c.zone, scope=scope, text=original),
+        state,
+    )
+    return True
+
+
+def _rule_after_roll(c: _Compiler, text: str, original: str, state: _State) -> bool:
+    match = g.AFTER_ROLL.match(text)
+    if match is None:
+        return False
+    state.pending_cost = (match.group("cost"), "you" if match.group("who") == "you" else "any",
+                          _sides_filter(match.group("die")))
+    state.effect = None
+    return True
+
+
+def _rule_if_you_do(c: _Compiler, text: str, original: str, state: _State) -> bool:
+    match = g.IF_YOU_DO.match(text)
+    if match is None or state.pending_cost is None:
+        return False
+    cost_words, who, sides = state.pending_cost
+    verb = match.group("verb")
+    either = " or " in verb
+    delta = int(match.group("n")) * (-1 if verb == "decrease" else 1)
+    c.add_effect(
+        ResultModifier(delta=delta, optional=True, either_direction=either, cost=_cost(cost_words), sides=sides,
+                       zone=c.zone, scope=who, text=original),
+        state,
+    )
+    state.pending_cost = None
+    return True
+
+
+def _rule_once_each_turn(c: _Compiler, text: str, original: str, state: _State) -> bool:
+    if not g.ONCE_EACH_TURN.match(text):
+        return False
+    if state.effect is not None:
+        c.effects[state.effect] = replace(c.effects[state.effect], once_each_turn=True)
+    return True
+
+
+def _rule_reroll_if(c: _Compiler, text: str, original: str, state: _State) -> bool:
+    match = g.REROLL_IF.match(text)
+    if match is None:
+        return False
+    condition = parse_condition(match.group("cond"))
+    if condition is None:
+        return False
+    c.add_effect(
+        RerollPermission(condition=condition, sides=_sides_filter(match.group("die")), zone=c.zone, text=original),
+        state,
+    )
+    return True
+
+
+def _rule_reroll_by_cost(c: _Compiler, text: str, original: str, state: _State) -> bool:
+    match = g.REROLL_BY_COST.match(text)
+    if match is None:
+        return False
+    what = match.group("what")
+    many = what.startswith(("1 or more", "any number"))
+    scope = "any" if match.group("who") or what in ("any die",) else "you"
+    c.add_effect(
+        RerollPermission(cost=_cost(match.group("cost")), many=many, once_each_turn=bool(match.group("once")),
+                         zone=c.zone, scope=scope, text=original),
+        state,
+    )
+    return True
+
+
+def _rule_reroll_activated(c: _Compiler, text: str, original: str, state: _State) -> bool:
+    match = g.REROLL_ACTIVATED.match(text)
+    if match is None or state.cost is None:
+        return False
+    what = match.group("what")
+    c.add_effect(
+        RerollPermission(cost=_cost(state.cost), activated=True, many=what.startswith("any number"),
+                         rerolled_by="controller", zone=c.zone, scope="any", text=original),
+        state,
+    )
+    return True
+
+
+def _trigger_what(what: str) -> tuple[Event, Condition | None, int | None, bool] | None:
+    """The "what" of "whenever you roll <what>": the event, condition, sides and planar filter."""
+    sides = None
+    suffix = g.WHAT_SUFFIX.search(what)
+    if suffix:
+        die_words = suffix.group("die")
+        sides = _sides_filter(die_words)
+        what = what[: suffix.start()].strip()
+    if g.WHAT_BATCH.match(what):
+        batch_sides = _sides_filter(what)
+        return Event.DICE_ROLLED, None, batch_sides or sides, False
+    if re.fullmatch(r"(?:a|any|1) (?:die|" + g.DIE + r")", what):
+        return Event.DIE_ROLLED, None, _sides_filter(what) or sides, False
+    if re.fullmatch(r"(?:the )?planar die", what):
+        return Event.DIE_ROLLED, None, None, True
+    condition = parse_condition(what)
+    if condition is None:
+        return None
+    planar = isinstance(condition, FaceIs)
+    return Event.DIE_ROLLED, condition, sides, planar
+
+
+def _trigger_zone(c: _Compiler, effect_text: str) -> Zone:
+    if re.search(r"\b(?:return|put|cast) ~ from your graveyard\b", effect_text):
+        return Zone.GRAVEYARD
+    return c.zone
+
+
+def _rule_trigger(c: _Compiler, text: str, original: str, state: _State) -> bool:
+    match = g.TRIGGER.match(text)
+    if match is not None:
+        parsed = _trigger_what(match.group("what"))
+        if parsed is None:
+            return False
+        event, condition, sides, planar = parsed
+        effect_text = match.group("effect")
+        scope = "you" if match.group("who") == "you" else "any"
+    else:
+        passive = g.TRIGGER_PASSIVE_VOICE.match(text)
+        chaos = g.CHAOS_ENSUES.match(text)
+        if passive is not None:
+            value = int(passive.group("value"))
+            event, condition, sides, planar = Event.DIE_ROLLED, InRange(value, value), _sides_filter(passive.group("die")), False
+            effect_text, scope = passive.group("effect"), "any"
+        elif chaos is not None:
+            event, condition, sides, planar = Event.DIE_ROLLED, FaceIs(PlanarFace.CHAOS), None, True
+            effect_text, scope = chaos.group("effect"), "you"
+        else:
+            return False
+    numeric = bool(re.search(r"\bthe result\b|\bthat many\b|\bthose results\b", effect_text))
+    c.add_effect(
+        Trigger(event=event, condition=condition, sides=sides, planar=planar, effect=effect_text,
+                numeric_effect=numeric, zone=_trigger_zone(c, effect_text), scope=scope, text=original),
+        state,
+    )
+    state.trigger = True
+    # A roll inside the triggered ability's effect is a roll of this card too.
+    _find_rolls(c, effect_text, original, state)
+    return True
+
+
+def _rule_face_counts_as(c: _Compiler, text: str, original: str, state: _State) -> bool:
+    match = g.FACE_COUNTS_AS.search(text)
+    if match is None:
+        return False
+
+    def face(words: str) -> PlanarFace:
+        words = words.strip("{}")
+        return {"blank": PlanarFace.BLANK, "chaos": PlanarFace.CHAOS}.get(words, PlanarFace.PLANESWALK)
+
+    c.add_effect(FaceCountsAs(face=face(match.group("face")), counts_as=face(match.group("as")), zone=c.zone,
+                              scope="any", text=original), state)
+    return True
+
+
+def _rule_passive(c: _Compiler, text: str, original: str, state: _State) -> bool:
+    for pattern, what, note in (
+        (g.PROTECTION, "protection from die rolls", "a targeting rule; no roll changes"),
+        (g.ROLLED_THIS_TURN, "rolled this turn", "a condition on the turn's history, checked by a game"),
+        (g.STACK_DICE, "stack dice", "a dexterity ability: the dice are stacked, never rolled"),
+        (g.USE_STORED, "use stored result", "replaces a result with a stored one; offered by the table companion"),
+    ):
+        if pattern.search(text):
+            c.add_effect(Passive(what=what, note=note, zone=c.zone, text=original), state)
+            if what == "stack dice" and note not in c.notes:
+                c.notes.append(f"no roll: {note}")
+            _find_rolls(c, text, original, state)
+            return True
+    return False
+
+
+def _rule_repeat(c: _Compiler, text: str, original: str, state: _State) -> bool:
+    match = g.REPEAT.match(text)
+    if match is None or state.roll is None:
+        return False
+    condition = parse_condition(match.group("cond"))
+    if condition is None:
+        return False
+    c.update_roll(state, repeat_when=condition, repeat_optional=bool(match.group("may")))
+    return True
+
+
+def _rule_doubles(c: _Compiler, text: str, original: str, state: _State) -> bool:
+    match = g.DOUBLES.match(text)
+    if match is None:
+        return False
+    return c.add_outcome(state, Outcome(original, doubles=True, reads="doubles"))
+
+
+def _rule_exactly(c: _Compiler, text: str, original: str, state: _State) -> bool:
+    match = g.EXACTLY.match(text)
+    if match is None:
+        return False
+    value = int(match.group("value"))
+    return c.add_outcome(state, Outcome(original, InRange(value, value), reads="count"))
+
+
+def _rule_for_each(c: _Compiler, text: str, original: str, state: _State) -> bool:
+    match = g.FOR_EACH.match(text)
+    if match is None:
+        return False
+    condition: Condition | None = None
+    if match.group("value"):
+        value = int(match.group("value"))
+        condition = InRange(value, value)
+    return c.add_outcome(state, Outcome(original, condition, reads="each"))
+
+
+def _rule_ties(c: _Compiler, text: str, original: str, state: _State) -> bool:
+    if not g.REROLL_TIES.match(text):
+        return False
+    return c.add_outcome(state, Outcome(original, reads="ties"))
+
+
+def _rule_conditional(c: _Compiler, text: str, original: str, state: _State) -> bool:
+    match = g.CONDITIONAL.match(text)
+    if match is None:
+        return False
+    if state.roll is None:
+        # Inside a triggered ability ("if the roll was 4 or higher, ..."): part of its effect.
+        return state.trigger
+    condition = parse_condition(match.group("cond"))
+    if condition is None and not re.match(r"equal to|greater than|less than|the same as", match.group("cond")):
+        return False
+    return c.add_outcome(state, Outcome(original, condition, reads="result"))
+
+
+def _rule_roll(c: _Compiler, text: str, original: str, state: _State) -> bool:
+    if _find_rolls(c, text, original, state):
+        rest = _strip_rolls(text)
+        if g.DICE_WORD.search(rest):
+            for sentence_rule in (_rule_conditional, _rule_doubles, _rule_for_each):
+                if sentence_rule(c, rest.lstrip(" ,"), original, state):
+                    break
+        return True
+    return False
+
+
+def _rule_follow_up(c: _Compiler, text: str, original: str, state: _State) -> bool:
+    """A sentence after a roll that uses its dice without rolling ("it becomes a Die token")."""
+    if state.roll is None and not state.trigger:
+        return False
+    if re.search(r"\b(?:re-?)?roll(?:s|ed|ing)?\b", text):
+        return False
+    if state.roll is not None:
+        return c.add_outcome(state, Outcome(original, reads="result"))
+    return True
+
+
+_SENTENCE_RULES = (
+    _rule_replacement,
+    _rule_static_modifier,
+    _rule_after_roll,
+    _rule_if_you_do,
+    _rule_once_each_turn,
+    _rule_reroll_if,
+    _rule_reroll_by_cost,
+    _rule_reroll_activated,
+    _rule_trigger,
+    _rule_face_counts_as,
+    _rule_passive,
+    _rule_repeat,
+    _rule_doubles,
+    _rule_exactly,
+    _rule_for_each,
+    _rule_ties,
+    _rule_roll,
+    _rule_conditional,
+    _rule_follow_up,
+)
+
+
+# -- roll instructions inside a sentence ----------------------------------------------------------
+
+
+def _find_rolls(c: _Compiler, text: str, original: str, state: _State) -> bool:
+    """Find every roll instruction in ``text`` and add it; True when at least one was found."""
+    found = False
+    stored = g.REROLL_STORED.search(text)
+    if stored:
+        c.add_roll(RollInstruction(Amount.named("chosen stored results"), Die(6), reroll_stored=True, text=original), state)
+        found = True
+    for match in g.PLANAR_ROLL.finditer(text):
+        c.add_roll(RollInstruction(Amount(1), PLANAR_DIE, text=original), state)
+        found = True
+    for match in list(g.ROLL.finditer(text)) + list(g.IMPLICIT_ROLL.finditer(text)):
+        if "planar" in match.group("die"):
+            continue
+        if match.re is g.ROLL and _inside_trigger_condition(text, match.start()):
+            continue
+        roll = _roll_from_match(match, text, original)
+        if roll is None:
+            continue
+        c.add_roll(roll, state)
+        found = True
+    return found
+
+
+def _inside_trigger_condition(text: str, position: int) -> bool:
+    head = text[:position]
+    return bool(re.match(r"^(?:whenever|when|after|if)\b[^,]*$", head))
+
+
+def _roll_from_match(match: re.Match[str], text: str, original: str) -> RollInstruction | None:
+    die, sides_amount = _die(match.group("die"))
+    count = _count(match.group("count"))
+    tail = match.group("tail")
+    subject = (match.groupdict().get("subject") or "").strip()
+    roller = subject if subject in ("each player", "each opponent", "that player", "target player",
+                                    "target opponent", "they") else "you"
+    if roller == "they":
+        roller = "that player"
+    twice = g.TAIL_TWICE.match(tail)
+    if twice:
+        count = Amount(count.constant * 2) if count.fixed else count
+    each = g.TAIL_FOR_EACH.match(tail)
+    if each:
+        count = Amount.named(amount_name(each.group("what")))
+    plus = g.TAIL_PLUS_EACH.match(tail)
+    if plus:
+        count = Amount.named(amount_name(plus.group("what")), constant=count.constant)
+    where = g.TAIL_WHERE_X.search(tail)
+    if where and count.name == "X":
+        count = Amount.named(amount_name(where.group("what")), aliases=("X",))
+    ignore_lowest = 0
+    keep_highest: int | None = None
+    ignore = g.TAIL_IGNORE.search(tail)
+    if ignore:
+        if ignore.group(0).startswith("and ignore all but"):
+            keep_highest = int(ignore.group("keep") or 1)
+        else:
+            ignore_lowest = int(ignore.group("n") or 1)
+    modifier: Amount | None = None
+    add = g.TAIL_ADD.search(tail)
+    if add and not g.TAIL_TOTAL.search(tail):
+        sign = 1 if add.group("verb") == "add" else -1
+        what = add.group("what").strip()
+        if what.isdigit():
+            modifier = Amount(sign * int(what))
+        else:
+            modifier = Amount.named(amount_name(what), sign=sign)
+    return RollInstruction(
+        count=count,
+        die=die,
+        sides_amount=sides_amount,
+        ignore_lowest=ignore_lowest,
+        keep_highest=keep_highest,
+        modifier=modifier,
+        choose=bool(g.TAIL_CHOOSE.search(tail)),
+        store=bool(g.TAIL_STORE.search(tail)) or bool(g.UNINSTALL.search(text)),
+        roller=roller,
+        text=original,
+    )
+
+
+def _strip_rolls(text: str) -> str:
+    text = g.REROLL_STORED.sub(" ", text)
+    text = g.PLANAR_ROLL.sub(" ", text)
+    text = g.ROLL.sub(" ", text)
+    return g.IMPLICIT_ROLL.sub(" ", text)
+
+
+def _link_stored(rolls: list[RollInstruction]) -> list[RollInstruction]:
+    """A reroll of stored results rolls the kind of die the card stores (CR 706.8b)."""
+    stores = [roll for roll in rolls if roll.store]
+    if not stores:
+        return rolls
+    return [replace(roll, die=stores[0].die) if roll.reroll_stored else roll for roll in rolls]

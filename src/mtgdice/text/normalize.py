@@ -1,0 +1,86 @@
+"""Preparing Oracle text for the dice grammar: reminder text, self references, numbers, dashes.
+
+The compiler matches lower-case text in which number words are digits ("two d20" → "2 d20",
+"six-sided" → "6-sided"), every dash is an em dash, quotes are straight, and the card's own
+name or "this creature" is ``~``. The original wording is kept beside it for messages.
+This module knows English words only; other languages are lexicons in ``text/lexicons``.
+"""
+
+from __future__ import annotations
+
+import re
+
+NUMBER_WORDS = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
+    "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20,
+    "thirty": 30, "hundred": 100, "one hundred": 100, "a hundred": 100,
+}
+_NUMBER_WORD = re.compile(
+    r"\b(" + "|".join(sorted((re.escape(w) for w in NUMBER_WORDS), key=len, reverse=True)) + r")\b"
+)
+_REMINDER = re.compile(r"\s*\([^()]*\)")
+_DASHES = re.compile(r"[\u2012\u2013\u2014\u2015\u2212]")
+_SELF = re.compile(
+    r"\bthis (?:creature|artifact|enchantment|equipment|vehicle|card|permanent|land|spell|"
+    r"planeswalker|plane|phenomenon|host|contraption|attraction|class)\b",
+    re.IGNORECASE,
+)
+_SPACES = re.compile(r"[ \t]+")
+
+
+def strip_reminder(text: str) -> str:
+    """Remove reminder text in parentheses (it explains rules and never adds any).
+
+    >>> strip_reminder("Roll a d20 (a twenty-sided die). If you roll a 20, repeat this process.")
+    'Roll a d20. If you roll a 20, repeat this process.'
+    """
+    previous = None
+    while previous != text:
+        previous, text = text, _REMINDER.sub("", text)
+    return text
+
+
+def standard_punctuation(text: str) -> str:
+    """Curly quotes to straight ones, every dash to an em dash, runs of spaces to one."""
+    text = text.replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"').replace("\u201d", '"')
+    text = _DASHES.sub("\u2014", text)
+    return _SPACES.sub(" ", text)
+
+
+def self_names(name: str) -> tuple[str, ...]:
+    """The ways a card names itself: its full name, each face, and a legendary short name.
+
+    >>> self_names("Wyll, Blade of Frontiers")
+    ('Wyll, Blade of Frontiers', 'Wyll')
+    """
+    names: list[str] = []
+    for face in (part.strip() for part in name.split("//")):
+        if face and face not in names:
+            names.append(face)
+        short = face.split(",")[0].strip()
+        if short and short != face and len(short) >= 3 and short not in names:
+            names.append(short)
+    return tuple(names)
+
+
+def replace_self(text: str, name: str) -> str:
+    """Write every self reference as ``~`` (CR 201.5: a card's name in its text means itself)."""
+    for own in sorted(self_names(name), key=len, reverse=True):
+        # Case matters: "Six-Sided Die" names the card, "a six-sided die" is a die.
+        text = re.sub(r"(?<![\w'])" + re.escape(own) + r"(?![\w])", "~", text)
+    return _SELF.sub("~", text)
+
+
+def words_to_numbers(text: str) -> str:
+    """Number words as digits, for matching: "two d20" → "2 d20", "twenty-sided" → "20-sided".
+
+    >>> words_to_numbers("roll two twenty-sided dice")
+    'roll 2 20-sided dice'
+    """
+    return _NUMBER_WORD.sub(lambda match: str(NUMBER_WORDS[match.group(1).lower()]), text)
+
+
+def for_matching(text: str) -> str:
+    """The form the grammar reads: lower case, standard punctuation, numbers as digits."""
+    return words_to_numbers(standard_punctuation(text).lower()).strip()
