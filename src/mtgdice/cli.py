@@ -248,11 +248,21 @@ def _show(resolution: Any, instruction: RollInstruction, as_json: bool, title: s
 
 
 def _mount_subcommands() -> None:
+    """Commands that live in their own modules: cards, odds/fairness, log/replay/verify, serve."""
+    import importlib
+
     try:
         from mtgdice.cli_cards import cards_app
+
+        app.add_typer(cards_app, name="cards", help="Card data: import, download and search Scryfall files.")
     except ImportError:  # pragma: no cover - the module ships with the package
-        return
-    app.add_typer(cards_app, name="cards", help="Card data: import, download and search Scryfall files.")
+        pass
+    for module in ("mtgdice.cli_odds", "mtgdice.cli_log", "mtgdice.cli_web"):
+        try:
+            importlib.import_module(module).register(app)
+        except ModuleNotFoundError as error:
+            if error.name != module:
+                raise
 
 
 _mount_subcommands()

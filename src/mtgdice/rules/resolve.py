@@ -135,8 +135,12 @@ def resolve(
     chooser: Chooser | None = None,
     amounts: Mapping[str, int] | None = None,
     turn: TurnState | None = None,
+    limit: int | None = None,
 ) -> Resolution:
     """Resolve ``instruction`` of the card named ``source`` (CR 706).
+
+    ``limit`` stops after that many executions even when another is due (the last execution's
+    ``again`` says so); the odds engine uses ``limit=1`` to study one execution at a time.
 
     >>> from mtgdice.rules.amounts import Amount
     >>> from mtgdice.rules.sources import ScriptedSource
@@ -154,6 +158,7 @@ def resolve(
         chooser or PolicyChooser(),
         dict(amounts or {}),
         turn or TurnState(),
+        limit=limit,
     ).run()
 
 
@@ -183,6 +188,7 @@ class _Resolver:
     chooser: Chooser
     amounts: dict[str, int]
     turn: TurnState
+    limit: int | None = None
     next_index: int = 0
     rerolls: int = 0
     used: set[str] = field(default_factory=set)
@@ -231,7 +237,7 @@ class _Resolver:
             execution = self._execute(count, die, len(executions))
             triggers.extend(self._triggers(execution, len(executions)))
             executions.append(execution)
-            if not execution.again:
+            if not execution.again or (self.limit is not None and len(executions) >= self.limit):
                 break
 
         if instruction.store and executions:

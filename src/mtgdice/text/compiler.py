@@ -651,8 +651,9 @@ def _rule_passive(c: _Compiler, text: str, original: str, state: _State) -> bool
         (g.USE_STORED, "use stored result", "replaces a result with a stored one; offered by the table companion"),
     ):
         if pattern.search(text):
-            c.add_effect(Passive(what=what, note=note, zone=c.zone, text=original), state)
-            if what == "stack dice" and note not in c.notes:
+            if not any(isinstance(e, Passive) and e.what == what for e in c.effects):
+                c.add_effect(Passive(what=what, note=note, zone=c.zone, text=original), state)
+            if what == "stack dice" and f"no roll: {note}" not in c.notes:
                 c.notes.append(f"no roll: {note}")
             _find_rolls(c, text, original, state)
             return True
@@ -732,9 +733,20 @@ def _rule_follow_up(c: _Compiler, text: str, original: str, state: _State) -> bo
         return False
     if re.search(r"\b(?:re-?)?roll(?:s|ed|ing)?\b", text):
         return False
-    if state.roll is not None:
-        return c.add_outcome(state, Outcome(original, reads="result"))
-    return True
+    if state.roll is not None and _USES_RESULT.search(text):
+        return c.add_outcome(state, Outcome(original, reads=_reads(text)))
+    return bool(g.DICE_WORD.search(text))
+
+
+_USES_RESULT = re.compile(r"\bresults?\b|\bthat much\b|\bthe total\b|\bthe difference\b|\bdice\b|\bdie\b")
+
+
+def _reads(text: str) -> str:
+    for word, reads in (("difference", "difference"), ("total", "total"), ("other result", "other"),
+                        ("first result", "each"), ("each result", "each")):
+        if word in text:
+            return reads
+    return "result"
 
 
 _SENTENCE_RULES = (
