@@ -172,7 +172,7 @@ def _board_names(names: str) -> list[Any]:
 def roll_command(
     dice: Annotated[Optional[list[str]], typer.Argument(help="Plain dice: 2d10, d20, d20+1, planar, coin.")] = None,
     card: Annotated[Optional[str], typer.Option("--card", help="Roll this card's instruction.")] = None,
-    with_: Annotated[str, typer.Option("--with", help="Your permanents, separated by ';' (e.g. 'Pixie Guide; Barbarian Class').")] = "",
+    with_: Annotated[str, typer.Option("--with", help="Your permanents, separated by ';' (e.g. 'Guide; Class Card').")] = "",
     opponents: Annotated[str, typer.Option("--opponents", help="Opponents' permanents, separated by ';'.")] = "",
     graveyard: Annotated[str, typer.Option("--graveyard", help="Cards in your graveyard, separated by ';'.")] = "",
     command_zone: Annotated[str, typer.Option("--command", help="Face-up plane or phenomenon.")] = "",

@@ -47,8 +47,8 @@ class CardSource(Protocol):
 def parse_request(raw: str | bytes, field: str = "input") -> dict[str, Any]:
     """Parse a JSON request object, with a one-line error for anything else.
 
-    >>> parse_request('{"card": "Hoarding Ogre"}')
-    {'card': 'Hoarding Ogre'}
+    >>> parse_request('{"card": "Example"}')
+    {'card': 'Example'}
     >>> parse_request("[1]")
     Traceback (most recent call last):
       ...

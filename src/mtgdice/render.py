@@ -14,7 +14,7 @@ from mtgdice.text import CompiledCard
 
 
 def die_text(roll: DieRoll) -> Text:
-    """One die: "20", "12 (natural 10, +2 Squirrel-Powered Scheme)", struck through when ignored."""
+    """One die: "20", "12 (natural 10, +2 from a static effect)", struck through when ignored."""
     if roll.die.planar:
         face = roll.planar_face.value if roll.planar_face else "?"
         label = f"{face}"

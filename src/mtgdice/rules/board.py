@@ -18,7 +18,7 @@ from mtgdice.rules.effects import ZONE_ORDER, Effect, Zone
 class Permanent:
     """A card in a zone.
 
-    >>> Permanent("Pixie Guide").level
+    >>> Permanent("Guide").level
     1
     """
 
@@ -41,7 +41,7 @@ class Permanent:
 class Board:
     """The roller's view of the game: four zones of cards.
 
-    >>> Board(battlefield=(Permanent("Pixie Guide"),)).count()
+    >>> Board(battlefield=(Permanent("Guide"),)).count()
     1
     """
 

@@ -38,7 +38,7 @@ class Topic(enum.Enum):
     REROLL_WHICH = "reroll which"  # which dice a "one or more dice" permission rerolls
     MODIFY = "modify"  # apply an optional modifier (with its cost)
     DIRECTION = "direction"  # increase (0) or decrease (1)
-    CHOOSE_RESULT = "choose result"  # Grave Endeavor: which counted result is chosen
+    CHOOSE_RESULT = "choose result"  # "roll two d10 and choose one result"
     ROLL_AGAIN = "roll again"  # an optional "you may roll again"
     STORED = "stored"  # which stored results to reroll (CR 706.8b)
 
@@ -50,7 +50,7 @@ class Decision:
     ``options`` label the choices of a pick; ``values`` give, where it means something, the
     result each option leads to (a policy that maximises the result reads them).
 
-    >>> Decision(Ask.YES_NO, Topic.REROLL, "you", "Reroll the 3 (Clam-I-Am)?").ask.value
+    >>> Decision(Ask.YES_NO, Topic.REROLL, "you", "Reroll the 3 (a reroll permission)?").ask.value
     'yes/no'
     """
 

@@ -94,7 +94,7 @@ class DieRoll:
     ``index`` is its identity: the order in which it was physically rolled during the resolution.
     ``rerolls`` is the index of the die whose roll this one replaced, if any.
 
-    >>> roll = DieRoll(0, Die(20), 18, (Modifier(2, "Squirrel-Powered Scheme"),))
+    >>> roll = DieRoll(0, Die(20), 18, (Modifier(2, "Static Bonus"),))
     >>> roll.natural, roll.result
     (18, 20)
     """

@@ -98,7 +98,7 @@ class EffectBase:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ExtraDice(EffectBase):
-    """"Instead roll that many dice plus one and ignore the lowest roll" (Pixie Guide's kind).
+    """"Instead roll that many dice plus one and ignore the lowest roll" (the advantage kind).
 
     ``ignore`` is ``"lowest"`` (compares numbers, so never for the planar die, CR 706.7) or
     ``"chosen"`` (the player named by ``chosen_by`` picks; works with any die). ``sides`` limits it
@@ -202,7 +202,7 @@ class Trigger(EffectBase):
     """A triggered ability on a roll event (DESIGN.md §3.10).
 
     ``event`` is ``DIE_ROLLED`` (per counted die) or ``DICE_ROLLED`` (once per execution).
-    ``condition`` filters the die; ``sides`` filters the kind ("on a six-sided die"); ``planar``
+    ``condition`` filters the die; ``sides`` filters the kind ("on a d6"); ``planar``
     limits it to the planar die ("whenever you roll the planar die"). ``effect`` is the text of
     what it does, ``numeric_effect`` whether that effect reads the result.
     """

@@ -4,10 +4,10 @@ Every error subclasses the built-in that fits it, so callers can catch ``ValueEr
 ``LookupError`` without importing this module. Messages quote the input and say what to do.
 
 >>> try:
-...     raise UnknownCardError("no card named 'Pixy Guide'; did you mean 'Pixie Guide'?")
+...     raise UnknownCardError("no card named 'Pixy Gide'; did you mean 'Pixy Guide'?")
 ... except LookupError as error:
 ...     print(error)
-no card named 'Pixy Guide'; did you mean 'Pixie Guide'?
+no card named 'Pixy Gide'; did you mean 'Pixy Guide'?
 """
 
 from __future__ import annotations

@@ -146,7 +146,7 @@ def resolve(
     >>> from mtgdice.rules.sources import ScriptedSource
     >>> from mtgdice.rules.tables import ResultsTable, Row
     >>> ogre = RollInstruction(Amount(1), Die(20), table=ResultsTable((Row(1, 9), Row(10, 19), Row(20, 20))))
-    >>> outcome = resolve(ogre, source="Hoarding Ogre", dice=ScriptedSource([12]))
+    >>> outcome = resolve(ogre, source="Ogre", dice=ScriptedSource([12]))
     >>> outcome.executions[0].results, outcome.executions[0].row
     ((12,), 1)
     """

@@ -32,8 +32,8 @@ _SPACES = re.compile(r"[ \t]+")
 def strip_reminder(text: str) -> str:
     """Remove reminder text in parentheses (it explains rules and never adds any).
 
-    >>> strip_reminder("Roll a d20 (a twenty-sided die). If you roll a 20, repeat this process.")
-    'Roll a d20. If you roll a 20, repeat this process.'
+    >>> strip_reminder("Roll a d20 (a twenty-sided die). If you roll a 20, draw a card.")
+    'Roll a d20. If you roll a 20, draw a card.'
     """
     previous = None
     while previous != text:
@@ -51,8 +51,8 @@ def standard_punctuation(text: str) -> str:
 def self_names(name: str) -> tuple[str, ...]:
     """The ways a card names itself: its full name, each face, and a legendary short name.
 
-    >>> self_names("Wyll, Blade of Frontiers")
-    ('Wyll, Blade of Frontiers', 'Wyll')
+    >>> self_names("Ayla, Keeper of Dice")
+    ('Ayla, Keeper of Dice', 'Ayla')
     """
     names: list[str] = []
     for face in (part.strip() for part in name.split("//")):
@@ -67,7 +67,7 @@ def self_names(name: str) -> tuple[str, ...]:
 def replace_self(text: str, name: str) -> str:
     """Write every self reference as ``~`` (CR 201.5: a card's name in its text means itself)."""
     for own in sorted(self_names(name), key=len, reverse=True):
-        # Case matters: "Six-Sided Die" names the card, "a six-sided die" is a die.
+        # Case matters: a card named "Eight-Sided Die" names itself so; "an eight-sided die" is a die.
         text = re.sub(r"(?<![\w'])" + re.escape(own) + r"(?![\w])", "~", text)
     return _SELF.sub("~", text)
 

@@ -1,0 +1,113 @@
+"""Bad input gets a one-line error naming the field, a non-zero exit, in bounded time and memory.
+
+Each case runs the real ``mtgdice`` command in a subprocess capped at 20 s and 1 GiB of address
+space.
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+MTGDICE = str(Path(sys.executable).with_name("mtgdice"))
+
+
+def _limits() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+
+def mtgdice(args: list[str], stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run([MTGDICE, *args], input=stdin, capture_output=True, text=True, timeout=20,
+                          preexec_fn=_limits)
+
+
+def resolve(cards_path: str, request: Any) -> subprocess.CompletedProcess[str]:
+    raw = request if isinstance(request, str) else json.dumps(request)
+    return mtgdice(["resolve", "--cards", cards_path], raw)
+
+
+def one_line_error(run: subprocess.CompletedProcess[str], *needles: str) -> str:
+    assert run.returncode != 0, run.stdout
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1, run.stderr
+    assert "Traceback" not in run.stderr
+    for needle in needles:
+        assert needle in lines[0], lines[0]
+    return lines[0]
+
+
+CASES = [
+    ("malformed-json", '{"card": "Hoarding Ogre", "dice": [1,', ("input", "not valid JSON")),
+    ("not-an-object", "[1, 2]", ("input", "JSON object")),
+    ("unknown-card", {"card": "Pixy Guide", "dice": [3]}, ("card", "Pixy Guide", "Pixie Guide")),
+    ("unknown-board-card", {"card": "Hoarding Ogre", "battlefield": ["Barbarian Klass"], "dice": [3]},
+     ("battlefield[0]", "Barbarian Class")),
+    ("ambiguous-card", {"card": "Garbage Elemental", "dice": [3, 4]}, ("card", "Garbage Elemental", "text")),
+    ("dice-exhausted", {"card": "Hoarding Ogre", "battlefield": ["Pixie Guide"], "dice": [20]}, ("dice", "add more")),
+    ("planar-exhausted", {"card": "Fractured Powerstone", "planar": []}, ("planar",)),
+    ("face-not-on-die", {"card": "Hoarding Ogre", "dice": [21]}, ("dice[0]", "d20")),
+    ("missing-amount", {"card": "Neverwinter Hydra", "dice": [1, 2]}, ("amounts.X",)),
+    ("wrong-amount-type", {"card": "Neverwinter Hydra", "amounts": {"X": "3"}, "dice": [1]}, ("amounts.X",)),
+    ("negative-count", {"card": "Neverwinter Hydra", "amounts": {"X": -2}, "dice": [1]}, ("count",)),
+    ("absurd-count", {"card": "Neverwinter Hydra", "amounts": {"X": 10**9}, "dice": [1]}, ("count", "limit")),
+    ("zero-sided-die", {"text": "Roll a 0-sided die.", "dice": [1]}, ("die", "0 sides")),
+    ("bad-planar-face", {"card": "Fractured Powerstone", "planar": ["purple"]}, ("planar[0]",)),
+    ("wrong-choice-type", {"card": "Delina, Wild Mage", "dice": [16, 3], "choices": [3]}, ("choices[0]",)),
+    ("roll-index", {"card": "Hoarding Ogre", "roll": 4, "dice": [1]}, ("roll", "0 to 0")),
+    ("no-roll", {"card": "Pixie Guide", "dice": [1]}, ("card", "no roll")),
+    ("bad-level", {"card": "Hoarding Ogre", "battlefield": [{"card": "Barbarian Class", "level": "two"}], "dice": [1]},
+     ("battlefield[0].level",)),
+]
+
+
+@pytest.mark.parametrize(("case", "request_", "needles"), CASES, ids=[c[0] for c in CASES])
+def test_bad_resolve_request(cards_path: str, case: str, request_: Any, needles: tuple[str, ...]) -> None:
+    one_line_error(resolve(cards_path, request_), *needles)
+
+
+def test_endless_roll_again_stops_at_the_documented_limit(cards_path: str) -> None:
+    from mtgdice.rules import MAX_EXECUTIONS
+
+    run = resolve(cards_path, {"card": "Sword of Dungeons & Dragons", "dice": [20] * (MAX_EXECUTIONS + 5)})
+    one_line_error(run, "roll again", str(MAX_EXECUTIONS))
+
+
+def test_endless_optional_roll_again_stops_too(cards_path: str) -> None:
+    from mtgdice.rules import MAX_EXECUTIONS
+
+    request = {"card": "Delina, Wild Mage", "dice": [20] * (MAX_EXECUTIONS + 5), "choices": [True] * (MAX_EXECUTIONS + 5)}
+    one_line_error(resolve(cards_path, request), "roll again")
+
+
+def test_huge_request_is_refused(cards_path: str) -> None:
+    run = resolve(cards_path, json.dumps({"card": "Hoarding Ogre", "dice": [1] * 600_000}))
+    one_line_error(run, "input", "bytes")
+
+
+def test_missing_card_file() -> None:
+    run = mtgdice(["resolve", "--cards", "/nonexistent/cards.json"], '{"card": "Hoarding Ogre", "dice": [1]}')
+    one_line_error(run, "cards.json")
+
+
+def test_nothing_written_to_stdout_on_error(cards_path: str) -> None:
+    run = resolve(cards_path, {"card": "Hoarding Ogre", "dice": []})
+    assert run.stdout == ""
+
+
+@pytest.mark.parametrize(("spec", "needle"), [("d0", "1 or more sides"), ("2x6", "not a roll"), ("-3d6", "not a roll")])
+def test_bad_plain_dice(spec: str, needle: str) -> None:
+    one_line_error(mtgdice(["roll", "--", spec]), needle)
+
+
+def test_roll_command_plain_dice_shows_every_die() -> None:
+    run = mtgdice(["roll", "--seed", "7", "--json", "3d6"])
+    assert run.returncode == 0, run.stderr
+    outcome = json.loads(run.stdout)
+    assert len(outcome["rolls"][0]["dice"]) == 3
+    assert all(1 <= d["natural"] <= 6 for d in outcome["rolls"][0]["dice"])

@@ -1,0 +1,53 @@
+"""The public conformance suite (../shared/conformance/rules.json), case by case.
+
+In process through the JSON interface (``resolve_json``), compared with the suite's own checker
+(``compare`` of ../shared/conformance/check.py, loaded by path); and once end to end through the
+real ``mtgdice resolve`` command with check.py itself.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from shared_data import SHARED_ROOT, shared_path
+
+SUITE = SHARED_ROOT / "conformance" / "rules.json"
+CASES = json.loads(SUITE.read_text()) if SUITE.exists() else []
+
+
+def _checker() -> Any:
+    spec = importlib.util.spec_from_file_location("conformance_check", shared_path("conformance", "check.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_suite_is_present() -> None:
+    shared_path("conformance", "rules.json")
+    assert len(CASES) >= 49
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case["id"] for case in CASES])
+def test_conformance_case(case: dict[str, Any], run: Any) -> None:
+    outcome = json.loads(json.dumps(run(case["input"])))
+    problems = _checker().compare(case["expect"], outcome)
+    assert problems == [], f"{case['id']} [{case['rule']}] {case['why']}: " + "; ".join(problems)
+
+
+def test_check_py_through_the_cli(cards_path: str) -> None:
+    """The acceptance command itself: check.py against `mtgdice resolve`."""
+    mtgdice = Path(sys.executable).with_name("mtgdice")
+    command = [sys.executable, str(shared_path("conformance", "check.py")), str(SUITE), "--cards", cards_path,
+               "--cmd", f"{mtgdice} resolve"]
+    run = subprocess.run(command, capture_output=True, text=True, timeout=600, env=os.environ.copy())
+    assert run.stdout.strip().splitlines()[-1] == f"{len(CASES)} passed, 0 failed", run.stdout[-2000:]
+    assert run.returncode == 0
