@@ -79,6 +79,8 @@ class Board:
                     where = Zone.BATTLEFIELD if zone is Zone.OPPONENTS else zone
                     if effect.zone is not where or effect.level > permanent.level:
                         continue
-                    if zone is Zone.OPPONENTS and effect.scope == "you":
-                        continue
+                    # "you" effects see their controller's rolls, "opponent" effects the others'.
+                    if (zone is Zone.OPPONENTS) == (effect.scope == "you"):
+                        if effect.scope != "any":
+                            continue
                     yield zone, position, permanent, effect

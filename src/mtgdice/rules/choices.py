@@ -33,6 +33,7 @@ class Ask(enum.Enum):
 class Topic(enum.Enum):
     """What a decision is about; policies and renderers read it, the pipeline never branches on text."""
 
+    REPLACE = "replace"  # apply an optional replacement ("you may instead roll ...")
     IGNORE = "ignore"  # which die to ignore (pair choice, tie for lowest, chosen ignore)
     REROLL = "reroll"  # use a reroll permission on this die
     REROLL_WHICH = "reroll which"  # which dice a "one or more dice" permission rerolls

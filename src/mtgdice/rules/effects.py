@@ -3,7 +3,8 @@
 Each effect class names the pipeline step it acts in (``step``) and a ``kind`` used in JSON; the
 resolver gathers the effects of a board by step and never looks at a card's name or text. Every
 effect also says where it functions (``zone``: battlefield, graveyard, command), whose rolls it
-sees (``scope``: ``"you"`` — its controller's — or ``"any"`` player's), from which Class level it
+sees (``scope``: ``"you"`` — its controller's —, ``"opponent"`` — another player's — or ``"any"``
+player's), from which Class level it
 exists, and whether it is limited to once each turn.
 
 Steps, in pipeline order (rules/resolve.py):
@@ -112,9 +113,11 @@ class ExtraDice(EffectBase):
     ignore: str = "lowest"
     chosen_by: str = "roller"
     sides: int | None = None
+    optional: bool = False
 
     def _details(self) -> dict[str, Any]:
-        return {"extra": self.extra, "ignore": self.ignore, "chosen_by": self.chosen_by, "sides": self.sides}
+        return {"extra": self.extra, "ignore": self.ignore, "chosen_by": self.chosen_by, "sides": self.sides,
+                "optional": self.optional}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -203,7 +206,8 @@ class Trigger(EffectBase):
 
     ``event`` is ``DIE_ROLLED`` (per counted die) or ``DICE_ROLLED`` (once per execution).
     ``condition`` filters the die; ``sides`` filters the kind ("on a d6"); ``planar``
-    limits it to the planar die ("whenever you roll the planar die"). ``effect`` is the text of
+    limits it to the planar die ("whenever you roll the planar die"); ``nth_this_turn`` to the
+    Nth counted die the roller rolls this turn ("your third die each turn"). ``effect`` is the text of
     what it does, ``numeric_effect`` whether that effect reads the result.
     """
 
@@ -214,12 +218,16 @@ class Trigger(EffectBase):
     condition: Condition | None = None
     sides: int | None = None
     planar: bool = False
+    nth_this_turn: int | None = None
+    purpose: str = ""
     effect: str = ""
     numeric_effect: bool = False
 
     def _details(self) -> dict[str, Any]:
         return {
             "event": self.event.value,
+            "nth_this_turn": self.nth_this_turn,
+            "purpose": self.purpose or None,
             "condition": self.condition.describe() if self.condition else None,
             "sides": self.sides,
             "planar": self.planar,

@@ -3,7 +3,8 @@
 The instruction names the kind and number of dice, the modifier printed with it, how many of
 the lowest rolls it ignores itself, whether the roller chooses one result, the results table
 (CR 706.3) and when to roll again or repeat (CR 706.3c), and whether its results are stored on
-the permanent or reroll the stored ones (CR 706.8). ``outcomes`` keeps the other instructions
+the permanent or reroll the stored ones (CR 706.8). ``purpose`` names a roll made for a game
+action ("visit attractions"), which triggers only abilities that ask for it. ``outcomes`` keeps the other instructions
 based on the result ("if the result is 3 or less, ...", "if you rolled doubles, ...") for
 renderers and the odds engine.
 """
@@ -57,6 +58,7 @@ class RollInstruction:
     store: bool = False
     reroll_stored: bool = False
     roller: str = "you"
+    purpose: str = ""
     outcomes: tuple[Outcome, ...] = ()
     text: str = ""
 

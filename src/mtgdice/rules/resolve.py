@@ -55,9 +55,12 @@ MAX_REROLLS = 1_000
 
 @dataclass(frozen=True, slots=True)
 class TurnState:
-    """What this turn has used already: keys of "once each turn" effects (``"Card#i"``)."""
+    """What this turn has done already: keys of "once each turn" effects used (``"Card#i"``) and
+    how many dice the roller has rolled (counted dice only: ignored and rerolled-away dice never
+    happened, CR 706.6)."""
 
     used: frozenset[str] = frozenset()
+    dice_rolled: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +118,7 @@ class Resolution:
     used: frozenset[str]
     source: str
     decisions: tuple[tuple[Decision, Answer], ...] = ()
+    dice_rolled: int = 0
 
 
 def _result_or_face(roll: DieRoll) -> int | PlanarFace:
@@ -191,6 +195,7 @@ class _Resolver:
     limit: int | None = None
     next_index: int = 0
     rerolls: int = 0
+    dice_counted: int = 0
     used: set[str] = field(default_factory=set)
     decisions: list[tuple[Decision, Answer]] = field(default_factory=list)
 
@@ -257,7 +262,8 @@ class _Resolver:
         self, executions: tuple[Execution, ...], triggers: tuple[TriggerHit, ...], stored: dict[str, tuple[int, ...]]
     ) -> Resolution:
         return Resolution(
-            executions, triggers, stored, frozenset(self.used), self.dice_source.name, tuple(self.decisions)
+            executions, triggers, stored, frozenset(self.used), self.dice_source.name, tuple(self.decisions),
+            self.turn.dice_rolled + self.dice_counted,
         )
 
     def _stored_holder(self) -> Permanent | None:
@@ -343,10 +349,15 @@ class _Resolver:
                 effect: ExtraDice = found.effect
                 if effect.sides is not None and effect.sides != die.sides:
                     continue
-                if effect.ignore == "lowest":
+                if effect.ignore == "lowest" and die.planar:
                     # "Ignore the lowest" compares numbers: never the planar die (CR 706.7).
-                    if die.planar:
-                        continue
+                    continue
+                if effect.optional and not self._ask_yes(
+                    Topic.REPLACE, f"Roll {total + effect.extra} instead of {total} ({found.permanent.name})?",
+                    source=found.permanent.name,
+                ):
+                    continue
+                if effect.ignore == "lowest":
                     lowest += effect.extra
                 else:
                     chosen_ignores.append(found)
@@ -529,8 +540,14 @@ class _Resolver:
         if not counted:
             return hits
         faces = self._face_rules()
+        # The Nth die this turn counts counted dice of earlier executions and resolutions.
+        first = self.turn.dice_rolled + self.dice_counted
+        self.dice_counted += len(counted)
+        nth = {roll.index: first + position + 1 for position, roll in enumerate(counted)}
         for found in self.by_step[Step.TRIGGER]:
             trigger: Trigger = found.effect
+            if trigger.purpose and trigger.purpose != self.instruction.purpose:
+                continue
             if trigger.event is Event.DICE_ROLLED:
                 if any(_trigger_sees(trigger, roll) for roll in counted):
                     hits.append(TriggerHit(found.permanent.name, found.zone, trigger, None, number))
@@ -540,6 +557,8 @@ class _Resolver:
                 if not _trigger_sees(trigger, seen):
                     continue
                 if trigger.condition is not None and not trigger.condition.holds(seen):
+                    continue
+                if trigger.nth_this_turn is not None and nth[roll.index] != trigger.nth_this_turn:
                     continue
                 hits.append(TriggerHit(found.permanent.name, found.zone, trigger, roll.index, number))
         return hits

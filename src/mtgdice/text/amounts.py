@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+_MASS_NOUNS = frozenset({"mana", "life", "damage", "energy", "loyalty"})
 _POSSESSIVE = re.compile(r"^(?P<owner>(?:that|this|the|target|each|enchanted|equipped) [a-z' -]+?|~)'s (?P<thing>.+)$")
 
 
@@ -32,6 +33,7 @@ def amount_name(phrase: str) -> str:
     each = re.match(r"^each (?P<noun>\w+)(?P<rest>.*)$", words)
     if each:
         noun = each.group("noun")
-        words = (noun if noun.endswith("s") else noun + "s") + each.group("rest")
+        plural = noun if noun.endswith("s") or noun in _MASS_NOUNS else noun + "s"
+        words = plural + each.group("rest")
     words = re.sub(r"\b(?:the|a|an|your|their|its|his|her)\b ?", "", words)
     return re.sub(r"\s+", " ", words).strip()

@@ -387,6 +387,11 @@ def parse_condition(words: str, natural: bool = False) -> Condition | None:
         natural = True
     match = g.CONDITION_WORDS.match(words)
     if match is None:
+        parts = [part for part in re.split(r",? or |, ", words) if part]
+        if len(parts) > 1:
+            conditions = [parse_condition(part, natural) for part in parts]
+            if all(condition is not None for condition in conditions):
+                return AnyOf(tuple(c for c in conditions if c is not None))
         return None
     low = int(match.group("low"))
     if match.group("up"):
@@ -445,27 +450,40 @@ def _rule_replacement(c: _Compiler, text: str, original: str, state: _State) -> 
     match = g.REPLACEMENT.search(text)
     if match is None:
         return False
-    who = "you" if match.group("who") == "you" else "any"
+    who = _scope(match.group("who"))
     what = match.group("what")
     sides = _sides_filter(what)
     how = match.group("how")
+    optional = bool(match.group("may"))
     extra = g.HOW_EXTRA_LOWEST.match(how)
     if extra:
         count = 1 if extra.group("extra") in ("a", "an") else int(extra.group("extra"))
-        c.add_effect(ExtraDice(extra=count, ignore="lowest", sides=sides, zone=c.zone, scope=who, text=original), state)
+        c.add_effect(ExtraDice(extra=count, ignore="lowest", sides=sides, optional=optional, zone=c.zone, scope=who,
+                               text=original), state)
         return True
     chosen = g.HOW_EXTRA_CHOSEN.match(how)
     if chosen:
         count = 1 if chosen.group("extra") in ("a", "an") else int(chosen.group("extra"))
         chooser = "opponent" if chosen.group("chooser") else "roller"
         c.add_effect(
-            ExtraDice(extra=count, ignore="chosen", chosen_by=chooser, sides=sides, zone=c.zone, scope=who, text=original),
+            ExtraDice(extra=count, ignore="chosen", chosen_by=chooser, sides=sides, optional=optional, zone=c.zone,
+                      scope=who, text=original),
             state,
         )
         return True
     pair = g.HOW_PAIR.match(how)
     if pair and int(pair.group("n")) == 2 and int(pair.group("ignore")) == 1:
         c.add_effect(PairEachDie(sides=sides, zone=c.zone, scope=who, text=original), state)
+        return True
+    total = g.HOW_TOTAL.match(how)
+    if total:
+        c.add_effect(
+            Passive(what="use the total", zone=c.zone, scope=who, text=original,
+                    note="a one-time replacement (the next roll this turn): each die becomes several whose total "
+                         "is its result; applied by the table companion, not by a board effect",
+                    details={"dice": int(total.group("n")), "sides": sides}),
+            state,
+        )
         return True
     if g.HOW_EXCHANGE.match(how):
         c.add_effect(
@@ -509,6 +527,9 @@ def _rule_if_you_do(c: _Compiler, text: str, original: str, state: _State) -> bo
     verb = match.group("verb")
     either = " or " in verb
     delta = int(match.group("n")) * (-1 if verb == "decrease" else 1)
+    if state.effect is not None and isinstance(c.effects[state.effect], Trigger):
+        c.effects.pop(state.effect)
+        state.effect = None
     c.add_effect(
         ResultModifier(delta=delta, optional=True, either_direction=either, cost=_cost(cost_words), sides=sides,
                        zone=c.zone, scope=who, text=original),
@@ -568,8 +589,17 @@ def _rule_reroll_activated(c: _Compiler, text: str, original: str, state: _State
     return True
 
 
-def _trigger_what(what: str) -> tuple[Event, Condition | None, int | None, bool] | None:
-    """The "what" of "whenever you roll <what>": the event, condition, sides and planar filter."""
+def _trigger_what(what: str) -> tuple[Event, Condition | None, int | None, bool, int | None, str] | None:
+    """The "what" of "whenever you roll <what>": event, condition, sides, planar, Nth die, purpose."""
+    nth = re.fullmatch(r"your (?P<n>\d+)(?:st|nd|rd|th) die(?: each turn| this turn)?", what)
+    if nth:
+        return Event.DIE_ROLLED, None, None, False, int(nth.group("n")), ""
+    if re.fullmatch(r"to visit (?:your|their) attractions", what):
+        return Event.DIE_ROLLED, None, None, False, None, "visit attractions"
+    ordinal = re.fullmatch(r"your (?P<word>first|second|third|fourth|fifth|sixth) die(?: each turn| this turn)?", what)
+    if ordinal:
+        order = ("first", "second", "third", "fourth", "fifth", "sixth").index(ordinal.group("word")) + 1
+        return Event.DIE_ROLLED, None, None, False, order, ""
     sides = None
     suffix = g.WHAT_SUFFIX.search(what)
     if suffix:
@@ -578,16 +608,25 @@ def _trigger_what(what: str) -> tuple[Event, Condition | None, int | None, bool]
         what = what[: suffix.start()].strip()
     if g.WHAT_BATCH.match(what):
         batch_sides = _sides_filter(what)
-        return Event.DICE_ROLLED, None, batch_sides or sides, False
+        return Event.DICE_ROLLED, None, batch_sides or sides, False, None, ""
     if re.fullmatch(r"(?:a|any|1) (?:die|" + g.DIE + r")", what):
-        return Event.DIE_ROLLED, None, _sides_filter(what) or sides, False
+        return Event.DIE_ROLLED, None, _sides_filter(what) or sides, False, None, ""
     if re.fullmatch(r"(?:the )?planar die", what):
-        return Event.DIE_ROLLED, None, None, True
+        return Event.DIE_ROLLED, None, None, True, None, ""
     condition = parse_condition(what)
     if condition is None:
         return None
     planar = isinstance(condition, FaceIs)
-    return Event.DIE_ROLLED, condition, sides, planar
+    return Event.DIE_ROLLED, condition, sides, planar, None, ""
+
+
+def _scope(who: str) -> str:
+    """Whose rolls an effect sees: its controller's, an opponent's, or any player's."""
+    if who == "you":
+        return "you"
+    if who in ("an opponent", "each opponent", "another player"):
+        return "opponent"
+    return "any"
 
 
 def _trigger_zone(c: _Compiler, effect_text: str) -> Zone:
@@ -602,27 +641,33 @@ def _rule_trigger(c: _Compiler, text: str, original: str, state: _State) -> bool
         parsed = _trigger_what(match.group("what"))
         if parsed is None:
             return False
-        event, condition, sides, planar = parsed
+        event, condition, sides, planar, nth, purpose = parsed
         effect_text = match.group("effect")
-        scope = "you" if match.group("who") == "you" else "any"
+        scope = _scope(match.group("who"))
     else:
         passive = g.TRIGGER_PASSIVE_VOICE.match(text)
         chaos = g.CHAOS_ENSUES.match(text)
         if passive is not None:
             value = int(passive.group("value"))
             event, condition, sides, planar = Event.DIE_ROLLED, InRange(value, value), _sides_filter(passive.group("die")), False
-            effect_text, scope = passive.group("effect"), "any"
+            effect_text, scope, nth, purpose = passive.group("effect"), "any", None, ""
         elif chaos is not None:
             event, condition, sides, planar = Event.DIE_ROLLED, FaceIs(PlanarFace.CHAOS), None, True
-            effect_text, scope = chaos.group("effect"), "you"
+            effect_text, scope, nth, purpose = chaos.group("effect"), "you", None, ""
         else:
             return False
     numeric = bool(re.search(r"\bthe result\b|\bthat many\b|\bthose results\b", effect_text))
     c.add_effect(
-        Trigger(event=event, condition=condition, sides=sides, planar=planar, effect=effect_text,
-                numeric_effect=numeric, zone=_trigger_zone(c, effect_text), scope=scope, text=original),
+        Trigger(event=event, condition=condition, sides=sides, planar=planar, nth_this_turn=nth, purpose=purpose,
+                effect=effect_text, numeric_effect=numeric, zone=_trigger_zone(c, effect_text), scope=scope,
+                text=original),
         state,
     )
+    may = re.match(r"^you may (?P<cost>.+)$", effect_text)
+    if may and event is Event.DIE_ROLLED and condition is None:
+        # "Whenever a player rolls a die, you may <cost>. If you do, increase or decrease the result"
+        # is an optional modifier, settled by the next sentence (_rule_if_you_do).
+        state.pending_cost = (may.group("cost"), scope, sides)
     state.trigger = True
     # A roll inside the triggered ability's effect is a roll of this card too.
     _find_rolls(c, effect_text, original, state)
@@ -711,7 +756,8 @@ def _rule_conditional(c: _Compiler, text: str, original: str, state: _State) -> 
         # Inside a triggered ability ("if the roll was 4 or higher, ..."): part of its effect.
         return state.trigger
     condition = parse_condition(match.group("cond"))
-    if condition is None and not re.match(r"equal to|greater than|less than|the same as", match.group("cond")):
+    symbolic = r"equal to|greater than|less than|the same as|higher than|lower than|any other|an? (?:even|odd)"
+    if condition is None and not re.match(symbolic, match.group("cond")):
         return False
     return c.add_outcome(state, Outcome(original, condition, reads="result"))
 
@@ -785,6 +831,16 @@ def _find_rolls(c: _Compiler, text: str, original: str, state: _State) -> bool:
     for match in g.PLANAR_ROLL.finditer(text):
         c.add_roll(RollInstruction(Amount(1), PLANAR_DIE, text=original), state)
         found = True
+    for match in g.VISIT_ROLL.finditer(text):
+        # Unfinity: rolling to visit your Attractions is rolling a six-sided die.
+        c.add_roll(RollInstruction(Amount(1), Die(6), purpose="visit attractions", text=original), state)
+        found = True
+    for match in g.NUMBER_OF_DICE.finditer(text):
+        if _inside_trigger_condition(text, match.start()):
+            continue
+        die, _ = _die(match.group("die"))
+        c.add_roll(RollInstruction(Amount.named(amount_name(match.group("what"))), die, text=original), state)
+        found = True
     for match in list(g.ROLL.finditer(text)) + list(g.IMPLICIT_ROLL.finditer(text)):
         if "planar" in match.group("die"):
             continue
@@ -817,7 +873,7 @@ def _roll_from_match(match: re.Match[str], text: str, original: str) -> RollInst
         count = Amount(count.constant * 2) if count.fixed else count
     each = g.TAIL_FOR_EACH.match(tail)
     if each:
-        count = Amount.named(amount_name(each.group("what")))
+        count = Amount.named(amount_name("each " + each.group("what")))
     plus = g.TAIL_PLUS_EACH.match(tail)
     if plus:
         count = Amount.named(amount_name(plus.group("what")), constant=count.constant)
@@ -831,7 +887,7 @@ def _roll_from_match(match: re.Match[str], text: str, original: str) -> RollInst
         if ignore.group(0).startswith("and ignore all but"):
             keep_highest = int(ignore.group("keep") or 1)
         else:
-            ignore_lowest = int(ignore.group("n") or 1)
+            ignore_lowest = int(ignore.group("n") or ignore.group("n2") or 1)
     modifier: Amount | None = None
     add = g.TAIL_ADD.search(tail)
     if add and not g.TAIL_TOTAL.search(tail):
@@ -858,6 +914,8 @@ def _roll_from_match(match: re.Match[str], text: str, original: str) -> RollInst
 def _strip_rolls(text: str) -> str:
     text = g.REROLL_STORED.sub(" ", text)
     text = g.PLANAR_ROLL.sub(" ", text)
+    text = g.VISIT_ROLL.sub(" ", text)
+    text = g.NUMBER_OF_DICE.sub(" ", text)
     text = g.ROLL.sub(" ", text)
     return g.IMPLICIT_ROLL.sub(" ", text)
 

@@ -57,6 +57,10 @@ ROLL = re.compile(
     r"\b(?P<verb>rolls?)\s+(?P<count>" + COUNT + r")\s+(?P<die>" + DIE + r")(?P<tail>[^.]*)"
 )
 PLANAR_ROLL = re.compile(r"\b(?P<verb>rolls?) (?:the|a) planar die(?P<tail>[^.]*)")
+NUMBER_OF_DICE = re.compile(
+    r"\b(?P<verb>rolls?) a number of (?P<die>" + DIE + r") equal to (?P<what>[^,.]+?)(?P<tail>(?:,| and )[^.]*|$)"
+)
+VISIT_ROLL = re.compile(r"\broll to visit (?:your|their) attractions\b")
 IMPLICIT_ROLL = re.compile(r"\bthe result of (?P<count>a|an|\d+) (?P<die>" + DIE + r") rolls?\b(?P<tail>[^.]*)")
 REROLL_STORED = re.compile(
     r"\breroll (?P<how>any number of|up to \d+ of|1 of|all of|each of)? ?~'s stored results"
@@ -69,7 +73,7 @@ TAIL_PLUS_EACH = re.compile(
 )
 TAIL_WHERE_X = re.compile(r",? where x is (?P<what>[^,.]+?)(?= and |,|$)")
 TAIL_IGNORE = re.compile(
-    r"\band ignore (?:the (?P<n>\d+ )?(?:lower|lowest) (?:roll|rolls|result|results)"
+    r"\band ignore (?:the (?P<n>\d+ )?(?:lower|lowest)(?: (?P<n2>\d+))? (?:roll|rolls|result|results|dice)"
     r"|all but the (?P<keep>\d+ )?highest (?:roll|rolls|result|results))"
 )
 TAIL_CHOOSE = re.compile(r"\band choose (?:1|one) (?:result|of (?:those|the) results)")
@@ -84,7 +88,8 @@ REPEAT = re.compile(
 )
 CONDITIONAL = re.compile(
     r"^(?:if (?:you (?:a )?roll(?:ed)?|the (?:result|roll) (?:is|was)|the result of (?:that|the) roll is|"
-    r"it's|it is|that player rolls?|they roll)|on) (?P<cond>[^,]+), (?P<text>.+)$"
+    r"it's|it is|that player rolls?|they roll|the total is|the total of those results is)|on) "
+    r"(?P<cond>(?:[^,]|,(?= (?:or )?(?:a |an )?\d))+), (?P<text>.+)$"
 )
 DOUBLES = re.compile(r"^if (?:you|they|that player|he or she|a player) roll(?:ed)? doubles\b,? (?P<text>.*)$")
 EXACTLY = re.compile(r"^if you rolled (?P<value>\d+) exactly (?P<times>\d+) times?, (?P<text>.+)$")
@@ -97,14 +102,14 @@ INDICATED = re.compile(r"\b(?:the indicated|for each (?:other )?result)\b")
 
 CONDITION_WORDS = re.compile(
     r"^(?:a |an )?(?:natural )?(?P<low>\d+)(?: or (?:(?P<up>higher|greater|more)|(?P<down>lower|less|fewer)))?"
-    r"(?P<alts>(?: or \d+)*)$"
+    r"(?P<alts>(?:,? or (?:a |an )?\d+|, (?:a |an )?\d+)*)$"
 )
 
 # -- effects on other rolls ---------------------------------------------------------------------
 
 REPLACEMENT = re.compile(
-    r"(?:^|, )if (?P<who>you|a player|an opponent|each player) would roll (?P<what>[^,]+), "
-    r"(?:(?:instead )?(?:they|you|that player) )?(?:instead )?(?:rolls? )?(?P<how>.+)$"
+    r"(?:^|, |the next time )(?:if )?(?P<who>you|a player|an opponent|each player) would roll (?P<what>[^,]+?)"
+    r"(?: this turn)?, (?:(?:instead )?(?:they|you|that player) )?(?P<may>may )?(?:instead )?(?:rolls? )?(?P<how>.+)$"
 )
 HOW_EXTRA_LOWEST = re.compile(
     r"^(?:instead )?(?:roll )?that many (?:dice|of those dice|\S+ dice) plus (?P<extra>\d+|a|an) "
@@ -120,6 +125,7 @@ HOW_PAIR = re.compile(
     r"(?:those|the) (?:results|rolls|dice)\b"
 )
 HOW_EXCHANGE = re.compile(r"^(?:instead )?(?:roll )?them and you may exchange\b")
+HOW_TOTAL = re.compile(r"^(?:instead )?(?:roll )?(?P<n>\d+) (?P<die>" + DIE + r") and use the total\b")
 
 STATIC_MODIFIER = re.compile(
     r"^(?P<verb>increase|decrease) the results? of each (?P<die>die|" + DIE + r") (?P<who>you roll|rolled|a player rolls|each player rolls) by (?P<n>\d+)\b"
