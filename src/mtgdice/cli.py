@@ -29,6 +29,9 @@ from mtgdice.render import compiled_table, execution_summary, execution_table, r
 from mtgdice.rules import (
     PLANAR_DIE,
     Amount,
+    Ask,
+    Chooser,
+    Decision,
     Die,
     RollInstruction,
     ScriptedChooser,
@@ -36,6 +39,7 @@ from mtgdice.rules import (
     SeededSource,
     resolve,
 )
+from mtgdice.rules.choices import Answer, check_answer
 from mtgdice.text import compile_text
 
 app = typer.Typer(
@@ -182,6 +186,7 @@ def roll_command(
     seed: Annotated[Optional[int], typer.Option("--seed", help="Reproducible dice from this seed (not for play).")] = None,
     cards: CardsOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the outcome as JSON.")] = False,
+    ask: Annotated[Optional[bool], typer.Option("--ask/--no-ask", help="Ask each decision at the terminal (default: when it is one).")] = None,
 ) -> None:
     """Roll fair dice: plain dice, or a card's instruction on your board."""
     source = SeededSource(seed) if seed is not None else SecureSource()
@@ -199,8 +204,11 @@ def roll_command(
             catalog = _catalog(cards)
             compiled, instruction = instruction_from(request, catalog)
             board = board_from(request, catalog)
+            chooser: Chooser = ScriptedChooser(answers)
+            if ask or (ask is None and not answers and sys.stdin.isatty() and not as_json):
+                chooser = PromptChooser()
             resolution = resolve(instruction, source=compiled.name, dice=source, board=board,
-                                 chooser=ScriptedChooser(answers), amounts=amounts)
+                                 chooser=chooser, amounts=amounts)
             _show(resolution, instruction, as_json, title=f"{compiled.name}: {instruction.text}")
             return
         if not dice:
@@ -220,6 +228,29 @@ def roll_command(
         fail(f"--choices: not valid JSON: {error.msg}")
     except MtgDiceError as error:
         fail(str(error))
+
+
+class PromptChooser:
+    """Asks each decision at the terminal (the roller answers); used when stdin is a terminal."""
+
+    def decide(self, decision: Decision) -> Answer:
+        from rich.prompt import Confirm, IntPrompt, Prompt
+
+        if decision.ask is Ask.YES_NO:
+            return Confirm.ask(decision.prompt, console=err, default=False)
+        for index, option in enumerate(decision.options):
+            err.print(f"  {index}: {option}", markup=False, highlight=False)
+        if decision.ask is Ask.PICK_ONE:
+            while True:
+                picked = IntPrompt.ask(decision.prompt, console=err, default=0)
+                if 0 <= picked < len(decision.options):
+                    return picked
+        while True:
+            raw = Prompt.ask(f"{decision.prompt} (indices separated by commas, empty for none)", console=err, default="")
+            try:
+                return check_answer(decision, [int(part) for part in raw.split(",") if part.strip()])
+            except (ValueError, MtgDiceError) as error:
+                err.print(str(error), markup=False)
 
 
 def _amounts(pairs: list[str]) -> dict[str, int]:

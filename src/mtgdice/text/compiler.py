@@ -181,8 +181,10 @@ class _Compiler:
     notes: list[str] = field(default_factory=list)
 
     def result(self) -> CompiledCard:
-        rolls = _link_stored(self.rolls)
-        return CompiledCard(self.name, tuple(rolls), tuple(self.effects), tuple(self.unsupported), tuple(self.notes))
+        rolls = [_named_roll(roll, self.name) for roll in _link_stored(self.rolls)]
+        effects = [_named_effect(effect, self.name) for effect in self.effects]
+        unsupported = [_named(text, self.name) for text in self.unsupported]
+        return CompiledCard(self.name, tuple(rolls), tuple(effects), tuple(unsupported), tuple(self.notes))
 
     def run(self, prepared: str) -> None:
         for ability in _abilities(prepared):
@@ -263,6 +265,14 @@ class _Compiler:
         assert state.roll is not None
         self.rolls[state.roll] = replace(self.rolls[state.roll], **changes)
 
+    def extend_effect(self, state: _State, original: str) -> bool:
+        """A later sentence of the same triggered ability: it joins the ability's text."""
+        if state.effect is None:
+            return False
+        effect = self.effects[state.effect]
+        self.effects[state.effect] = replace(effect, text=f"{effect.text} {original}")
+        return True
+
     def add_outcome(self, state: _State, outcome: Outcome) -> bool:
         roll = self.current_roll(state)
         if roll is None:
@@ -279,7 +289,7 @@ class _State:
     roll: int | None = None
     effect: int | None = None
     trigger: bool = False
-    pending_cost: tuple[str, str, int | None] | None = None  # (cost text, who, sides) of "after you roll"
+    pending_cost: tuple[str, str, int | None, str] | None = None  # (cost, who, sides, sentence) of "you may <cost>"
 
 
 # -- splitting text into abilities and sentences ----------------------------------------------
@@ -513,8 +523,7 @@ def _rule_after_roll(c: _Compiler, text: str, original: str, state: _State) -> b
     match = g.AFTER_ROLL.match(text)
     if match is None:
         return False
-    state.pending_cost = (match.group("cost"), "you" if match.group("who") == "you" else "any",
-                          _sides_filter(match.group("die")))
+    state.pending_cost = (match.group("cost"), _scope(match.group("who")), _sides_filter(match.group("die")), original)
     state.effect = None
     return True
 
@@ -523,7 +532,7 @@ def _rule_if_you_do(c: _Compiler, text: str, original: str, state: _State) -> bo
     match = g.IF_YOU_DO.match(text)
     if match is None or state.pending_cost is None:
         return False
-    cost_words, who, sides = state.pending_cost
+    cost_words, who, sides, first = state.pending_cost
     verb = match.group("verb")
     either = " or " in verb
     delta = int(match.group("n")) * (-1 if verb == "decrease" else 1)
@@ -532,7 +541,7 @@ def _rule_if_you_do(c: _Compiler, text: str, original: str, state: _State) -> bo
         state.effect = None
     c.add_effect(
         ResultModifier(delta=delta, optional=True, either_direction=either, cost=_cost(cost_words), sides=sides,
-                       zone=c.zone, scope=who, text=original),
+                       zone=c.zone, scope=who, text=f"{first} {original}"),
         state,
     )
     state.pending_cost = None
@@ -543,7 +552,8 @@ def _rule_once_each_turn(c: _Compiler, text: str, original: str, state: _State) 
     if not g.ONCE_EACH_TURN.match(text):
         return False
     if state.effect is not None:
-        c.effects[state.effect] = replace(c.effects[state.effect], once_each_turn=True)
+        effect = c.effects[state.effect]
+        c.effects[state.effect] = replace(effect, once_each_turn=True, text=f"{effect.text} {original}")
     return True
 
 
@@ -667,7 +677,7 @@ def _rule_trigger(c: _Compiler, text: str, original: str, state: _State) -> bool
     if may and event is Event.DIE_ROLLED and condition is None:
         # "Whenever a player rolls a die, you may <cost>. If you do, increase or decrease the result"
         # is an optional modifier, settled by the next sentence (_rule_if_you_do).
-        state.pending_cost = (may.group("cost"), scope, sides)
+        state.pending_cost = (may.group("cost"), scope, sides, original)
     state.trigger = True
     # A roll inside the triggered ability's effect is a roll of this card too.
     _find_rolls(c, effect_text, original, state)
@@ -712,7 +722,9 @@ def _rule_repeat(c: _Compiler, text: str, original: str, state: _State) -> bool:
     condition = parse_condition(match.group("cond"))
     if condition is None:
         return False
-    c.update_roll(state, repeat_when=condition, repeat_optional=bool(match.group("may")))
+    roll = c.current_roll(state)
+    assert roll is not None
+    c.update_roll(state, repeat_when=condition, repeat_optional=bool(match.group("may")), text=f"{roll.text} {original}")
     return True
 
 
@@ -742,6 +754,12 @@ def _rule_for_each(c: _Compiler, text: str, original: str, state: _State) -> boo
     return c.add_outcome(state, Outcome(original, condition, reads="each"))
 
 
+def _rule_otherwise(c: _Compiler, text: str, original: str, state: _State) -> bool:
+    if not g.OTHERWISE.match(text):
+        return False
+    return c.add_outcome(state, Outcome(original, reads="otherwise"))
+
+
 def _rule_ties(c: _Compiler, text: str, original: str, state: _State) -> bool:
     if not g.REROLL_TIES.match(text):
         return False
@@ -754,7 +772,7 @@ def _rule_conditional(c: _Compiler, text: str, original: str, state: _State) -> 
         return False
     if state.roll is None:
         # Inside a triggered ability ("if the roll was 4 or higher, ..."): part of its effect.
-        return state.trigger
+        return state.trigger and c.extend_effect(state, original)
     condition = parse_condition(match.group("cond"))
     symbolic = r"equal to|greater than|less than|the same as|higher than|lower than|any other|an? (?:even|odd)"
     if condition is None and not re.match(symbolic, match.group("cond")):
@@ -781,6 +799,8 @@ def _rule_follow_up(c: _Compiler, text: str, original: str, state: _State) -> bo
         return False
     if state.roll is not None and _USES_RESULT.search(text):
         return c.add_outcome(state, Outcome(original, reads=_reads(text)))
+    if state.roll is None and g.DICE_WORD.search(text):
+        return c.extend_effect(state, original)
     return bool(g.DICE_WORD.search(text))
 
 
@@ -812,6 +832,7 @@ _SENTENCE_RULES = (
     _rule_exactly,
     _rule_for_each,
     _rule_ties,
+    _rule_otherwise,
     _rule_roll,
     _rule_conditional,
     _rule_follow_up,
@@ -918,6 +939,25 @@ def _strip_rolls(text: str) -> str:
     text = g.NUMBER_OF_DICE.sub(" ", text)
     text = g.ROLL.sub(" ", text)
     return g.IMPLICIT_ROLL.sub(" ", text)
+
+
+def _named(text: str, name: str) -> str:
+    """Texts are kept for people: the card's name where the grammar read ``~``."""
+    return text.replace("~", name) if name else text
+
+
+def _named_roll(roll: RollInstruction, name: str) -> RollInstruction:
+    table = roll.table
+    if table is not None:
+        table = replace(table, rows=tuple(replace(row, text=_named(row.text, name)) for row in table.rows))
+    outcomes = tuple(replace(outcome, text=_named(outcome.text, name)) for outcome in roll.outcomes)
+    return replace(roll, text=_named(roll.text, name), table=table, outcomes=outcomes)
+
+
+def _named_effect(effect: Effect, name: str) -> Effect:
+    if isinstance(effect, Trigger):
+        return replace(effect, text=_named(effect.text, name), effect=_named(effect.effect, name))
+    return replace(effect, text=_named(effect.text, name))
 
 
 def _link_stored(rolls: list[RollInstruction]) -> list[RollInstruction]:

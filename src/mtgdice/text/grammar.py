@@ -79,7 +79,7 @@ TAIL_IGNORE = re.compile(
 TAIL_CHOOSE = re.compile(r"\band choose (?:1|one) (?:result|of (?:those|the) results)")
 TAIL_ADD = re.compile(r"\band (?P<verb>add|subtract) (?P<what>[^,.]+?)(?= to | from |,|$| and )")
 TAIL_STORE = re.compile(r"\band (?:store|install) (?:those|the|that|its) results? on (?:~|it|them)\b")
-TAIL_TOTAL = re.compile(r"\band (?:use|add) the total\b")
+TAIL_TOTAL = re.compile(r"\band (?:use|add) the total(?: of (?:those|the|their) (?:results|rolls|dice))?(?=$|[,.]| and )")
 
 # -- sentences that follow a roll (CR 706.3b, 706.4) -------------------------------------------
 
@@ -97,6 +97,7 @@ FOR_EACH = re.compile(
     r"^for each (?P<what>die|(?:other |odd |even |different )?results?(?: of (?P<value>\d+))?|"
     r"result (?:of|that is) [^,]+), (?P<text>.+)$"
 )
+OTHERWISE = re.compile(r"^otherwise, (?P<text>.+)$")
 REROLL_TIES = re.compile(r"^(?:reroll|roll again) to break ties\b")
 INDICATED = re.compile(r"\b(?:the indicated|for each (?:other )?result)\b")
 

@@ -65,11 +65,14 @@ def self_names(name: str) -> tuple[str, ...]:
 
 
 def replace_self(text: str, name: str) -> str:
-    """Write every self reference as ``~`` (CR 201.5: a card's name in its text means itself)."""
+    """Write the card's own name as ``~`` (CR 201.5: a card's name in its text means itself).
+
+    "This creature" and the like become ``~`` in the matching form (:func:`for_matching`), so
+    the original wording survives for people."""
     for own in sorted(self_names(name), key=len, reverse=True):
         # Case matters: a card named "Eight-Sided Die" names itself so; "an eight-sided die" is a die.
         text = re.sub(r"(?<![\w'])" + re.escape(own) + r"(?![\w])", "~", text)
-    return _SELF.sub("~", text)
+    return text
 
 
 def words_to_numbers(text: str) -> str:
@@ -81,6 +84,20 @@ def words_to_numbers(text: str) -> str:
     return _NUMBER_WORD.sub(lambda match: str(NUMBER_WORDS[match.group(1).lower()]), text)
 
 
+_NUMBER_RANGE = re.compile(r"(?<=\d)\s*-\s*(?=\d)")
+_LIST_DASH = re.compile(r"^(\s*(?:\u2022\s*)?\d+\+?(?:\s*\u2014\s*\d+|\s+or\s+\d+)?)\s+-\s+")
+
+
 def for_matching(text: str) -> str:
-    """The form the grammar reads: lower case, standard punctuation, numbers as digits."""
-    return words_to_numbers(standard_punctuation(text).lower()).strip()
+    """The form the grammar reads: lower case, standard punctuation, numbers as digits, and
+    "this creature" (or artifact, card, ...) written ``~`` like the card's name.
+
+    Hyphens between numbers are range dashes ("1-9" reads as "1—9"), and so is a spaced hyphen
+    after a list item's number ("2 - menace").
+
+    >>> for_matching("1-9 | Create two tokens.")
+    '1—9 | create 2 tokens.'
+    """
+    text = _SELF.sub("~", standard_punctuation(text))
+    text = _LIST_DASH.sub("\\1 \u2014 ", _NUMBER_RANGE.sub("\u2014", text))
+    return words_to_numbers(text.lower()).strip()

@@ -1,0 +1,26 @@
+"""Where the shared project data lives (``/work/shared``, next to the repository), for tests.
+
+``shared_path("cards", "dice-cards.json")`` is the path of a shared file. When it is missing, the
+test is skipped with a message, unless ``MTGDICE_REQUIRE_SHARED=1``: then it fails.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+SHARED_ROOT = Path(__file__).resolve().parents[1].parent / "shared"
+SHARED = SHARED_ROOT
+
+
+def shared_path(*parts: str) -> Path:
+    """The path of a file in the shared folder; skips (or fails) the test when it is missing."""
+    path = SHARED_ROOT.joinpath(*parts)
+    if not path.exists():
+        message = f"shared data {path} is missing (the shared folder sits next to the repository)"
+        if os.environ.get("MTGDICE_REQUIRE_SHARED") == "1":
+            pytest.fail(message)
+        pytest.skip(message)
+    return path

@@ -1,0 +1,203 @@
+"""Fuzzing ``compile_text``: any text compiles or is refused with the documented error, quickly.
+
+Inputs: the dev cards' Oracle texts mutated word by word (insert, delete, replace, swap lines,
+splice in random dice phrases), table-like lines with random numbers and dashes, and arbitrary
+Unicode. The only exception allowed is :class:`mtgdice.errors.CardTextError` (a ``ValueError``);
+each example must finish within hypothesis' deadline (1 s), and the output must be the JSON
+object of json-interface.md. A text over 20 000 characters must be refused quickly.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from mtgdice.errors import CardTextError
+from mtgdice.text import compile_text, mentions_dice
+
+CARDS_PATH = Path(__file__).resolve().parents[1].parent / "shared" / "cards" / "dice-cards.json"
+DEV_TEXTS = (
+    [c.get("oracle_text") or "" for c in json.loads(CARDS_PATH.read_text(encoding="utf-8"))]
+    if CARDS_PATH.exists()
+    else ["Roll a d20.\n1\u20149 | Draw a card.\n10\u201420 | Draw two cards."]
+)
+
+DICE_PHRASES = [
+    "roll a d20",
+    "Roll two d20 and ignore the lower roll.",
+    "roll X six-sided dice",
+    "roll a six-sided die twice",
+    "roll the planar die",
+    "reroll any die",
+    "Whenever you roll one or more dice,",
+    "a natural 20",
+    "instead roll that many dice plus one and ignore the lowest roll",
+    "1\u20149 |",
+    "15+ |",
+    "20 |",
+    "\u2022 2 \u2014",
+    "roll again",
+    "repeat this process",
+    "and add the number of cards in your hand",
+    "and subtract 3",
+    "store those results on it",
+    "reroll any number of its stored results",
+    "increase or decrease the result by 1",
+    "Whenever you roll a 4 or higher on a die,",
+    "{CHAOS}",
+    "roll 0 d0",
+    "roll -1 d-6",
+    "roll 99999999999999999999 d99999999999999999999",
+    "roll a 0-sided die",
+    "roll a d1",
+    "1\u2014 |",
+    "\u20149 |",
+    "20\u20141 |",
+    "+ |",
+    "| |",
+    "(",
+    ")",
+    '"',
+    "\u2014",
+    ":",
+    "X",
+    "roll",
+    "dice",
+    "die",
+    "d",
+    "-sided",
+    "twice",
+    "ignore",
+    "choose one result",
+    "where X is the result",
+]
+WORDS = st.sampled_from(DICE_PHRASES) | st.text(min_size=1, max_size=12)
+
+
+@st.composite
+def mutated_card_text(draw: st.DrawFn) -> str:
+    text = draw(st.sampled_from(DEV_TEXTS))
+    lines = text.split("\n")
+    if len(lines) > 1 and draw(st.booleans()):
+        lines = draw(st.permutations(lines))
+    words = " \n ".join(lines).split(" ")
+    for _ in range(draw(st.integers(0, 8))):
+        op = draw(st.sampled_from(["insert", "delete", "replace", "phrase"]))
+        at = draw(st.integers(0, max(len(words) - 1, 0)))
+        if op == "insert":
+            words.insert(at, draw(WORDS))
+        elif op == "delete" and words:
+            del words[at]
+        elif op == "replace" and words:
+            words[at] = draw(WORDS)
+        else:
+            words.insert(at, draw(st.sampled_from(DICE_PHRASES)))
+    return " ".join(words).replace(" \n ", "\n")
+
+
+table_line = st.builds(
+    lambda lo, dash, hi, sep, body: f"{lo}{dash}{hi} {sep} {body}",
+    st.integers(-5, 10**6),
+    st.sampled_from(["\u2014", "\u2013", "-", "", "+", " or "]),
+    st.one_of(st.just(""), st.integers(-5, 10**6).map(str)),
+    st.sampled_from(["|", "\u2014", "-", ""]),
+    st.sampled_from(["Draw a card.", "Roll again.", "", "You may roll again.", "Roll a d6."]),
+)
+table_text = st.builds(
+    lambda head, rows: head + "\n" + "\n".join(rows),
+    st.sampled_from(["Roll a d20.", "Roll two d6.", "Roll X d8 and add 1.", "Roll a six-sided die.", ""]),
+    st.lists(table_line, max_size=8),
+)
+unicode_text = st.text(
+    st.characters(blacklist_categories=("Cs",)) | st.sampled_from(list('\n|\u2014\u2013-+()"{}\u2022')),
+    max_size=400,
+)
+mixed = st.lists(st.one_of(unicode_text, st.sampled_from(DICE_PHRASES)), max_size=12).map(" ".join)
+names = st.one_of(st.just(""), st.text(max_size=20), st.sampled_from(["Roll", "Die", "d20", "X", "~", "("]))
+layouts = st.sampled_from(["normal", "planar", "class", "", "\u2603"])
+
+
+def check(text: str, name: str = "", layout: str = "normal", type_line: str = "") -> None:
+    try:
+        card = compile_text(text, name=name, layout=layout, type_line=type_line)
+    except CardTextError:
+        return
+    out: dict[str, Any] = card.to_json()
+    json.dumps(out)
+    assert set(out) >= {"name", "rolls", "effects", "unsupported"}
+    assert all(isinstance(u, str) for u in out["unsupported"])
+    for roll in out["rolls"]:
+        assert isinstance(roll["count"], (int, str)) and not isinstance(roll["count"], bool)
+        assert isinstance(roll["sides"], (int, str)) and not isinstance(roll["sides"], bool)
+        if isinstance(roll["sides"], int):
+            assert roll["sides"] >= 1, roll
+        if roll["table"] is not None:
+            for low, high in roll["table"]:
+                assert isinstance(low, int), roll
+                assert high is None or (isinstance(high, int) and high >= low), roll
+    mentions_dice(text)
+
+
+FUZZ = settings(deadline=1000, max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+
+
+@FUZZ
+@given(mutated_card_text(), names)
+def test_mutated_card_texts(text: str, name: str) -> None:
+    check(text, name)
+
+
+@FUZZ
+@given(table_text)
+def test_random_tables(text: str) -> None:
+    check(text)
+
+
+@FUZZ
+@given(mixed, names, layouts, st.text(max_size=20))
+def test_random_unicode(text: str, name: str, layout: str, type_line: str) -> None:
+    check(text, name, layout, type_line)
+
+
+def test_very_long_input_is_refused_quickly() -> None:
+    text = ("Roll a d20 and add the number of cards in your hand. " * 400) + "\n1\u20149 | Draw a card."
+    assert len(text) > 20_000
+    start = time.perf_counter()
+    try:
+        compile_text(text, name="Long")
+    except CardTextError as error:
+        assert isinstance(error, ValueError)
+    else:
+        raise AssertionError("a text over 20 000 characters must raise CardTextError")
+    assert time.perf_counter() - start < 1.0
+
+
+def test_just_over_the_limit_is_refused_and_at_the_limit_compiles() -> None:
+    head = "Roll a d20.\n"
+    try:
+        compile_text(head + "x" * (20_001 - len(head)))
+    except CardTextError:
+        pass
+    else:
+        raise AssertionError("20 001 characters must raise CardTextError")
+    start = time.perf_counter()
+    card = compile_text(head + "y" * (20_000 - len(head)))
+    assert time.perf_counter() - start < 1.0
+    assert card.rolls and card.rolls[0].die.sides == 20
+
+
+def test_pathological_regex_inputs_are_fast() -> None:
+    """Long runs of the characters dice phrases are made of must not make the grammar backtrack."""
+    for chunk in ["roll ", "d2", "1\u20141 ", "1+ | ", "six-sided ", "a a a ", "- ", "((", "\u2022 "]:
+        text = chunk * (19_000 // len(chunk))
+        start = time.perf_counter()
+        try:
+            compile_text(text)
+        except CardTextError:
+            pass
+        assert time.perf_counter() - start < 1.0, chunk
