@@ -23,8 +23,7 @@ def _limits() -> None:
 
 
 def mtgdice(args: list[str], stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run([MTGDICE, *args], input=stdin, capture_output=True, text=True, timeout=20,
-                          preexec_fn=_limits)
+    return subprocess.run([MTGDICE, *args], input=stdin, capture_output=True, text=True, timeout=20, preexec_fn=_limits)
 
 
 def resolve(cards_path: str, request: Any) -> subprocess.CompletedProcess[str]:
@@ -46,8 +45,11 @@ CASES = [
     ("malformed-json", '{"card": "Hoarding Ogre", "dice": [1,', ("input", "not valid JSON")),
     ("not-an-object", "[1, 2]", ("input", "JSON object")),
     ("unknown-card", {"card": "Pixy Guide", "dice": [3]}, ("card", "Pixy Guide", "Pixie Guide")),
-    ("unknown-board-card", {"card": "Hoarding Ogre", "battlefield": ["Barbarian Klass"], "dice": [3]},
-     ("battlefield[0]", "Barbarian Class")),
+    (
+        "unknown-board-card",
+        {"card": "Hoarding Ogre", "battlefield": ["Barbarian Klass"], "dice": [3]},
+        ("battlefield[0]", "Barbarian Class"),
+    ),
     ("ambiguous-card", {"card": "Garbage Elemental", "dice": [3, 4]}, ("card", "Garbage Elemental", "text")),
     ("dice-exhausted", {"card": "Hoarding Ogre", "battlefield": ["Pixie Guide"], "dice": [20]}, ("dice", "add more")),
     ("planar-exhausted", {"card": "Fractured Powerstone", "planar": []}, ("planar",)),
@@ -61,8 +63,11 @@ CASES = [
     ("wrong-choice-type", {"card": "Delina, Wild Mage", "dice": [16, 3], "choices": [3]}, ("choices[0]",)),
     ("roll-index", {"card": "Hoarding Ogre", "roll": 4, "dice": [1]}, ("roll", "0 to 0")),
     ("no-roll", {"card": "Pixie Guide", "dice": [1]}, ("card", "no roll")),
-    ("bad-level", {"card": "Hoarding Ogre", "battlefield": [{"card": "Barbarian Class", "level": "two"}], "dice": [1]},
-     ("battlefield[0].level",)),
+    (
+        "bad-level",
+        {"card": "Hoarding Ogre", "battlefield": [{"card": "Barbarian Class", "level": "two"}], "dice": [1]},
+        ("battlefield[0].level",),
+    ),
 ]
 
 
@@ -81,7 +86,11 @@ def test_endless_roll_again_stops_at_the_documented_limit(cards_path: str) -> No
 def test_endless_optional_roll_again_stops_too(cards_path: str) -> None:
     from mtgdice.rules import MAX_EXECUTIONS
 
-    request = {"card": "Delina, Wild Mage", "dice": [20] * (MAX_EXECUTIONS + 5), "choices": [True] * (MAX_EXECUTIONS + 5)}
+    request = {
+        "card": "Delina, Wild Mage",
+        "dice": [20] * (MAX_EXECUTIONS + 5),
+        "choices": [True] * (MAX_EXECUTIONS + 5),
+    }
     one_line_error(resolve(cards_path, request), "roll again")
 
 

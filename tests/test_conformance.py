@@ -46,8 +46,15 @@ def test_conformance_case(case: dict[str, Any], run: Any) -> None:
 def test_check_py_through_the_cli(cards_path: str) -> None:
     """The acceptance command itself: check.py against `mtgdice resolve`."""
     mtgdice = Path(sys.executable).with_name("mtgdice")
-    command = [sys.executable, str(shared_path("conformance", "check.py")), str(SUITE), "--cards", cards_path,
-               "--cmd", f"{mtgdice} resolve"]
+    command = [
+        sys.executable,
+        str(shared_path("conformance", "check.py")),
+        str(SUITE),
+        "--cards",
+        cards_path,
+        "--cmd",
+        f"{mtgdice} resolve",
+    ]
     run = subprocess.run(command, capture_output=True, text=True, timeout=600, env=os.environ.copy())
     assert run.stdout.strip().splitlines()[-1] == f"{len(CASES)} passed, 0 failed", run.stdout[-2000:]
     assert run.returncode == 0

@@ -52,10 +52,23 @@ def roll_of(text: str, index: int = 0, name: str = "Source") -> Any:
     return compiled.rolls[index]
 
 
-def run(text: str, dice: list[int], board: Board | None = None, choices: list[Any] | None = None,
-        amounts: dict[str, int] | None = None, planar: list[str] | None = None, index: int = 0) -> Any:
-    return resolve(roll_of(text, index), source="Source", dice=ScriptedSource(dice, planar or []),
-                   board=board, chooser=ScriptedChooser(choices or []), amounts=amounts)
+def run(
+    text: str,
+    dice: list[int],
+    board: Board | None = None,
+    choices: list[Any] | None = None,
+    amounts: dict[str, int] | None = None,
+    planar: list[str] | None = None,
+    index: int = 0,
+) -> Any:
+    return resolve(
+        roll_of(text, index),
+        source="Source",
+        dice=ScriptedSource(dice, planar or []),
+        board=board,
+        chooser=ScriptedChooser(choices or []),
+        amounts=amounts,
+    )
 
 
 # -- 706.1 ---------------------------------------------------------------------------------------
@@ -99,8 +112,13 @@ def test_cr_706_1b_digital_substitute_has_the_same_equally_likely_outcomes() -> 
 
 def test_cr_706_2_natural_result_is_the_face_and_result_adds_every_modifier() -> None:
     roll = roll_of("Roll a d20 and add the number of cards in your hand.\n1\u201414 | A.\n15+ | B.")
-    outcome = resolve(roll, source="Source", dice=ScriptedSource([12]), amounts={"cards in hand": 4},
-                      board=Board(battlefield=(card(PLUS_TWO),)))
+    outcome = resolve(
+        roll,
+        source="Source",
+        dice=ScriptedSource([12]),
+        amounts={"cards in hand": 4},
+        board=Board(battlefield=(card(PLUS_TWO),)),
+    )
     die = outcome.executions[0].dice[0]
     assert die.natural == 12
     assert die.result == 12 + 4 + 2
@@ -126,8 +144,9 @@ def test_cr_706_2a_a_cost_that_cannot_be_paid_is_not_offered() -> None:
     outcome = resolve(roll_of(OGRE), source="Source", dice=ScriptedSource([19]), board=empty, chooser=chooser)
     assert chooser.asked == [] and outcome.executions[0].dice[0].result == 19
     full = Board(battlefield=(card(xeno, "Xeno", counters=(("+1/+1", 2),)),))
-    outcome = resolve(roll_of(OGRE), source="Source", dice=ScriptedSource([19]), board=full,
-                      chooser=ScriptedChooser([True, 0]))
+    outcome = resolve(
+        roll_of(OGRE), source="Source", dice=ScriptedSource([19]), board=full, chooser=ScriptedChooser([True, 0])
+    )
     assert outcome.executions[0].dice[0].result == 20
 
 
@@ -198,7 +217,9 @@ def test_cr_706_3c_roll_again_uses_the_same_kind_and_number_of_dice_and_modifier
 
 
 def test_cr_706_4_without_a_table_the_text_says_how_the_result_is_used() -> None:
-    roll = roll_of("Whenever this creature deals combat damage to a player, roll a d20. You create a number of Treasure tokens equal to the result.")
+    roll = roll_of(
+        "Whenever this creature deals combat damage to a player, roll a d20. You create a number of Treasure tokens equal to the result."
+    )
     assert roll.table is None and [o.reads for o in roll.outcomes] == ["result"]
 
 
@@ -231,8 +252,10 @@ def test_cr_706_6_among_tied_lowest_the_player_chooses() -> None:
 def test_cr_706_6_the_lowest_is_decided_by_the_face_before_any_modifier() -> None:
     # Ignoring comes before the ±N window (DESIGN.md §3.4): modifiers never touch the ignored die,
     # and the counted natural 20 still triggers a natural-20 ability.
-    board = Board(battlefield=(card("Increase the result of each die you roll by 1.", "Plus"),),
-                  graveyard=(card(NATURAL_20, "Crit"),))
+    board = Board(
+        battlefield=(card("Increase the result of each die you roll by 1.", "Plus"),),
+        graveyard=(card(NATURAL_20, "Crit"),),
+    )
     outcome = run("Roll two d20 and ignore the lower roll.", [19, 20], board)
     ignored, counted = outcome.executions[0].dice
     assert (ignored.fate, ignored.result, counted.natural, counted.result) == (Fate.IGNORED, 19, 20, 21)
@@ -243,8 +266,14 @@ def test_cr_706_6_the_lowest_is_decided_by_the_face_before_any_modifier() -> Non
 
 
 def test_cr_706_7_the_planar_die_triggers_roll_triggers_but_has_no_number() -> None:
-    board = Board(battlefield=(card(BATCH, "Batch"), card("Whenever you roll a 4 or higher, draw a card.", "High"),
-                               card(PER_DIE, "Luck")), graveyard=(card(NATURAL_20, "Crit"),))
+    board = Board(
+        battlefield=(
+            card(BATCH, "Batch"),
+            card("Whenever you roll a 4 or higher, draw a card.", "High"),
+            card(PER_DIE, "Luck"),
+        ),
+        graveyard=(card(NATURAL_20, "Crit"),),
+    )
     outcome = run("Roll the planar die.", [], board, planar=["planeswalk"])
     die = outcome.executions[0].dice[0]
     assert die.natural is None and die.result is None
@@ -270,17 +299,28 @@ def test_cr_706_8_store_results_on_the_permanent() -> None:
 
 
 def test_cr_706_8a_a_stored_result_is_the_result_after_modifiers_of_a_noted_kind() -> None:
-    outcome = resolve(roll_of(CENTAUR, 0, "Centaur"), source="Centaur", dice=ScriptedSource([3, 3, 5, 1, 2]),
-                      board=Board(battlefield=(card(PLUS_TWO, "Plus"),)))
+    outcome = resolve(
+        roll_of(CENTAUR, 0, "Centaur"),
+        source="Centaur",
+        dice=ScriptedSource([3, 3, 5, 1, 2]),
+        board=Board(battlefield=(card(PLUS_TWO, "Plus"),)),
+    )
     assert outcome.stored == {"Centaur": (5, 5, 7, 3, 4)}
     assert roll_of(CENTAUR, 1, "Centaur").die == Die(6)
 
 
 def test_cr_706_8b_reroll_stored_results_is_one_roll_filling_the_chosen_slots() -> None:
-    centaur = Permanent("Centaur", compile_text(CENTAUR, name="Centaur").effects, stored=(3, 3, 5, 1, 2), stored_die=Die(6))
+    centaur = Permanent(
+        "Centaur", compile_text(CENTAUR, name="Centaur").effects, stored=(3, 3, 5, 1, 2), stored_die=Die(6)
+    )
     board = Board(battlefield=(centaur, card(BATCH, "Batch")))
-    outcome = resolve(roll_of(CENTAUR, 1, "Centaur"), source="Centaur", dice=ScriptedSource([6]), board=board,
-                      chooser=ScriptedChooser([[1]]))
+    outcome = resolve(
+        roll_of(CENTAUR, 1, "Centaur"),
+        source="Centaur",
+        dice=ScriptedSource([6]),
+        board=board,
+        chooser=ScriptedChooser([[1]]),
+    )
     # By identity, not by value: only the second 3 changes.
     assert outcome.stored == {"Centaur": (3, 6, 5, 1, 2)}
     assert [hit.card for hit in outcome.triggers] == ["Batch"] and len(outcome.executions) == 1
@@ -337,8 +377,10 @@ def test_ruling_roll_again_uses_the_same_number_and_kind_of_dice() -> None:
 
 
 def test_ruling_result_is_after_modifiers_natural_result_before() -> None:
-    board = Board(battlefield=(card(PLUS_TWO, "Plus"), card("Whenever you roll a 20, draw a card.", "Twenty")),
-                  graveyard=(card(NATURAL_20, "Crit"),))
+    board = Board(
+        battlefield=(card(PLUS_TWO, "Plus"), card("Whenever you roll a 20, draw a card.", "Twenty")),
+        graveyard=(card(NATURAL_20, "Crit"),),
+    )
     outcome = run(OGRE, [18], board)
     assert [hit.card for hit in outcome.triggers] == ["Twenty"]
     outcome = run(OGRE, [20], board)

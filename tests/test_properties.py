@@ -59,14 +59,16 @@ ROLLS = [
 boards = st.lists(st.integers(0, len(EFFECTS) - 1), max_size=4).map(
     lambda picks: Board(battlefield=tuple(Permanent(f"E{i}", EFFECTS[i]) for i in picks))
 )
-answers = st.lists(st.one_of(st.booleans(), st.integers(0, 2), st.lists(st.integers(0, 1), max_size=1, unique=True)),
-                   max_size=8)
+answers = st.lists(
+    st.one_of(st.booleans(), st.integers(0, 2), st.lists(st.integers(0, 1), max_size=1, unique=True)), max_size=8
+)
 
 
 def _resolve(roll_index: int, board: Board, faces: list[int], choices: list[Any]) -> Any:
     try:
-        return resolve(ROLLS[roll_index], source="S", dice=ScriptedSource(faces), board=board,
-                       chooser=ScriptedChooser(choices))
+        return resolve(
+            ROLLS[roll_index], source="S", dice=ScriptedSource(faces), board=board, chooser=ScriptedChooser(choices)
+        )
     except (DiceExhaustedError, RollLimitError, InputError, ValueError):
         return None
 
@@ -86,8 +88,9 @@ def test_result_is_natural_plus_modifiers(roll_index: int, board: Board, faces: 
 
 @settings(max_examples=300, deadline=None)
 @given(st.integers(0, len(ROLLS) - 1), boards, st.lists(st.integers(1, 6), min_size=40, max_size=40), answers)
-def test_ignored_and_rerolled_dice_never_reach_triggers(roll_index: int, board: Board, faces: list[int],
-                                                       choices: list[Any]) -> None:
+def test_ignored_and_rerolled_dice_never_reach_triggers(
+    roll_index: int, board: Board, faces: list[int], choices: list[Any]
+) -> None:
     outcome = _resolve(roll_index, board, faces, choices)
     if outcome is None:
         return
@@ -101,8 +104,12 @@ def test_ignored_and_rerolled_dice_never_reach_triggers(roll_index: int, board: 
 
 conditions = st.recursive(
     st.one_of(
-        st.builds(InRange, st.one_of(st.none(), st.integers(-50, 50)), st.one_of(st.none(), st.integers(-50, 50)),
-                  st.booleans()),
+        st.builds(
+            InRange,
+            st.one_of(st.none(), st.integers(-50, 50)),
+            st.one_of(st.none(), st.integers(-50, 50)),
+            st.booleans(),
+        ),
         st.just(NaturalMax()),
     ),
     lambda inner: st.lists(inner, min_size=1, max_size=3).map(lambda items: AnyOf(tuple(items))),

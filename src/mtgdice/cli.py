@@ -10,7 +10,7 @@ import json
 import re
 import sys
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, Optional
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -19,7 +19,7 @@ from mtgdice.errors import InputError, MtgDiceError
 from mtgdice.jsonio import (
     MAX_REQUEST_BYTES,
     board_from,
-    compile_json,
+    card_from,
     dumps,
     instruction_from,
     parse_request,
@@ -40,7 +40,6 @@ from mtgdice.rules import (
     resolve,
 )
 from mtgdice.rules.choices import Answer, check_answer
-from mtgdice.text import compile_text
 
 app = typer.Typer(
     name="mtgdice",
@@ -53,7 +52,7 @@ out = Console()
 err = Console(stderr=True)
 
 CardsOption = Annotated[
-    Optional[str],
+    str | None,
     typer.Option("--cards", help="Scryfall-format card file (default: $MTGDICE_CARDS, then the local index)."),
 ]
 
@@ -88,7 +87,7 @@ def _read_request(file: Path | None) -> dict[str, Any]:
 
 @app.command("resolve")
 def resolve_command(
-    file: Annotated[Optional[Path], typer.Argument(help="JSON request (default: standard input).")] = None,
+    file: Annotated[Path | None, typer.Argument(help="JSON request (default: standard input).")] = None,
     cards: CardsOption = None,
     random: Annotated[bool, typer.Option("--random", help="Roll fresh fair dice instead of 'dice'.")] = False,
 ) -> None:
@@ -117,8 +116,10 @@ def _needs_cards(request: dict[str, Any]) -> bool:
 
 @app.command("compile")
 def compile_command(
-    card: Annotated[Optional[str], typer.Option("--card", help="Card name, looked up in the card data.")] = None,
-    text: Annotated[Optional[str], typer.Option("--text", help="Oracle text (or printed text in another language).")] = None,
+    card: Annotated[str | None, typer.Option("--card", help="Card name, looked up in the card data.")] = None,
+    text: Annotated[
+        str | None, typer.Option("--text", help="Oracle text (or printed text in another language).")
+    ] = None,
     name: Annotated[str, typer.Option("--name", help="The card's name, when compiling --text.")] = "",
     cards: CardsOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the compile JSON object.")] = False,
@@ -128,18 +129,12 @@ def compile_command(
         if (card is None) == (text is None):
             raise InputError("card", "give exactly one of --card NAME or --text TEXT")
         request: dict[str, Any] = {"card": card} if card is not None else {"text": text, "name": name}
-        catalog = _catalog(cards) if card is not None else None
-        result = compile_json(request, catalog)
+        compiled = card_from(request, "card", _catalog(cards) if card is not None else None)
     except MtgDiceError as error:
         fail(str(error))
     if as_json:
-        print(dumps(result))
+        print(dumps(compiled.to_json()))
         return
-    compiled = compile_text(text, name=name) if text is not None else None
-    if compiled is None:
-        from mtgdice.jsonio import compile_card_record
-
-        compiled = compile_card_record(catalog.lookup(card))
     out.print(compiled_table(compiled))
     for note in compiled.notes:
         out.print(f"[dim]{note}[/dim]")
@@ -174,19 +169,25 @@ def _board_names(names: str) -> list[Any]:
 
 @app.command("roll")
 def roll_command(
-    dice: Annotated[Optional[list[str]], typer.Argument(help="Plain dice: 2d10, d20, d20+1, planar, coin.")] = None,
-    card: Annotated[Optional[str], typer.Option("--card", help="Roll this card's instruction.")] = None,
-    with_: Annotated[str, typer.Option("--with", help="Your permanents, separated by ';' (e.g. 'Guide; Class Card').")] = "",
+    dice: Annotated[list[str] | None, typer.Argument(help="Plain dice: 2d10, d20, d20+1, planar, coin.")] = None,
+    card: Annotated[str | None, typer.Option("--card", help="Roll this card's instruction.")] = None,
+    with_: Annotated[
+        str, typer.Option("--with", help="Your permanents, separated by ';' (e.g. 'Guide; Class Card').")
+    ] = "",
     opponents: Annotated[str, typer.Option("--opponents", help="Opponents' permanents, separated by ';'.")] = "",
     graveyard: Annotated[str, typer.Option("--graveyard", help="Cards in your graveyard, separated by ';'.")] = "",
     command_zone: Annotated[str, typer.Option("--command", help="Face-up plane or phenomenon.")] = "",
     roll: Annotated[int, typer.Option("--roll", help="Which roll instruction of the card (0 = first).")] = 0,
-    amount: Annotated[Optional[list[str]], typer.Option("--amount", help="A variable amount, NAME=VALUE (e.g. X=3).")] = None,
+    amount: Annotated[
+        list[str] | None, typer.Option("--amount", help="A variable amount, NAME=VALUE (e.g. X=3).")
+    ] = None,
     choices: Annotated[str, typer.Option("--choices", help="Answers to decisions, as a JSON list.")] = "[]",
-    seed: Annotated[Optional[int], typer.Option("--seed", help="Reproducible dice from this seed (not for play).")] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Reproducible dice from this seed (not for play).")] = None,
     cards: CardsOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the outcome as JSON.")] = False,
-    ask: Annotated[Optional[bool], typer.Option("--ask/--no-ask", help="Ask each decision at the terminal (default: when it is one).")] = None,
+    ask: Annotated[
+        bool | None, typer.Option("--ask/--no-ask", help="Ask each decision at the terminal (default: when it is one).")
+    ] = None,
 ) -> None:
     """Roll fair dice: plain dice, or a card's instruction on your board."""
     source = SeededSource(seed) if seed is not None else SecureSource()
@@ -197,9 +198,14 @@ def roll_command(
             raise InputError("--choices", "expected a JSON list such as [true, 1]")
         if card is not None:
             request = {
-                "card": card, "roll": roll, "amounts": amounts, "choices": answers,
-                "battlefield": _board_names(with_), "opponents": _board_names(opponents),
-                "graveyard": _board_names(graveyard), "command": _board_names(command_zone),
+                "card": card,
+                "roll": roll,
+                "amounts": amounts,
+                "choices": answers,
+                "battlefield": _board_names(with_),
+                "opponents": _board_names(opponents),
+                "graveyard": _board_names(graveyard),
+                "command": _board_names(command_zone),
             }
             catalog = _catalog(cards)
             compiled, instruction = instruction_from(request, catalog)
@@ -207,8 +213,9 @@ def roll_command(
             chooser: Chooser = ScriptedChooser(answers)
             if ask or (ask is None and not answers and sys.stdin.isatty() and not as_json):
                 chooser = PromptChooser()
-            resolution = resolve(instruction, source=compiled.name, dice=source, board=board,
-                                 chooser=chooser, amounts=amounts)
+            resolution = resolve(
+                instruction, source=compiled.name, dice=source, board=board, chooser=chooser, amounts=amounts
+            )
             _show(resolution, instruction, as_json, title=f"{compiled.name}: {instruction.text}")
             return
         if not dice:
@@ -246,7 +253,9 @@ class PromptChooser:
                 if 0 <= picked < len(decision.options):
                     return picked
         while True:
-            raw = Prompt.ask(f"{decision.prompt} (indices separated by commas, empty for none)", console=err, default="")
+            raw = Prompt.ask(
+                f"{decision.prompt} (indices separated by commas, empty for none)", console=err, default=""
+            )
             try:
                 return check_answer(decision, [int(part) for part in raw.split(",") if part.strip()])
             except (ValueError, MtgDiceError) as error:

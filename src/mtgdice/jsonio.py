@@ -99,7 +99,7 @@ def compile_card_record(record: Any) -> CompiledCard:
     )
 
 
-def _card_from(item: Mapping[str, Any], field: str, cards: CardSource | None) -> CompiledCard:
+def card_from(item: Mapping[str, Any], field: str, cards: CardSource | None) -> CompiledCard:
     """A card from ``{"card": name}`` or ``{"text": ..., "name": ...}``."""
     if "text" in item and item["text"] is not None:
         text = item["text"]
@@ -124,7 +124,7 @@ def _card_from(item: Mapping[str, Any], field: str, cards: CardSource | None) ->
 
 def compile_json(request: Mapping[str, Any], cards: CardSource | None) -> dict[str, Any]:
     """The ``compile`` output for ``{"card": name}`` or ``{"text": ..., "name": ...}``."""
-    return _card_from(request, "card", cards).to_json()
+    return card_from(request, "card", cards).to_json()
 
 
 # -- building the board ---------------------------------------------------------------------------
@@ -149,13 +149,15 @@ def _permanent(item: object, field: str, cards: CardSource | None) -> Permanent:
         item = {"card": item}
     if not isinstance(item, dict):
         raise InputError(field, f"expected a card name or an object, got {_kind(item)}")
-    compiled = _card_from(item, field, cards)
+    compiled = card_from(item, field, cards)
     level = _int(item.get("level", 1), f"{field}.level", 1)
     counters_value = item.get("counters")
     counters: tuple[tuple[str, int], ...] | None = None
     if counters_value is not None:
         if not isinstance(counters_value, dict):
-            raise InputError(f"{field}.counters", f"expected an object such as {{\"+1/+1\": 2}}, got {_kind(counters_value)}")
+            raise InputError(
+                f"{field}.counters", f'expected an object such as {{"+1/+1": 2}}, got {_kind(counters_value)}'
+            )
         counters = tuple(
             (str(kind), _int(number, f"{field}.counters.{kind}", 0)) for kind, number in counters_value.items()
         )
@@ -170,7 +172,9 @@ def _permanent(item: object, field: str, cards: CardSource | None) -> Permanent:
         stored_die = store_rolls[0].die
     if stored_value is not None:
         stored = tuple(_int(v, f"{field}.stored[{i}]") for i, v in enumerate(_list(stored_value, f"{field}.stored")))
-    return Permanent(compiled.name or str(item.get("card", "")), compiled.effects, level, counters, tapped, stored, stored_die)
+    return Permanent(
+        compiled.name or str(item.get("card", "")), compiled.effects, level, counters, tapped, stored, stored_die
+    )
 
 
 def board_from(request: Mapping[str, Any], cards: CardSource | None) -> Board:
@@ -199,20 +203,26 @@ def source_from(request: Mapping[str, Any]) -> DiceSource:
         try:
             faces.append(PlanarFace(value))
         except ValueError:
-            raise InputError(f"planar[{i}]", f"expected \"blank\", \"chaos\" or \"planeswalk\", got {json.dumps(value)[:40]}") from None
+            raise InputError(
+                f"planar[{i}]", f'expected "blank", "chaos" or "planeswalk", got {json.dumps(value)[:40]}'
+            ) from None
     return ScriptedSource(numbers, faces)
 
 
 def instruction_from(request: Mapping[str, Any], cards: CardSource | None) -> tuple[CompiledCard, RollInstruction]:
     """The source card and the roll instruction the request picks (``roll``, default 0)."""
-    compiled = _card_from(request, "card", cards)
+    compiled = card_from(request, "card", cards)
     index = _int(request.get("roll", 0), "roll", 0)
     if not compiled.rolls:
         reason = f"; {compiled.notes[0]}" if compiled.notes else ""
         unsupported = f"; not understood: {compiled.unsupported[0]!r}" if compiled.unsupported else ""
         raise InputError("card", f"{compiled.name or 'this text'} has no roll instruction{reason}{unsupported}")
     if index >= len(compiled.rolls):
-        raise InputError("roll", f"{compiled.name} has {len(compiled.rolls)} roll instruction(s), numbered 0 to {len(compiled.rolls) - 1}; got {index}")
+        raise InputError(
+            "roll",
+            f"{compiled.name} has {len(compiled.rolls)} roll instruction(s), "
+            f"numbered 0 to {len(compiled.rolls) - 1}; got {index}",
+        )
     return compiled, compiled.rolls[index]
 
 
@@ -290,8 +300,12 @@ def resolution_json(resolution: Resolution) -> dict[str, Any]:
         "stored": {name: list(values) for name, values in resolution.stored.items()},
         "source": resolution.source,
         "decisions": [
-            {"ask": decision.ask.value, "topic": decision.topic.value, "prompt": decision.prompt,
-             "answer": list(answer) if isinstance(answer, tuple) else answer}
+            {
+                "ask": decision.ask.value,
+                "topic": decision.topic.value,
+                "prompt": decision.prompt,
+                "answer": list(answer) if isinstance(answer, tuple) else answer,
+            }
             for decision, answer in resolution.decisions
         ],
         "used": sorted(resolution.used),
@@ -300,4 +314,3 @@ def resolution_json(resolution: Resolution) -> dict[str, Any]:
 
 def dumps(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False)
-

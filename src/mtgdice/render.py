@@ -55,8 +55,12 @@ def execution_summary(execution: Execution, instruction: RollInstruction) -> lis
         row = table.rows[execution.row]
         lines.append(f"Row {row.label} | {row.text}")
     elif table is not None and execution.rows is not None:
-        for result, row_index in zip(results, execution.rows):
-            text = f"{table.rows[row_index].label} \u2014 {table.rows[row_index].text}" if row_index is not None else "no row"
+        for result, row_index in zip(results, execution.rows, strict=False):
+            text = (
+                f"{table.rows[row_index].label} \u2014 {table.rows[row_index].text}"
+                if row_index is not None
+                else "no row"
+            )
             lines.append(f"  {result}: {text}")
     elif table is not None:
         lines.append("No row of the table matches (CR 706.3a).")
@@ -87,16 +91,18 @@ def compiled_table(card: CompiledCard) -> Table:
         table.add_row(f"roll {index}", roll.text, describe_roll(roll))
     for effect in card.effects:
         details = effect.describe()
-        table.add_row(effect.kind, effect.text, ", ".join(
-            f"{k}={v}" for k, v in details.items() if k not in ("kind", "text") and v not in (None, False)
-        ))
+        table.add_row(
+            effect.kind,
+            effect.text,
+            ", ".join(f"{k}={v}" for k, v in details.items() if k not in ("kind", "text") and v not in (None, False)),
+        )
     for sentence in card.unsupported:
         table.add_row("?", Text(sentence, style="red"), Text("not understood", style="red"))
     return table
 
 
 def describe_roll(roll: RollInstruction) -> str:
-    """"2 d20, ignore the lowest 1, table 1—14 / 15—20"."""
+    """ "2 d20, ignore the lowest 1, table 1—14 / 15—20"."""
     count = roll.count.describe()
     parts = [f"{count} {roll.die.name}"]
     if roll.ignore_lowest:

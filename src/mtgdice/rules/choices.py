@@ -15,11 +15,11 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Protocol, Union, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from mtgdice.rules.errors import ChoiceError
 
-Answer = Union[bool, int, tuple[int, ...]]
+Answer = bool | int | tuple[int, ...]
 
 
 class Ask(enum.Enum):
@@ -68,8 +68,7 @@ class Decision:
 class Chooser(Protocol):
     """Answers decisions: ``bool`` for yes/no, ``int`` for pick one, ``tuple[int, ...]`` for pick any."""
 
-    def decide(self, decision: Decision) -> Answer:
-        ...
+    def decide(self, decision: Decision) -> Answer: ...
 
 
 def default_answer(decision: Decision) -> Answer:
@@ -91,9 +90,7 @@ def check_answer(decision: Decision, answer: object, where: str = "choices") -> 
         if isinstance(answer, bool) or not isinstance(answer, int):
             raise ChoiceError(f"{where}: {decision.prompt} needs an index, got {answer!r}")
         if not 0 <= answer < len(decision.options):
-            raise ChoiceError(
-                f"{where}: {decision.prompt} has options 0 to {len(decision.options) - 1}, got {answer}"
-            )
+            raise ChoiceError(f"{where}: {decision.prompt} has options 0 to {len(decision.options) - 1}, got {answer}")
         return answer
     if not isinstance(answer, (list, tuple)) or any(
         isinstance(item, bool) or not isinstance(item, int) for item in answer
@@ -104,9 +101,7 @@ def check_answer(decision: Decision, answer: object, where: str = "choices") -> 
         raise ChoiceError(f"{where}: {decision.prompt} lists an index twice: {list(picked)}")
     for item in picked:
         if not 0 <= item < len(decision.options):
-            raise ChoiceError(
-                f"{where}: {decision.prompt} has options 0 to {len(decision.options) - 1}, got {item}"
-            )
+            raise ChoiceError(f"{where}: {decision.prompt} has options 0 to {len(decision.options) - 1}, got {item}")
     return tuple(sorted(picked))
 
 

@@ -8,7 +8,6 @@ natural-result ruling). Any numeric condition is false for the planar die, which
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
 
 from mtgdice.rules.dice import DieRoll, PlanarFace
 
@@ -52,7 +51,7 @@ def holds_range(condition: InRange, value: int | None) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class NaturalMax:
-    """"A die's highest natural result": the natural result equals the number of sides."""
+    """ "A die's highest natural result": the natural result equals the number of sides."""
 
     def holds(self, roll: DieRoll) -> bool:
         return roll.natural is not None and roll.natural == roll.die.sides
@@ -87,4 +86,4 @@ class AnyOf:
         return " or ".join(condition.describe() for condition in self.conditions)
 
 
-Condition = Union[InRange, NaturalMax, FaceIs, AnyOf]
+Condition = InRange | NaturalMax | FaceIs | AnyOf

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Union
 
 
 class PlanarFace(enum.Enum):
@@ -22,7 +21,7 @@ class PlanarFace(enum.Enum):
     PLANESWALK = "planeswalk"
 
 
-Face = Union[int, PlanarFace]
+Face = int | PlanarFace
 
 
 @dataclass(frozen=True, slots=True)

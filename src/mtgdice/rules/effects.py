@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Union
+from typing import Any, ClassVar
 
 from mtgdice.rules.conditions import Condition
 from mtgdice.rules.dice import PlanarFace
@@ -83,8 +83,12 @@ class EffectBase:
 
     def describe(self) -> dict[str, Any]:
         """A JSON-ready description (json-interface.md leaves the shape of effects to us)."""
-        data: dict[str, Any] = {"kind": self.kind, "step": self.step.value, "zone": self.zone.value,
-                                "scope": self.scope}
+        data: dict[str, Any] = {
+            "kind": self.kind,
+            "step": self.step.value,
+            "zone": self.zone.value,
+            "scope": self.scope,
+        }
         if self.level != 1:
             data["level"] = self.level
         if self.once_each_turn:
@@ -99,7 +103,7 @@ class EffectBase:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ExtraDice(EffectBase):
-    """"Instead roll that many dice plus one and ignore the lowest roll" (the advantage kind).
+    """ "Instead roll that many dice plus one and ignore the lowest roll" (the advantage kind).
 
     ``ignore`` is ``"lowest"`` (compares numbers, so never for the planar die, CR 706.7) or
     ``"chosen"`` (the player named by ``chosen_by`` picks; works with any die). ``sides`` limits it
@@ -116,13 +120,18 @@ class ExtraDice(EffectBase):
     optional: bool = False
 
     def _details(self) -> dict[str, Any]:
-        return {"extra": self.extra, "ignore": self.ignore, "chosen_by": self.chosen_by, "sides": self.sides,
-                "optional": self.optional}
+        return {
+            "extra": self.extra,
+            "ignore": self.ignore,
+            "chosen_by": self.chosen_by,
+            "sides": self.sides,
+            "optional": self.optional,
+        }
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PairEachDie(EffectBase):
-    """"If you would roll a die, instead roll two of those dice and ignore one of those results"."""
+    """ "If you would roll a die, instead roll two of those dice and ignore one of those results"."""
 
     step: ClassVar[Step] = Step.EACH_DIE
     kind: ClassVar[str] = "pair each die"
@@ -164,7 +173,7 @@ class RerollPermission(EffectBase):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ResultModifier(EffectBase):
-    """"Increase the result of each die you roll by 2" (static), or "you may pay 1 life; if you do,
+    """ "Increase the result of each die you roll by 2" (static), or "you may pay 1 life; if you do,
     increase or decrease the result by 1" (optional, costed, maybe either direction)."""
 
     step: ClassVar[Step] = Step.MODIFY
@@ -254,7 +263,7 @@ class Passive(EffectBase):
         return {"what": self.what, "note": self.note, **self.details}
 
 
-Effect = Union[ExtraDice, PairEachDie, RerollPermission, ResultModifier, FaceCountsAs, Trigger, Passive]
+Effect = ExtraDice | PairEachDie | RerollPermission | ResultModifier | FaceCountsAs | Trigger | Passive
 
 EFFECT_KINDS: dict[str, type[EffectBase]] = {
     cls.kind: cls for cls in (ExtraDice, PairEachDie, RerollPermission, ResultModifier, FaceCountsAs, Trigger, Passive)

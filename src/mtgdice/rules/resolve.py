@@ -32,7 +32,6 @@ from mtgdice.rules.effects import (
     Event,
     ExtraDice,
     FaceCountsAs,
-    PairEachDie,
     RerollPermission,
     ResultModifier,
     Step,
@@ -246,14 +245,12 @@ class _Resolver:
                 break
 
         if instruction.store and executions:
-            stored[self.source_name] = tuple(
-                roll.result for roll in executions[-1].counted if roll.result is not None
-            )
+            stored[self.source_name] = tuple(roll.result for roll in executions[-1].counted if roll.result is not None)
         if instruction.reroll_stored and holder is not None and holder.stored is not None and executions:
             values = list(holder.stored)
             new = [roll.result for roll in executions[-1].counted if roll.result is not None]
             # CR 706.8b: the new results fill the chosen slots in roll order (by identity).
-            for slot, value in zip(slots, new):
+            for slot, value in zip(slots, new, strict=False):
                 values[slot] = value
             stored[holder.name] = tuple(values)
         return self._finish(tuple(executions), tuple(triggers), stored)
@@ -262,7 +259,12 @@ class _Resolver:
         self, executions: tuple[Execution, ...], triggers: tuple[TriggerHit, ...], stored: dict[str, tuple[int, ...]]
     ) -> Resolution:
         return Resolution(
-            executions, triggers, stored, frozenset(self.used), self.dice_source.name, tuple(self.decisions),
+            executions,
+            triggers,
+            stored,
+            frozenset(self.used),
+            self.dice_source.name,
+            tuple(self.decisions),
             self.turn.dice_rolled + self.dice_counted,
         )
 
@@ -353,7 +355,8 @@ class _Resolver:
                     # "Ignore the lowest" compares numbers: never the planar die (CR 706.7).
                     continue
                 if effect.optional and not self._ask_yes(
-                    Topic.REPLACE, f"Roll {total + effect.extra} instead of {total} ({found.permanent.name})?",
+                    Topic.REPLACE,
+                    f"Roll {total + effect.extra} instead of {total} ({found.permanent.name})?",
                     source=found.permanent.name,
                 ):
                     continue
@@ -399,8 +402,9 @@ class _Resolver:
             tied = [roll for roll in live if roll.natural == low]
             pick = 0
             if len(tied) > 1:
-                pick = self._ask_one(Topic.IGNORE, f"Ignore which of the tied lowest ({low})?",
-                                     tuple(_label(roll) for roll in tied))
+                pick = self._ask_one(
+                    Topic.IGNORE, f"Ignore which of the tied lowest ({low})?", tuple(_label(roll) for roll in tied)
+                )
             _set_fate(records, tied[pick].index, Fate.IGNORED)
         # Then each extra die whose ignored roll a player chooses.
         for found in chosen_ignores:
@@ -514,7 +518,11 @@ class _Resolver:
                     continue
                 current = roll.result
                 assert current is not None
-                best = max(current + effect.delta, current - effect.delta) if effect.either_direction else current + effect.delta
+                best = (
+                    max(current + effect.delta, current - effect.delta)
+                    if effect.either_direction
+                    else current + effect.delta
+                )
                 question = f"Use {found.permanent.name} on the {_label(roll)}{_cost_text(effect.cost)}?"
                 if not self._ask_yes(Topic.MODIFY, question, values=(current, best), source=found.permanent.name):
                     continue
@@ -573,9 +581,7 @@ class _Resolver:
         self.decisions.append((decision, answer))
         return answer
 
-    def _ask_yes(
-        self, topic: Topic, prompt: str, values: tuple[float | None, ...] = (), source: str = ""
-    ) -> bool:
+    def _ask_yes(self, topic: Topic, prompt: str, values: tuple[float | None, ...] = (), source: str = "") -> bool:
         answer = self._ask(Decision(Ask.YES_NO, topic, "you", prompt, ("no", "yes"), values, source))
         return bool(answer)
 

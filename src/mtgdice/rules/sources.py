@@ -81,10 +81,10 @@ class ScriptedSource:
     >>> source = ScriptedSource([20, 7])
     >>> source.roll(Die(20)), source.roll(Die(20))
     (20, 7)
-    >>> source.roll(Die(20))
+    >>> source.roll(Die(20))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
       ...
-    mtgdice.rules.errors.DiceExhaustedError: dice: all 2 faces given were used and another d20 is rolled; add more values to dice
+    mtgdice.rules.errors.DiceExhaustedError: dice: all 2 faces given were used and another d20 is rolled; ...
     """
 
     name = "scripted"
@@ -118,6 +118,8 @@ class ScriptedSource:
         position = self._next_number
         face = self._numbers[position]
         if not die.has_face(face):
-            raise InputError(f"dice[{position}]", f"{face!r} is not a face of a {die.name} (faces are 1 to {die.sides})")
+            raise InputError(
+                f"dice[{position}]", f"{face!r} is not a face of a {die.name} (faces are 1 to {die.sides})"
+            )
         self._next_number += 1
         return face

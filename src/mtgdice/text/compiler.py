@@ -108,10 +108,11 @@ def roll_json(roll: RollInstruction) -> dict[str, Any]:
         "keep_highest": roll.keep_highest,
         "table_each_result": roll.table_each_result,
         "rows": [
-            {"results": row.label, "text": row.text, "roll_again": row.roll_again,
-             "optional": row.roll_again_optional}
+            {"results": row.label, "text": row.text, "roll_again": row.roll_again, "optional": row.roll_again_optional}
             for row in table.rows
-        ] if table is not None else None,
+        ]
+        if table is not None
+        else None,
         "repeat_when": roll.repeat_when.describe() if roll.repeat_when is not None else None,
         "store": roll.store,
         "reroll_stored": roll.reroll_stored,
@@ -337,7 +338,9 @@ def _table_row(line: str) -> tuple[Row, bool] | None:
         high = int(match.group("alt"))
     if match.group("open"):
         high = None
-    original_text = line.split("|", 1)[1].strip() if chart is not None else re.split(r"\s\u2014\s", line, maxsplit=1)[-1].strip()
+    original_text = (
+        line.split("|", 1)[1].strip() if chart is not None else re.split(r"\s\u2014\s", line, maxsplit=1)[-1].strip()
+    )
     text = match.group("text")
     again = bool(re.search(r"\broll again\b|\brepeat this process\b", text))
     optional = bool(re.search(r"\byou may (?:roll again|repeat this process)\b", text))
@@ -381,7 +384,7 @@ def _sentences(text: str) -> list[str]:
 
 
 def parse_condition(words: str, natural: bool = False) -> Condition | None:
-    """"a 6", "4 or higher", "3 or less", "a 1 or 2", "a natural 20", "a die's highest natural result".
+    """ "a 6", "4 or higher", "3 or less", "a 1 or 2", "a natural 20", "a die's highest natural result".
 
     >>> parse_condition("a 4 or higher")
     InRange(low=4, high=None, natural=False)
@@ -468,16 +471,28 @@ def _rule_replacement(c: _Compiler, text: str, original: str, state: _State) -> 
     extra = g.HOW_EXTRA_LOWEST.match(how)
     if extra:
         count = 1 if extra.group("extra") in ("a", "an") else int(extra.group("extra"))
-        c.add_effect(ExtraDice(extra=count, ignore="lowest", sides=sides, optional=optional, zone=c.zone, scope=who,
-                               text=original), state)
+        c.add_effect(
+            ExtraDice(
+                extra=count, ignore="lowest", sides=sides, optional=optional, zone=c.zone, scope=who, text=original
+            ),
+            state,
+        )
         return True
     chosen = g.HOW_EXTRA_CHOSEN.match(how)
     if chosen:
         count = 1 if chosen.group("extra") in ("a", "an") else int(chosen.group("extra"))
         chooser = "opponent" if chosen.group("chooser") else "roller"
         c.add_effect(
-            ExtraDice(extra=count, ignore="chosen", chosen_by=chooser, sides=sides, optional=optional, zone=c.zone,
-                      scope=who, text=original),
+            ExtraDice(
+                extra=count,
+                ignore="chosen",
+                chosen_by=chooser,
+                sides=sides,
+                optional=optional,
+                zone=c.zone,
+                scope=who,
+                text=original,
+            ),
             state,
         )
         return True
@@ -488,18 +503,29 @@ def _rule_replacement(c: _Compiler, text: str, original: str, state: _State) -> 
     total = g.HOW_TOTAL.match(how)
     if total:
         c.add_effect(
-            Passive(what="use the total", zone=c.zone, scope=who, text=original,
-                    note="a one-time replacement (the next roll this turn): each die becomes several whose total "
-                         "is its result; applied by the table companion, not by a board effect",
-                    details={"dice": int(total.group("n")), "sides": sides}),
+            Passive(
+                what="use the total",
+                zone=c.zone,
+                scope=who,
+                text=original,
+                note="a one-time replacement (the next roll this turn): each die becomes several whose total "
+                "is its result; applied by the table companion, not by a board effect",
+                details={"dice": int(total.group("n")), "sides": sides},
+            ),
             state,
         )
         return True
     if g.HOW_EXCHANGE.match(how):
         c.add_effect(
-            Passive(what="exchange result", zone=c.zone, scope=who, text=original,
-                    note="exchanging a result with a power or toughness needs the creature's values; "
-                         "offered only by the table companion", details={"sides": sides}),
+            Passive(
+                what="exchange result",
+                zone=c.zone,
+                scope=who,
+                text=original,
+                note="exchanging a result with a power or toughness needs the creature's values; "
+                "offered only by the table companion",
+                details={"sides": sides},
+            ),
             state,
         )
         return True
@@ -540,8 +566,16 @@ def _rule_if_you_do(c: _Compiler, text: str, original: str, state: _State) -> bo
         c.effects.pop(state.effect)
         state.effect = None
     c.add_effect(
-        ResultModifier(delta=delta, optional=True, either_direction=either, cost=_cost(cost_words), sides=sides,
-                       zone=c.zone, scope=who, text=f"{first} {original}"),
+        ResultModifier(
+            delta=delta,
+            optional=True,
+            either_direction=either,
+            cost=_cost(cost_words),
+            sides=sides,
+            zone=c.zone,
+            scope=who,
+            text=f"{first} {original}",
+        ),
         state,
     )
     state.pending_cost = None
@@ -579,8 +613,14 @@ def _rule_reroll_by_cost(c: _Compiler, text: str, original: str, state: _State) 
     many = what.startswith(("1 or more", "any number"))
     scope = "any" if match.group("who") or what in ("any die",) else "you"
     c.add_effect(
-        RerollPermission(cost=_cost(match.group("cost")), many=many, once_each_turn=bool(match.group("once")),
-                         zone=c.zone, scope=scope, text=original),
+        RerollPermission(
+            cost=_cost(match.group("cost")),
+            many=many,
+            once_each_turn=bool(match.group("once")),
+            zone=c.zone,
+            scope=scope,
+            text=original,
+        ),
         state,
     )
     return True
@@ -592,8 +632,15 @@ def _rule_reroll_activated(c: _Compiler, text: str, original: str, state: _State
         return False
     what = match.group("what")
     c.add_effect(
-        RerollPermission(cost=_cost(state.cost), activated=True, many=what.startswith("any number"),
-                         rerolled_by="controller", zone=c.zone, scope="any", text=original),
+        RerollPermission(
+            cost=_cost(state.cost),
+            activated=True,
+            many=what.startswith("any number"),
+            rerolled_by="controller",
+            zone=c.zone,
+            scope="any",
+            text=original,
+        ),
         state,
     )
     return True
@@ -659,7 +706,12 @@ def _rule_trigger(c: _Compiler, text: str, original: str, state: _State) -> bool
         chaos = g.CHAOS_ENSUES.match(text)
         if passive is not None:
             value = int(passive.group("value"))
-            event, condition, sides, planar = Event.DIE_ROLLED, InRange(value, value), _sides_filter(passive.group("die")), False
+            event, condition, sides, planar = (
+                Event.DIE_ROLLED,
+                InRange(value, value),
+                _sides_filter(passive.group("die")),
+                False,
+            )
             effect_text, scope, nth, purpose = passive.group("effect"), "any", None, ""
         elif chaos is not None:
             event, condition, sides, planar = Event.DIE_ROLLED, FaceIs(PlanarFace.CHAOS), None, True
@@ -668,9 +720,19 @@ def _rule_trigger(c: _Compiler, text: str, original: str, state: _State) -> bool
             return False
     numeric = bool(re.search(r"\bthe result\b|\bthat many\b|\bthose results\b", effect_text))
     c.add_effect(
-        Trigger(event=event, condition=condition, sides=sides, planar=planar, nth_this_turn=nth, purpose=purpose,
-                effect=effect_text, numeric_effect=numeric, zone=_trigger_zone(c, effect_text), scope=scope,
-                text=original),
+        Trigger(
+            event=event,
+            condition=condition,
+            sides=sides,
+            planar=planar,
+            nth_this_turn=nth,
+            purpose=purpose,
+            effect=effect_text,
+            numeric_effect=numeric,
+            zone=_trigger_zone(c, effect_text),
+            scope=scope,
+            text=original,
+        ),
         state,
     )
     may = re.match(r"^you may (?P<cost>.+)$", effect_text)
@@ -693,8 +755,12 @@ def _rule_face_counts_as(c: _Compiler, text: str, original: str, state: _State) 
         words = words.strip("{}")
         return {"blank": PlanarFace.BLANK, "chaos": PlanarFace.CHAOS}.get(words, PlanarFace.PLANESWALK)
 
-    c.add_effect(FaceCountsAs(face=face(match.group("face")), counts_as=face(match.group("as")), zone=c.zone,
-                              scope="any", text=original), state)
+    c.add_effect(
+        FaceCountsAs(
+            face=face(match.group("face")), counts_as=face(match.group("as")), zone=c.zone, scope="any", text=original
+        ),
+        state,
+    )
     return True
 
 
@@ -724,7 +790,9 @@ def _rule_repeat(c: _Compiler, text: str, original: str, state: _State) -> bool:
         return False
     roll = c.current_roll(state)
     assert roll is not None
-    c.update_roll(state, repeat_when=condition, repeat_optional=bool(match.group("may")), text=f"{roll.text} {original}")
+    c.update_roll(
+        state, repeat_when=condition, repeat_optional=bool(match.group("may")), text=f"{roll.text} {original}"
+    )
     return True
 
 
@@ -808,8 +876,13 @@ _USES_RESULT = re.compile(r"\bresults?\b|\bthat much\b|\bthe total\b|\bthe diffe
 
 
 def _reads(text: str) -> str:
-    for word, reads in (("difference", "difference"), ("total", "total"), ("other result", "other"),
-                        ("first result", "each"), ("each result", "each")):
+    for word, reads in (
+        ("difference", "difference"),
+        ("total", "total"),
+        ("other result", "other"),
+        ("first result", "each"),
+        ("each result", "each"),
+    ):
         if word in text:
             return reads
     return "result"
@@ -847,12 +920,14 @@ def _find_rolls(c: _Compiler, text: str, original: str, state: _State) -> bool:
     found = False
     stored = g.REROLL_STORED.search(text)
     if stored:
-        c.add_roll(RollInstruction(Amount.named("chosen stored results"), Die(6), reroll_stored=True, text=original), state)
+        c.add_roll(
+            RollInstruction(Amount.named("chosen stored results"), Die(6), reroll_stored=True, text=original), state
+        )
         found = True
-    for match in g.PLANAR_ROLL.finditer(text):
+    for _planar in g.PLANAR_ROLL.finditer(text):
         c.add_roll(RollInstruction(Amount(1), PLANAR_DIE, text=original), state)
         found = True
-    for match in g.VISIT_ROLL.finditer(text):
+    for _visit in g.VISIT_ROLL.finditer(text):
         # Unfinity: rolling to visit your Attractions is rolling a six-sided die.
         c.add_roll(RollInstruction(Amount(1), Die(6), purpose="visit attractions", text=original), state)
         found = True
@@ -885,8 +960,11 @@ def _roll_from_match(match: re.Match[str], text: str, original: str) -> RollInst
     count = _count(match.group("count"))
     tail = match.group("tail")
     subject = (match.groupdict().get("subject") or "").strip()
-    roller = subject if subject in ("each player", "each opponent", "that player", "target player",
-                                    "target opponent", "they") else "you"
+    roller = (
+        subject
+        if subject in ("each player", "each opponent", "that player", "target player", "target opponent", "they")
+        else "you"
+    )
     if roller == "they":
         roller = "that player"
     twice = g.TAIL_TWICE.match(tail)

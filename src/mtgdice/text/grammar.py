@@ -46,9 +46,7 @@ ABILITY_WORD = re.compile(r"^(?P<word>[a-z0-9'][a-z0-9' ,!-]{0,44}?) \u2014 (?P<
 COST_SPLIT = re.compile(r"^(?P<cost>(?:\[[^\]]*\]|[^:\"\[]){1,160}?):\s+(?P<body>.+)$")
 """An activated ability's cost and effect: "{2}, {t}: roll a d20." or "[0]: roll a 6-sided die."."""
 
-COST_HINT = re.compile(
-    r"\{|^\[|\b(?:sacrifice|tap|untap|remove|exile|discard|pay|uninstall|return|reveal|roll)\b"
-)
+COST_HINT = re.compile(r"\{|^\[|\b(?:sacrifice|tap|untap|remove|exile|discard|pay|uninstall|return|reveal|roll)\b")
 
 # -- roll instructions (CR 706.1) -------------------------------------------------------------
 
@@ -62,15 +60,11 @@ NUMBER_OF_DICE = re.compile(
 )
 VISIT_ROLL = re.compile(r"\broll to visit (?:your|their) attractions\b")
 IMPLICIT_ROLL = re.compile(r"\bthe result of (?P<count>a|an|\d+) (?P<die>" + DIE + r") rolls?\b(?P<tail>[^.]*)")
-REROLL_STORED = re.compile(
-    r"\breroll (?P<how>any number of|up to \d+ of|1 of|all of|each of)? ?~'s stored results"
-)
+REROLL_STORED = re.compile(r"\breroll (?P<how>any number of|up to \d+ of|1 of|all of|each of)? ?~'s stored results")
 
 TAIL_TWICE = re.compile(r"^ twice\b")
 TAIL_FOR_EACH = re.compile(r"^ for each (?P<what>[^,.]+?)(?= and |,|$)")
-TAIL_PLUS_EACH = re.compile(
-    r"^ plus an additional (?P<die>" + DIE + r") for each (?P<what>[^,.]+?)(?= and |,|$)"
-)
+TAIL_PLUS_EACH = re.compile(r"^ plus an additional (?P<die>" + DIE + r") for each (?P<what>[^,.]+?)(?= and |,|$)")
 TAIL_WHERE_X = re.compile(r",? where x is (?P<what>[^,.]+?)(?= and |,|$)")
 TAIL_IGNORE = re.compile(
     r"\band ignore (?:the (?P<n>\d+ )?(?:lower|lowest)(?: (?P<n2>\d+))? (?:roll|rolls|result|results|dice)"
@@ -79,7 +73,9 @@ TAIL_IGNORE = re.compile(
 TAIL_CHOOSE = re.compile(r"\band choose (?:1|one) (?:result|of (?:those|the) results)")
 TAIL_ADD = re.compile(r"\band (?P<verb>add|subtract) (?P<what>[^,.]+?)(?= to | from |,|$| and )")
 TAIL_STORE = re.compile(r"\band (?:store|install) (?:those|the|that|its) results? on (?:~|it|them)\b")
-TAIL_TOTAL = re.compile(r"\band (?:use|add) the total(?: of (?:those|the|their) (?:results|rolls|dice))?(?=$|[,.]| and )")
+TAIL_TOTAL = re.compile(
+    r"\band (?:use|add) the total(?: of (?:those|the|their) (?:results|rolls|dice))?(?=$|[,.]| and )"
+)
 
 # -- sentences that follow a roll (CR 706.3b, 706.4) -------------------------------------------
 
@@ -129,9 +125,13 @@ HOW_EXCHANGE = re.compile(r"^(?:instead )?(?:roll )?them and you may exchange\b"
 HOW_TOTAL = re.compile(r"^(?:instead )?(?:roll )?(?P<n>\d+) (?P<die>" + DIE + r") and use the total\b")
 
 STATIC_MODIFIER = re.compile(
-    r"^(?P<verb>increase|decrease) the results? of each (?P<die>die|" + DIE + r") (?P<who>you roll|rolled|a player rolls|each player rolls) by (?P<n>\d+)\b"
+    r"^(?P<verb>increase|decrease) the results? of each (?P<die>die|"
+    + DIE
+    + r") (?P<who>you roll|rolled|a player rolls|each player rolls) by (?P<n>\d+)\b"
 )
-AFTER_ROLL = re.compile(r"^after (?P<who>you|a player) rolls? (?:a|an|1 or more) (?P<die>" + DIE + r"), you may (?P<cost>.+)$")
+AFTER_ROLL = re.compile(
+    r"^after (?P<who>you|a player) rolls? (?:a|an|1 or more) (?P<die>" + DIE + r"), you may (?P<cost>.+)$"
+)
 IF_YOU_DO = re.compile(
     r"^if you do, (?P<verb>increase or decrease|decrease or increase|increase|decrease) "
     r"(?:the|that) result by (?P<n>\d+)\b"
@@ -146,14 +146,18 @@ REROLL_BY_COST = re.compile(
     r"reroll (?P<what>1 or more dice you rolled|any number of dice you rolled|a die (?:you|that player) rolled|"
     r"any die|a die)\b"
 )
-REROLL_ACTIVATED = re.compile(r"^(?:reflip any coin or )?reroll (?P<what>any die|a die|target die|any number of dice)\b")
+REROLL_ACTIVATED = re.compile(
+    r"^(?:reflip any coin or )?reroll (?P<what>any die|a die|target die|any number of dice)\b"
+)
 
 TRIGGER = re.compile(
     r"^(?P<when>whenever|when) (?P<who>you|a player|an opponent|each player|another player) rolls? "
     r"(?P<what>[^,]+), (?P<effect>.+)$"
 )
 TRIGGER_PASSIVE_VOICE = re.compile(
-    r"^(?P<when>whenever|when) (?:a|an) (?P<value>\d+) is rolled(?: on (?:a|an) (?P<die>" + DIE + r"))?, (?P<effect>.+)$"
+    r"^(?P<when>whenever|when) (?:a|an) (?P<value>\d+) is rolled(?: on (?:a|an) (?P<die>"
+    + DIE
+    + r"))?, (?P<effect>.+)$"
 )
 CHAOS_ENSUES = re.compile(r"^whenever chaos ensues, (?P<effect>.+)$")
 WHAT_BATCH = re.compile(r"^(?:1 or more dice|dice|1 or more " + DIE + r")$")
