@@ -30,7 +30,8 @@ from mtgdice.rules import (
     TurnState,
     resolve,
 )
-from mtgdice.text import CompiledCard, compile_text
+from mtgdice.text import CompiledCard
+from mtgdice.text.translate import compile_foreign
 
 MAX_REQUEST_BYTES = 1_000_000
 """Largest JSON request read (bounded memory); larger input is refused with an error."""
@@ -86,7 +87,8 @@ def _kind(value: object) -> str:
 
 @functools.lru_cache(maxsize=4096)
 def _compiled(text: str, name: str, layout: str, type_line: str) -> CompiledCard:
-    return compile_text(text, name=name, layout=layout, type_line=type_line)
+    # Oracle text is English; printed text in another language goes through its lexicon.
+    return compile_foreign(text, name, layout=layout, type_line=type_line)
 
 
 def compile_card_record(record: Any) -> CompiledCard:

@@ -89,6 +89,7 @@ class Execution:
     doubles: bool = False
     again: bool = False
     outcomes: tuple[int, ...] = ()
+    again_times: int = 1
 
     @property
     def counted(self) -> tuple[DieRoll, ...]:
@@ -232,7 +233,9 @@ class _Resolver:
 
         executions: list[Execution] = []
         triggers: list[TriggerHit] = []
-        while True:
+        pending = 1
+        while pending:
+            pending -= 1
             if len(executions) >= MAX_EXECUTIONS:
                 raise RollLimitError(
                     f"roll again: more than {MAX_EXECUTIONS} executions of one instruction; "
@@ -241,7 +244,9 @@ class _Resolver:
             execution = self._execute(count, die, len(executions))
             triggers.extend(self._triggers(execution, len(executions)))
             executions.append(execution)
-            if not execution.again or (self.limit is not None and len(executions) >= self.limit):
+            if execution.again:
+                pending += execution.again_times
+            if self.limit is not None and len(executions) >= self.limit:
                 break
 
         if instruction.store and executions:
@@ -307,15 +312,17 @@ class _Resolver:
         outcomes = self._outcomes(counted, doubles)
         # Step 8: roll again / repeat (CR 706.3c).
         again = False
+        times = 1
         if table is not None and row is not None and table.rows[row].roll_again:
             again = True
+            times = table.rows[row].roll_again_times
             if table.rows[row].roll_again_optional:
                 again = self._ask_yes(Topic.ROLL_AGAIN, f"Roll again ({table.rows[row].label})?")
         if instruction.repeat_when is not None and any(instruction.repeat_when.holds(roll) for roll in counted):
             again = True
             if instruction.repeat_optional:
                 again = self._ask_yes(Topic.ROLL_AGAIN, "Repeat this process?")
-        return Execution(tuple(records), chosen, row, rows, doubles, again, outcomes)
+        return Execution(tuple(records), chosen, row, rows, doubles, again, outcomes, times)
 
     def _table_value(self, counted: Sequence[DieRoll], chosen: int | None) -> int | None:
         if chosen is not None:

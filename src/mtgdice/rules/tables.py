@@ -17,6 +17,8 @@ from mtgdice.rules.errors import CardTextError
 class Row:
     """One striation or list item: results ``low`` to ``high`` (``None``: open, "N+").
 
+    A row may roll again (CR 706.3c), optionally, or "repeat this process N more times".
+
     >>> Row(10, 19).matches(12), Row(15, None).matches(40), Row(20, 20).matches(19)
     (True, True, False)
     """
@@ -26,6 +28,7 @@ class Row:
     text: str = ""
     roll_again: bool = False
     roll_again_optional: bool = False
+    roll_again_times: int = 1
 
     def matches(self, result: int | None) -> bool:
         if result is None:

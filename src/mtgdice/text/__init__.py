@@ -1,7 +1,8 @@
 """Card text → roll instructions and effects (the compiler of the dice language).
 
-``compile_text`` reads Oracle text (or printed text in another language, through the lexicons)
-and returns a :class:`CompiledCard`; ``mentions_dice`` tells whether a text is about dice at all.
+``compile_text`` reads English Oracle text and returns a :class:`CompiledCard`;
+``compile_foreign`` (in ``translate``) reads printed text in any of ten other languages through
+their lexicons; ``mentions_dice`` tells whether a text is about dice at all.
 This package imports ``mtgdice.rules`` and nothing else of mtgdice.
 """
 

@@ -108,7 +108,13 @@ def roll_json(roll: RollInstruction) -> dict[str, Any]:
         "keep_highest": roll.keep_highest,
         "table_each_result": roll.table_each_result,
         "rows": [
-            {"results": row.label, "text": row.text, "roll_again": row.roll_again, "optional": row.roll_again_optional}
+            {
+                "results": row.label,
+                "text": row.text,
+                "roll_again": row.roll_again,
+                "optional": row.roll_again_optional,
+                "times": row.roll_again_times,
+            }
             for row in table.rows
         ]
         if table is not None
@@ -117,6 +123,7 @@ def roll_json(roll: RollInstruction) -> dict[str, Any]:
         "store": roll.store,
         "reroll_stored": roll.reroll_stored,
         "roller": roll.roller,
+        "purpose": roll.purpose or None,
         "outcomes": [outcome_json(outcome) for outcome in roll.outcomes],
         "text": roll.text,
     }
@@ -202,9 +209,12 @@ class _Compiler:
         cost, body = _split_cost(body)
         first_roll = len(self.rolls)
         first_effect = len(self.effects)
-        if cost is not None and g.DICE_WORD.search(for_matching(cost)):
-            self.sentence(cost, ability, cost=None)
         state = _State(cost=cost)
+        if cost is not None and g.DICE_WORD.search(for_matching(cost)):
+            # A roll in the cost ("{6}, Roll a d8: ..."): the effect uses its result.
+            self.sentence(cost, ability, cost=None, state=_State(cost=None))
+            if len(self.rolls) > first_roll:
+                state.roll = len(self.rolls) - 1
         for sentence in _sentences(body):
             self.sentence(sentence, ability, cost=cost, state=state)
         new_rolls = self.rolls[first_roll:]
@@ -344,7 +354,8 @@ def _table_row(line: str) -> tuple[Row, bool] | None:
     text = match.group("text")
     again = bool(re.search(r"\broll again\b|\brepeat this process\b", text))
     optional = bool(re.search(r"\byou may (?:roll again|repeat this process)\b", text))
-    return Row(low, high, original_text, again, optional), listed
+    times = re.search(r"\b(?:repeat this process|roll again) (?P<n>\d+) (?:more )?times\b", text)
+    return Row(low, high, original_text, again, optional, int(times.group("n")) if times else 1), listed
 
 
 _QUOTE = re.compile(r'"([^"]+)"')
@@ -648,6 +659,12 @@ def _rule_reroll_activated(c: _Compiler, text: str, original: str, state: _State
 
 def _trigger_what(what: str) -> tuple[Event, Condition | None, int | None, bool, int | None, str] | None:
     """The "what" of "whenever you roll <what>": event, condition, sides, planar, Nth die, purpose."""
+    visiting = g.WHILE_VISITING.search(what)
+    if visiting:
+        parsed = _trigger_what(what[: visiting.start()])
+        if parsed is None:
+            return None
+        return (*parsed[:5], "visit attractions")
     nth = re.fullmatch(r"your (?P<n>\d+)(?:st|nd|rd|th) die(?: each turn| this turn)?", what)
     if nth:
         return Event.DIE_ROLLED, None, None, False, int(nth.group("n")), ""
@@ -686,6 +703,17 @@ def _scope(who: str) -> str:
     return "any"
 
 
+def _original_effect(original: str, effect_text: str) -> str:
+    """The effect of a trigger in the card's own wording: what follows the trigger condition."""
+    words = len(effect_text.split())
+    tail = original.rstrip(".").split()
+    if len(tail) >= words:
+        candidate = " ".join(tail[-words:])
+        if for_matching(candidate).rstrip(".") == effect_text:
+            return candidate
+    return effect_text
+
+
 def _trigger_zone(c: _Compiler, effect_text: str) -> Zone:
     if re.search(r"\b(?:return|put|cast) ~ from your graveyard\b", effect_text):
         return Zone.GRAVEYARD
@@ -718,7 +746,13 @@ def _rule_trigger(c: _Compiler, text: str, original: str, state: _State) -> bool
             effect_text, scope, nth, purpose = chaos.group("effect"), "you", None, ""
         else:
             return False
-    numeric = bool(re.search(r"\bthe result\b|\bthat many\b|\bthose results\b", effect_text))
+    intervening = re.match(r"^if (?:you roll|the result is|the roll is|it's) (?P<cond>[^,]+), (?P<rest>.+)$", effect_text)
+    if intervening and condition is None:
+        inner = parse_condition(intervening.group("cond"))
+        if inner is not None:
+            condition = inner
+    effect_text = _original_effect(original, effect_text)
+    numeric = bool(re.search(r"\bthe result\b|\bthat many\b|\bthose results\b", effect_text, re.IGNORECASE))
     c.add_effect(
         Trigger(
             event=event,
@@ -729,7 +763,7 @@ def _rule_trigger(c: _Compiler, text: str, original: str, state: _State) -> bool
             purpose=purpose,
             effect=effect_text,
             numeric_effect=numeric,
-            zone=_trigger_zone(c, effect_text),
+            zone=_trigger_zone(c, for_matching(effect_text)),
             scope=scope,
             text=original,
         ),
@@ -770,6 +804,7 @@ def _rule_passive(c: _Compiler, text: str, original: str, state: _State) -> bool
         (g.ROLLED_THIS_TURN, "rolled this turn", "a condition on the turn's history, checked by a game"),
         (g.STACK_DICE, "stack dice", "a dexterity ability: the dice are stacked, never rolled"),
         (g.USE_STORED, "use stored result", "replaces a result with a stored one; offered by the table companion"),
+        (g.UNTIL_ROLL, "until a roll", "a duration that a later roll ends; tracked by a game"),
     ):
         if pattern.search(text):
             if not any(isinstance(e, Passive) and e.what == what for e in c.effects):
@@ -928,7 +963,7 @@ def _find_rolls(c: _Compiler, text: str, original: str, state: _State) -> bool:
         c.add_roll(RollInstruction(Amount(1), PLANAR_DIE, text=original), state)
         found = True
     for _visit in g.VISIT_ROLL.finditer(text):
-        # Unfinity: rolling to visit your Attractions is rolling a six-sided die.
+        # Unfinity: rolling to visit your Attractions is rolling a d6.
         c.add_roll(RollInstruction(Amount(1), Die(6), purpose="visit attractions", text=original), state)
         found = True
     for match in g.NUMBER_OF_DICE.finditer(text):
@@ -945,6 +980,10 @@ def _find_rolls(c: _Compiler, text: str, original: str, state: _State) -> bool:
         roll = _roll_from_match(match, text, original)
         if roll is None:
             continue
+        tail = match.group("tail")
+        if _USES_RESULT.search(tail) and not g.TAIL_STORE.search(tail):
+            # "Roll a d4 and create ... equal to the result": the rest of the sentence uses it.
+            roll = replace(roll, outcomes=(Outcome(original, reads=_reads(tail)),))
         c.add_roll(roll, state)
         found = True
     return found

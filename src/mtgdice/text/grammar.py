@@ -161,6 +161,7 @@ TRIGGER_PASSIVE_VOICE = re.compile(
 )
 CHAOS_ENSUES = re.compile(r"^whenever chaos ensues, (?P<effect>.+)$")
 WHAT_BATCH = re.compile(r"^(?:1 or more dice|dice|1 or more " + DIE + r")$")
+WHILE_VISITING = re.compile(r"\s+while rolling to visit (?:your|their) attractions$")
 WHAT_SUFFIX = re.compile(r"\s+on (?:a|an|any) (?P<die>" + DIE + r")$")
 FACE_COUNTS_AS = re.compile(
     r"\beach (?P<face>blank|chaos|planeswalk|\{chaos\}|\{planeswalker\}) roll of the planar die is (?:a|an) "
@@ -168,7 +169,13 @@ FACE_COUNTS_AS = re.compile(
 )
 
 PROTECTION = re.compile(r"\bprotection from (?:die rolls|dice)\b")
-ROLLED_THIS_TURN = re.compile(r"\bif (?:you|a player) rolled (?:a die|dice|1 or more dice) this turn\b")
+ROLLED_THIS_TURN = re.compile(
+    r"\b(?:if|as long as) (?:you|a player)(?:'ve| have| has)? rolled (?:a die|dice|\d+ or (?:more|fewer) dice|"
+    r"\d+ dice|1 or more dice) this turn\b"
+)
+UNTIL_ROLL = re.compile(
+    r"\buntil (?:you|a player|that player) rolls? (?P<cond>[^,.]+?)(?: while rolling to visit (?:your|their) attractions)?(?=$|[,.])"
+)
 STACK_DICE = re.compile(r"\bstack (?:\d+|a) (?:dice|die)\b|\beach die in its stack\b|\bthe stack falls\b")
 USE_STORED = re.compile(r"\byou may uninstall a result from ~ to use it for a die you rolled\b")
 UNINSTALL = re.compile(r"\buninstall all results from ~")
