@@ -273,6 +273,8 @@ def die_json(roll: DieRoll) -> dict[str, Any]:
     data["index"] = roll.index
     if roll.rerolls is not None:
         data["rerolls"] = roll.rerolls
+    if roll.roller != "you":
+        data["roller"] = roll.roller
     return data
 
 

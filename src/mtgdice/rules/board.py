@@ -67,20 +67,46 @@ class Board:
             for permanent in self.zone(zone):
                 yield zone, permanent
 
-    def active(self) -> Iterator[tuple[Zone, int, Permanent, Effect]]:
-        """Every effect that functions where its card is, in zone order.
-
-        An effect functions in the zone the compiler gave it; the opponents' battlefield counts as
-        a battlefield whose controller is not the roller (their "you" effects see other rolls).
-        """
+    def functioning(self) -> Iterator[tuple[Zone, int, Permanent, Effect]]:
+        """Every effect that functions where its card is (its zone, its Class level), in zone order,
+        whoever rolls; the opponents' battlefield counts as a battlefield."""
         for zone in ZONE_ORDER:
             for position, permanent in enumerate(self.zone(zone)):
                 for effect in permanent.effects:
                     where = Zone.BATTLEFIELD if zone is Zone.OPPONENTS else zone
-                    if effect.zone is not where or effect.level > permanent.level:
-                        continue
-                    # "you" effects see their controller's rolls, "opponent" effects the others'.
-                    if (zone is Zone.OPPONENTS) == (effect.scope == "you"):
-                        if effect.scope != "any":
-                            continue
-                    yield zone, position, permanent, effect
+                    if effect.zone is where and effect.level <= permanent.level:
+                        yield zone, position, permanent, effect
+
+    def active(self, roller: str = "you") -> Iterator[tuple[Zone, int, Permanent, Effect]]:
+        """The functioning effects that see a roll by ``roller`` (``"you"`` or ``"opponent"``).
+
+        >>> from mtgdice.rules.effects import Trigger
+        >>> mine = Permanent("Mine", (Trigger(scope="you"),))
+        >>> theirs = Permanent("Theirs", (Trigger(scope="you"),))
+        >>> [p.name for _, _, p, _ in Board(battlefield=(mine,), opponents=(theirs,)).active()]
+        ['Mine']
+        """
+        for zone, position, permanent, effect in self.functioning():
+            if sees(effect.scope, controller_of(zone), roller):
+                yield zone, position, permanent, effect
+
+
+def controller_of(zone: Zone) -> str:
+    """Who controls a card in ``zone``, from the roller's side: ``"you"`` or ``"opponent"``."""
+    return "opponent" if zone is Zone.OPPONENTS else "you"
+
+
+def sees(scope: str, controller: str, roller: str) -> bool:
+    """Whether an effect of ``scope`` controlled by ``controller`` sees a roll by ``roller``.
+
+    ``"you"`` effects see their controller's rolls, ``"opponent"`` effects the other players',
+    ``"any"`` effects every roll.
+
+    >>> sees("you", "opponent", "you"), sees("opponent", "opponent", "you"), sees("any", "you", "opponent")
+    (False, True, True)
+    """
+    if scope == "you":
+        return controller == roller
+    if scope == "opponent":
+        return controller != roller
+    return True

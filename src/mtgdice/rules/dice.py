@@ -91,7 +91,8 @@ class DieRoll:
     """One physical die that was rolled.
 
     ``index`` is its identity: the order in which it was physically rolled during the resolution.
-    ``rerolls`` is the index of the die whose roll this one replaced, if any.
+    ``rerolls`` is the index of the die whose roll this one replaced, if any; ``roller`` is who
+    rolled it (``"opponent"`` when another player rerolled the roller's die, Pippa ruling).
 
     >>> roll = DieRoll(0, Die(20), 18, (Modifier(2, "Static Bonus"),))
     >>> roll.natural, roll.result
@@ -104,6 +105,7 @@ class DieRoll:
     modifiers: tuple[Modifier, ...] = ()
     fate: Fate = Fate.COUNTED
     rerolls: int | None = None
+    roller: str = "you"
 
     @property
     def natural(self) -> int | None:

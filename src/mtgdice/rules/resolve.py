@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from mtgdice.rules.board import Board, Permanent
+from mtgdice.rules.board import Board, Permanent, controller_of, sees
 from mtgdice.rules.choices import Answer, Ask, Chooser, Decision, PolicyChooser, Topic
 from mtgdice.rules.dice import Die, DieRoll, Face, Fate, Modifier, PlanarFace
 from mtgdice.rules.effects import (
@@ -175,7 +175,16 @@ class _Found:
 
     @property
     def key(self) -> str:
-        return f"{self.permanent.name}#{self.position}@{self.zone.value}:{id(self.effect) % 10_000}"
+        """This card in this zone position (one permanent can be tapped once)."""
+        return f"{self.permanent.name}#{self.position}@{self.zone.value}"
+
+    @property
+    def controller(self) -> str:
+        return controller_of(self.zone)
+
+    def sees(self, roller: str) -> bool:
+        """Whether this effect sees a roll by ``roller`` (its scope against its controller)."""
+        return sees(self.effect.scope, self.controller, roller)
 
     @property
     def once_key(self) -> str:
@@ -197,12 +206,13 @@ class _Resolver:
     rerolls: int = 0
     dice_counted: int = 0
     used: set[str] = field(default_factory=set)
+    tapped: set[str] = field(default_factory=set)
     decisions: list[tuple[Decision, Answer]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.used = set(self.turn.used)
         self.by_step: dict[Step, list[_Found]] = {step: [] for step in Step}
-        for zone, position, permanent, effect in self.board.active():
+        for zone, position, permanent, effect in self.board.functioning():
             self.by_step[effect.step].append(_Found(zone, position, permanent, effect))
 
     # -- the whole resolution ---------------------------------------------------------------
@@ -347,8 +357,11 @@ class _Resolver:
 
     # -- steps 2-4 --------------------------------------------------------------------------
 
-    def _physical_roll(self, count: int, die: Die, ignore_lowest: int, keep_highest: int | None) -> list[DieRoll]:
-        """Roll ``count`` of ``die`` through every replacement and decide which dice count."""
+    def _physical_roll(
+        self, count: int, die: Die, ignore_lowest: int, keep_highest: int | None, roller: str = "you"
+    ) -> list[DieRoll]:
+        """Roll ``count`` of ``die`` through every replacement that sees ``roller``'s roll and decide
+        which dice count."""
         # Step 2: replacements of "roll one or more dice" (CR 616); identical ones in zone order.
         total = count
         lowest = ignore_lowest
@@ -356,7 +369,7 @@ class _Resolver:
         if count >= 1:
             for found in self.by_step[Step.COUNT]:
                 effect: ExtraDice = found.effect
-                if effect.sides is not None and effect.sides != die.sides:
+                if not found.sees(roller) or (effect.sides is not None and effect.sides != die.sides):
                     continue
                 if effect.ignore == "lowest" and die.planar:
                     # "Ignore the lowest" compares numbers: never the planar die (CR 706.7).
@@ -379,12 +392,12 @@ class _Resolver:
         pairs = [
             found
             for found in self.by_step[Step.EACH_DIE]
-            if found.effect.sides is None or found.effect.sides == die.sides
+            if found.sees(roller) and (found.effect.sides is None or found.effect.sides == die.sides)
         ]
         # Step 3: the physical roll; each pair partner right after its die.
         groups: list[list[DieRoll]] = []
         for _ in range(total):
-            groups.append([self._draw(die) for _ in range(1 + len(pairs))])
+            groups.append([self._draw(die, roller) for _ in range(1 + len(pairs))])
         # Step 4: ignore (CR 706.6). First each pair's free choice, in roll order.
         for group in groups:
             while len([roll for roll in group if roll.counted]) > 1:
@@ -429,9 +442,9 @@ class _Resolver:
             _set_fate(records, live[pick].index, Fate.IGNORED)
         return records
 
-    def _draw(self, die: Die) -> DieRoll:
+    def _draw(self, die: Die, roller: str = "you") -> DieRoll:
         face: Face = self.dice_source.roll(die)
-        roll = DieRoll(self.next_index, die, face)
+        roll = DieRoll(self.next_index, die, face, roller=roller)
         self.next_index += 1
         return roll
 
@@ -451,20 +464,20 @@ class _Resolver:
                 continue
             for found in permissions:
                 effect: RerollPermission = found.effect
-                if effect.many or not self._may_use(found, roll.die):
+                if effect.many or not found.sees(roll.roller) or not self._may_use(found, roll.die):
                     continue
                 if effect.condition is not None and not effect.condition.holds(roll):
                     continue
                 question = f"Reroll the {_label(roll)} ({found.permanent.name}{_cost_text(effect.cost)})?"
-                if self._ask_yes(Topic.REROLL, question, source=found.permanent.name):
+                if self._ask_yes(Topic.REROLL, question, source=found.permanent.name, player=found.controller):
                     self._use(found)
-                    records = self._reroll(records, roll)
+                    records = self._reroll(records, roll, _rerolled_by(found, roll))
                     break
         for found in permissions:
             effect = found.effect
             if not effect.many or not self._may_use(found, None):
                 continue
-            live = [roll for roll in records if roll.counted]
+            live = [roll for roll in records if roll.counted and found.sees(roll.roller)]
             if not live:
                 continue
             picked = self._ask_subset(
@@ -475,15 +488,15 @@ class _Resolver:
             if picked:
                 self._use(found)
                 for index in picked:
-                    records = self._reroll(records, live[index])
+                    records = self._reroll(records, live[index], _rerolled_by(found, live[index]))
         return records
 
-    def _reroll(self, records: list[DieRoll], roll: DieRoll) -> list[DieRoll]:
+    def _reroll(self, records: list[DieRoll], roll: DieRoll, roller: str) -> list[DieRoll]:
         self.rerolls += 1
         if self.rerolls > MAX_REROLLS:
             raise RollLimitError(f"reroll: more than {MAX_REROLLS} rerolls in one roll; the loop was stopped")
         records = [replace(r, fate=Fate.REROLLED) if r.index == roll.index else r for r in records]
-        new = self._physical_roll(1, roll.die, 0, None)
+        new = self._physical_roll(1, roll.die, 0, None, roller)
         return records + [replace(r, rerolls=roll.index) for r in new]
 
     def _may_use(self, found: _Found, die: Die | None) -> bool:
@@ -492,11 +505,15 @@ class _Resolver:
             return False
         if effect.once_each_turn and found.once_key in self.used:
             return False
+        if effect.cost is not None and effect.cost.tap and found.key in self.tapped:
+            return False  # tapped to pay for an earlier use in this resolution
         return _can_pay(effect.cost, found.permanent)
 
     def _use(self, found: _Found) -> None:
         if found.effect.once_each_turn:
             self.used.add(found.once_key)
+        if found.effect.cost is not None and found.effect.cost.tap:
+            self.tapped.add(found.key)
 
     def _modify_window(self, records: list[DieRoll]) -> list[DieRoll]:
         """CR 706.2b second: effects that increase or decrease by a specified amount.
@@ -515,13 +532,15 @@ class _Resolver:
                 modifiers.append(Modifier(printed, self.source_name))
             for found in self.by_step[Step.MODIFY]:
                 effect: ResultModifier = found.effect
+                if not found.sees(roll.roller):
+                    continue
                 if effect.optional or (effect.sides is not None and effect.sides != roll.die.sides):
                     continue
                 modifiers.append(Modifier(effect.delta, found.permanent.name))
             roll = replace(roll, modifiers=tuple(modifiers))
             for found in self.by_step[Step.MODIFY]:
                 effect = found.effect
-                if not effect.optional or not self._may_use(found, roll.die):
+                if not effect.optional or not found.sees(roll.roller) or not self._may_use(found, roll.die):
                     continue
                 current = roll.result
                 assert current is not None
@@ -564,12 +583,12 @@ class _Resolver:
             if trigger.purpose and trigger.purpose != self.instruction.purpose:
                 continue
             if trigger.event is Event.DICE_ROLLED:
-                if any(_trigger_sees(trigger, roll) for roll in counted):
+                if found.sees("you") and any(_trigger_sees(trigger, roll) for roll in counted):
                     hits.append(TriggerHit(found.permanent.name, found.zone, trigger, None, number))
                 continue
             for roll in counted:
                 seen = _apply_faces(roll, faces)
-                if not _trigger_sees(trigger, seen):
+                if not found.sees(roll.roller) or not _trigger_sees(trigger, seen):
                     continue
                 if trigger.condition is not None and not trigger.condition.holds(seen):
                     continue
@@ -588,8 +607,10 @@ class _Resolver:
         self.decisions.append((decision, answer))
         return answer
 
-    def _ask_yes(self, topic: Topic, prompt: str, values: tuple[float | None, ...] = (), source: str = "") -> bool:
-        answer = self._ask(Decision(Ask.YES_NO, topic, "you", prompt, ("no", "yes"), values, source))
+    def _ask_yes(
+        self, topic: Topic, prompt: str, values: tuple[float | None, ...] = (), source: str = "", player: str = "you"
+    ) -> bool:
+        answer = self._ask(Decision(Ask.YES_NO, topic, player, prompt, ("no", "yes"), values, source))
         return bool(answer)
 
     def _ask_one(
@@ -614,6 +635,14 @@ class _Resolver:
         answer = self._ask(Decision(Ask.PICK_ANY, topic, "you", prompt, options))
         assert isinstance(answer, tuple)
         return answer
+
+
+def _rerolled_by(found: _Found, roll: DieRoll) -> str:
+    """Who rolls the new die: the effect's controller for "reroll any die" abilities (Pippa
+    ruling: the rerolling player is the roller), otherwise whoever rolled the old one."""
+    if found.effect.rerolled_by == "controller":
+        return found.controller
+    return roll.roller
 
 
 def _best_other(values: tuple[float | None, ...], index: int) -> float | None:

@@ -460,8 +460,8 @@ def _count(words: str) -> Amount:
 
 
 def _cost(words: str) -> Cost:
-    counter = re.search(r"remove (?:a|an|1) (?P<kind>[^ ]+) counter", words)
-    tap = bool(re.search(r"\btap\b|\{t\}", words))
+    counter = re.search(r"remove (?:a|an|1|one) (?P<kind>[^ ]+) counter", words, re.IGNORECASE)
+    tap = bool(re.search(r"\btap\b|\{t\}", words, re.IGNORECASE))
     return Cost(words.strip(), counter.group("kind") if counter else None, tap)
 
 

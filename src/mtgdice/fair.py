@@ -1,0 +1,301 @@
+"""Verifiable remote dice: a commit-reveal ``DiceSource`` for shared rooms (CR 706.1b).
+
+The server draws a secret seed and publishes its SHA-256 (the commitment) before any roll. Each
+player may set a client seed the server could not know when it committed. Every face of the roll
+with number ``nonce`` comes from the HMAC-SHA256 stream
+``HMAC-SHA256(key=server_seed, msg=f"{client_seed_joined}:{nonce}:{cursor}")``:
+
+- ``client_seed_joined`` is the players' seeds sorted (plain code-point order) and joined with ``","``
+  (the empty string when there are none). A client seed is 1 to 64 printable ASCII characters
+  without spaces or commas, so the joined text is unambiguous and easy to rebuild in a browser.
+- The 32-byte digest is read as eight 32-bit big-endian words; when they run out, ``cursor`` goes up
+  by one and the next digest continues the stream (``cursor`` starts at 0 for every nonce).
+- A die with ``n`` faces takes the next word ``x`` and accepts it only if
+  ``x < 2**32 - (2**32 % n)``; the face is then ``faces[x % n]``; otherwise it takes the next word.
+  Every face is exactly equally likely (no modulo bias). The planar die uses ``n = 6`` over its
+  faces (chaos, planeswalk, blank x4).
+
+One resolution uses one nonce; its dice take faces from the stream in the order they are rolled.
+A known answer, for verifiers written in other languages (seed bytes 0..31, seeds "bob" and
+"alice", nonce 7; a d20, a d20, a d6, the planar die, a d100):
+
+>>> faces = derive_faces(bytes(range(32)), ["bob", "alice"], 7, [Die(20), Die(20), Die(6), Die(None), Die(100)])
+>>> [face.value if isinstance(face, PlanarFace) else face for face in faces]
+[3, 6, 2, 'blank', 14]
+
+When the seed is revealed, anyone can check ``SHA-256(seed) == commitment`` and recompute every
+face. Checking a whole exported room log is :mod:`mtgdice.log.verify`.
+
+This module leaves out storage (:mod:`mtgdice.log`), networking and public randomness beacons.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+from mtgdice.errors import InputError
+from mtgdice.rules.dice import PLANAR_FACES, Die, Face, PlanarFace
+
+SEED_BYTES = 32
+"""Length of a server seed."""
+
+CLIENT_SEED_MAX = 64
+"""Longest client seed, in characters."""
+
+WORD_SPACE = 2**32
+"""Each draw reads one 32-bit word; dice with more faces than this are refused."""
+
+Sides = int | Literal["planar"]
+Draw = tuple[Sides, Face]
+"""One face drawn: ``(20, 7)`` or ``("planar", PlanarFace.CHAOS)``."""
+
+DrawJSON = list[int | str]
+"""A draw as JSON: ``[20, 7]`` or ``["planar", "chaos"]``."""
+
+
+def new_seed() -> bytes:
+    """A fresh secret server seed: 32 bytes from the operating system (``secrets``).
+
+    >>> len(new_seed()), new_seed() != new_seed()
+    (32, True)
+    """
+    return secrets.token_bytes(SEED_BYTES)
+
+
+def commitment(seed: bytes) -> str:
+    """The public commitment to a seed: its SHA-256, as lower-case hex.
+
+    >>> commitment(bytes(32))
+    '66687aadf862bd776c8fc18b8e9f8e20089714856ee233b3902a591d0d5f2925'
+    """
+    return hashlib.sha256(seed).hexdigest()
+
+
+def seed_matches(seed: bytes, committed: str) -> bool:
+    """Whether a revealed seed is the one committed to (constant-time comparison).
+
+    >>> seed = new_seed()
+    >>> seed_matches(seed, commitment(seed)), seed_matches(bytes(32), commitment(seed))
+    (True, False)
+    """
+    return hmac.compare_digest(commitment(seed), committed.strip().lower())
+
+
+def check_client_seed(seed: str, field_name: str = "client_seed") -> str:
+    """Return ``seed`` if it is a valid client seed, else raise :class:`InputError`.
+
+    >>> check_client_seed("alice-42")
+    'alice-42'
+    >>> check_client_seed("a,b")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+      ...
+    mtgdice.rules.errors.InputError: client_seed: 'a,b' contains ','; use 1 to 64 printable ASCII ...
+    """
+    rule = f"use 1 to {CLIENT_SEED_MAX} printable ASCII characters without spaces or commas"
+    if not isinstance(seed, str):
+        raise InputError(field_name, f"expected a string, got {type(seed).__name__}; {rule}")
+    if not 1 <= len(seed) <= CLIENT_SEED_MAX:
+        raise InputError(field_name, f"{seed[:80]!r} has {len(seed)} characters; {rule}")
+    for char in seed:
+        if char == "," or not "!" <= char <= "~":
+            raise InputError(field_name, f"{seed!r} contains {char!r}; {rule}")
+    return seed
+
+
+def join_client_seeds(client_seeds: Iterable[str]) -> str:
+    """The canonical text of the players' seeds: sorted, joined with ``","``.
+
+    >>> join_client_seeds(["bob", "alice"]), join_client_seeds([])
+    ('alice,bob', '')
+    """
+    seeds = [check_client_seed(seed, f"client_seeds[{i}]") for i, seed in enumerate(client_seeds)]
+    return ",".join(sorted(seeds))
+
+
+def hmac_block(server_seed: bytes, client_seed_joined: str, nonce: int, cursor: int) -> bytes:
+    """One 32-byte block of the stream for ``nonce``.
+
+    >>> hmac_block(bytes(32), "", 0, 0).hex()[:16]
+    'd2fb78101357d92a'
+    """
+    message = f"{client_seed_joined}:{nonce}:{cursor}".encode("ascii")
+    return hmac.new(server_seed, message, hashlib.sha256).digest()
+
+
+def words(server_seed: bytes, client_seed_joined: str, nonce: int) -> Iterator[int]:
+    """The endless stream of 32-bit big-endian words for one nonce (cursor 0, 1, 2, ...)."""
+    cursor = 0
+    while True:
+        block = hmac_block(server_seed, client_seed_joined, nonce, cursor)
+        for offset in range(0, len(block), 4):
+            yield int.from_bytes(block[offset : offset + 4], "big")
+        cursor += 1
+
+
+def acceptance_bound(count: int) -> int:
+    """The largest multiple of ``count`` not above ``2**32``: words below it are accepted.
+
+    >>> acceptance_bound(6), acceptance_bound(2**32 - 1) == 2**32 - 1, acceptance_bound(1) == 2**32
+    (4294967292, True, True)
+    """
+    if not 1 <= count <= WORD_SPACE:
+        raise InputError("die", f"a die for commit-reveal has 1 to {WORD_SPACE} faces, not {count}")
+    return WORD_SPACE - WORD_SPACE % count
+
+
+def draw_index(stream: Iterator[int], count: int) -> int:
+    """An index in ``range(count)``, exactly uniform, by rejection from ``stream``.
+
+    >>> draw_index(iter([4294967295, 4294967290, 13]), 6)
+    4
+    """
+    bound = acceptance_bound(count)
+    for word in stream:
+        if word < bound:
+            return word % count
+    raise InputError("stream", "the word stream ended")  # pragma: no cover - the HMAC stream is endless
+
+
+def face_count(die: Die) -> int:
+    """How many equally likely faces a die has (the planar die: 6)."""
+    return len(PLANAR_FACES) if die.sides is None else die.sides
+
+
+def face_at(die: Die, index: int) -> Face:
+    """``die.faces[index]``, without building the tuple for a large die."""
+    return PLANAR_FACES[index] if die.sides is None else index + 1
+
+
+def sides_of(die: Die) -> Sides:
+    return "planar" if die.sides is None else die.sides
+
+
+def draw_json(draw: Draw) -> DrawJSON:
+    """A draw as JSON.
+
+    >>> draw_json(("planar", PlanarFace.CHAOS)), draw_json((20, 7))
+    (['planar', 'chaos'], [20, 7])
+    """
+    sides, face = draw
+    return [sides, face.value if isinstance(face, PlanarFace) else face]
+
+
+class CommitRevealSource:
+    """A ``DiceSource`` whose faces anyone can recompute once the server seed is revealed.
+
+    One source serves one resolution (one nonce). ``draws`` lists every face it showed, in order.
+
+    >>> source = CommitRevealSource(bytes(32), ("bob", "alice"), nonce=3)
+    >>> faces = [source.roll(Die(20)), source.roll(Die(None))]
+    >>> faces == derive_faces(bytes(32), ("alice", "bob"), 3, [Die(20), Die(None)])
+    True
+    >>> [sides for sides, _ in source.draws]
+    [20, 'planar']
+    """
+
+    name = "commit-reveal"
+
+    def __init__(self, server_seed: bytes, client_seeds: tuple[str, ...] = (), nonce: int = 0) -> None:
+        if not isinstance(nonce, int) or isinstance(nonce, bool) or nonce < 0:
+            raise InputError("nonce", f"expected a whole number 0 or more, got {nonce!r}")
+        self.client_seeds = tuple(sorted(client_seeds))
+        self.client_seed_joined = join_client_seeds(self.client_seeds)
+        self.nonce = nonce
+        self.commitment = commitment(server_seed)
+        self.draws: list[Draw] = []
+        self._stream = words(server_seed, self.client_seed_joined, nonce)
+
+    def roll(self, die: Die) -> Face:
+        face = face_at(die, draw_index(self._stream, face_count(die)))
+        self.draws.append((sides_of(die), face))
+        return face
+
+    def draws_json(self) -> list[DrawJSON]:
+        """``draws`` as JSON, the form the roll log stores."""
+        return [draw_json(draw) for draw in self.draws]
+
+
+def derive_faces(server_seed: bytes, client_seeds: Sequence[str], nonce: int, dice: Sequence[Die]) -> list[Face]:
+    """The faces the dice of one resolution show, in order (what ``verify`` recomputes).
+
+    >>> dice = [Die(6), Die(6), Die(None)]
+    >>> derive_faces(bytes(32), ["alice"], 0, dice) == derive_faces(bytes(32), ["alice"], 0, dice)
+    True
+    """
+    source = CommitRevealSource(server_seed, tuple(client_seeds), nonce)
+    return [source.roll(die) for die in dice]
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """A retired seed, published: it covers the nonces ``first_nonce <= nonce < end_nonce``."""
+
+    seed: bytes = field(repr=False)
+    first_nonce: int
+    end_nonce: int
+
+    @property
+    def commitment(self) -> str:
+        return commitment(self.seed)
+
+
+@dataclass(frozen=True, slots=True)
+class Room:
+    """The fairness state of one shared room: a value, replaced (never mutated) as the room goes on.
+
+    Nonces count up across seeds: a new seed continues where the old one stopped, so every roll of
+    a room has its own nonce. Publish ``commitment`` before any roll; call :meth:`rotate` to reveal.
+
+    >>> room = Room.open("table-1", client_seeds=("alice",))
+    >>> source, room = room.next_source()
+    >>> source.nonce, room.next_nonce
+    (0, 1)
+    >>> reveal, room = room.rotate()
+    >>> reveal.commitment == source.commitment, (reveal.first_nonce, reveal.end_nonce), room.first_nonce
+    (True, (0, 1), 1)
+    """
+
+    id: str
+    server_seed: bytes = field(repr=False)
+    client_seeds: tuple[str, ...] = ()
+    next_nonce: int = 0
+    first_nonce: int = 0
+
+    def __post_init__(self) -> None:
+        if len(self.server_seed) < 16:
+            raise InputError("server_seed", f"a seed has at least 16 bytes, got {len(self.server_seed)}")
+        join_client_seeds(self.client_seeds)
+        if not 0 <= self.first_nonce <= self.next_nonce:
+            raise InputError("nonce", f"first nonce {self.first_nonce} must be 0 or more and at most {self.next_nonce}")
+
+    @classmethod
+    def open(cls, room_id: str, client_seeds: tuple[str, ...] = (), next_nonce: int = 0) -> Room:
+        """A room with a fresh secret seed."""
+        return cls(room_id, new_seed(), tuple(sorted(client_seeds)), next_nonce, next_nonce)
+
+    @property
+    def commitment(self) -> str:
+        """What to publish before any roll with the current seed."""
+        return commitment(self.server_seed)
+
+    def with_client_seeds(self, client_seeds: Iterable[str]) -> Room:
+        """The room with the players' seeds replaced (they apply from the next roll)."""
+        return replace(self, client_seeds=tuple(sorted(client_seeds)))
+
+    def source(self) -> CommitRevealSource:
+        """A dice source for the next roll (nonce ``next_nonce``); does not advance the room."""
+        return CommitRevealSource(self.server_seed, self.client_seeds, self.next_nonce)
+
+    def next_source(self) -> tuple[CommitRevealSource, Room]:
+        """A dice source for the next roll and the room after it (nonce used up)."""
+        return self.source(), replace(self, next_nonce=self.next_nonce + 1)
+
+    def rotate(self) -> tuple[Reveal, Room]:
+        """Reveal the current seed and continue with a fresh one and a new commitment."""
+        reveal = Reveal(self.server_seed, self.first_nonce, self.next_nonce)
+        return reveal, replace(self, server_seed=new_seed(), first_nonce=self.next_nonce)

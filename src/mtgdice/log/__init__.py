@@ -1,0 +1,48 @@
+"""The roll log: every roll kept, exported, replayed and verified.
+
+:class:`RollLog` stores rolls in SQLite (one row per roll, committed before ``append`` returns);
+:func:`verify_export` checks an exported room log against its revealed commit-reveal seeds
+(:mod:`mtgdice.fair`); :func:`replay` resolves logged requests again with their logged faces.
+
+A shared room, with :class:`mtgdice.fair.Room` (a value: keep the new one each step):
+
+>>> import tempfile, pathlib
+>>> from mtgdice.fair import Room
+>>> from mtgdice.jsonio import resolve_json
+>>> log = RollLog(pathlib.Path(tempfile.mkdtemp()) / "rolls.sqlite")
+>>> room = log.load_room("table") or Room.open("table", client_seeds=("alice", "bob"))
+>>> log.save_room(room)                         # publish room.commitment now
+>>> request = {"text": "Roll a d20."}
+>>> source, after = room.next_source()
+>>> outcome = resolve_json(request, None, source)  # if this raises, keep `room`: the nonce was never shown
+>>> roll_id = log.record(request, outcome, source, room="table", player="alice")
+>>> room = after
+>>> reveal, room = room.rotate()                # reveal the old seed, commit to a new one
+>>> _ = log.record_reveal("table", reveal.seed, reveal.end_nonce)
+>>> log.save_room(room)
+>>> verify_export(log.export_json("table")).summary()
+'1 verified, 0 bad, 0 unverifiable, of 1 rolls'
+>>> log.close()
+
+This package leaves out the CLI (``mtgdice.cli_log``) and rendering for people.
+"""
+
+from mtgdice.log.records import LoggedRoll, outcome_faces
+from mtgdice.log.replay import ReplayResult, replay, replay_roll
+from mtgdice.log.store import EXPORT_FORMAT, RollLog, default_db_path
+from mtgdice.log.verify import RollCheck, Status, VerifyReport, verify_export
+
+__all__ = [
+    "EXPORT_FORMAT",
+    "LoggedRoll",
+    "ReplayResult",
+    "RollCheck",
+    "RollLog",
+    "Status",
+    "VerifyReport",
+    "default_db_path",
+    "outcome_faces",
+    "replay",
+    "replay_roll",
+    "verify_export",
+]
