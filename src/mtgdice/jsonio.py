@@ -120,7 +120,8 @@ def card_from(item: Mapping[str, Any], field: str, cards: CardSource | None) -> 
     try:
         record = cards.lookup(name)
     except LookupError as error:
-        raise InputError(field, str(error)) from None
+        message = str(error)
+        raise InputError(field, message.removeprefix("card: ")) from None
     return compile_card_record(record)
 
 
