@@ -9,9 +9,17 @@ given as ``X`` (``aliases``).
 from __future__ import annotations
 
 from collections.abc import Mapping
+import re
 from dataclasses import dataclass
 
 from mtgdice.rules.errors import InputError
+
+_NOISE = re.compile(r"\b(?:the number of|the|a|an|your|their|its|his|her)\b|'s\b")
+
+
+def _loose(name: str) -> str:
+    """A name for loose matching: "the toughness of the creature" ~ "toughness of creature"."""
+    return " ".join(_NOISE.sub(" ", name.casefold()).split())
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +32,8 @@ class Amount:
     -4
     >>> Amount.named("bobbleheads you control", aliases=("X",)).value({"X": 2})
     2
+    >>> Amount.named("toughness of creature you sacrificed").value({"the toughness of the creature you sacrificed": 3})
+    3
     """
 
     constant: int = 0
@@ -45,10 +55,11 @@ class Amount:
         for key in (self.name, *self.aliases):
             if key in amounts:
                 return self.constant + self.sign * amounts[key]
-        folded = {k.casefold(): v for k, v in amounts.items()}
+        # Names are matched loosely too: case, articles, possessives and "the number of" aside.
+        folded = {_loose(k): v for k, v in amounts.items()}
         for key in (self.name, *self.aliases):
-            if key.casefold() in folded:
-                return self.constant + self.sign * folded[key.casefold()]
+            if _loose(key) in folded:
+                return self.constant + self.sign * folded[_loose(key)]
         raise InputError(f"amounts.{self.name}", f"this roll needs the value of {self.name!r}; add it to amounts")
 
     def describe(self) -> int | str:
