@@ -1,0 +1,318 @@
+"""Benchmark mtgdice against the anchors (d20, icepool, dyce, numpy, random) in one run.
+
+Usage: ``.venv/bin/python bench/run.py [--quick]`` (install the anchors with
+``.venv/bin/pip install -e '.[bench]'``). Prints a Markdown report and writes it to
+``bench/results/bench-<date>.md``. Every number is a median; the box is shared and noisy, so
+ratios move by up to about 1.5x between runs (research/dicelibs.md).
+
+Parts: A, one roll per call through each public API (mtgdice: the full rules through
+``resolve()`` with a ``SeededSource``); B, 1M simulated "2d20 keep highest +1"; C, exact
+distributions computed cold (a fresh subprocess per measurement); D, tasks only mtgdice can do.
+There is no bench-only code path: every mtgdice call here is the public API.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import platform
+import statistics
+import subprocess
+import sys
+import textwrap
+import time
+import timeit
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+PYTHON = sys.executable
+
+SPELLBOOK = (
+    "{T}: Exile target instant or sorcery card from a graveyard. Roll a d20. Activate only as a sorcery.\n"
+    "1\u20149 | Copy that card. You may cast the copy.\n"
+    "10\u201419 | Copy that card. You may cast the copy by paying {1} rather than paying its mana cost.\n"
+    "20 | Copy each card exiled with Wizard's Spellbook. You may cast any number of the copies without "
+    "paying their mana costs."
+)
+PIXIE = (
+    "Flying\nGrant an Advantage \u2014 If you would roll one or more dice, instead roll that many dice plus one "
+    "and ignore the lowest roll."
+)
+SWORD = (
+    "Equipped creature gets +2/+2 and has protection from Rogues and from Clerics.\n"
+    "Whenever equipped creature deals combat damage to a player, create a 4/4 gold Dragon creature token with "
+    "flying and roll a d20 (a twenty-sided die). If you roll a 20, repeat this process.\nEquip {2}"
+)
+
+
+def per_call(function: Callable[[], Any], seconds: float = 0.4, repeats: int = 5) -> float:
+    """Median seconds per call over ``repeats`` timed batches of about ``seconds`` each."""
+    timer = timeit.Timer(function)
+    number, _ = timer.autorange()
+    number = max(1, int(number * seconds / 0.2))
+    return statistics.median(t / number for t in timer.repeat(repeats, number))
+
+
+def median_time(function: Callable[[], Any], repeats: int = 7) -> float:
+    function()
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        function()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def cold(setup: str, compute: str, runs: int) -> tuple[float, float]:
+    """Median (import seconds, first-compute seconds) over ``runs`` fresh interpreters."""
+    code = textwrap.dedent(
+        f"""
+        import time, warnings, json
+        warnings.simplefilter("ignore")
+        start = time.perf_counter()
+        {setup}
+        imported = time.perf_counter()
+        result = {compute}
+        done = time.perf_counter()
+        print(json.dumps([imported - start, done - imported]))
+        """
+    )
+    imports, computes = [], []
+    for _ in range(runs):
+        output = subprocess.run([PYTHON, "-c", code], capture_output=True, text=True, check=True).stdout
+        a, b = json.loads(output)
+        imports.append(a)
+        computes.append(b)
+    return statistics.median(imports), statistics.median(computes)
+
+
+def fmt(seconds: float) -> str:
+    if seconds < 1e-3:
+        return f"{seconds * 1e6:.2f} µs"
+    if seconds < 1:
+        return f"{seconds * 1e3:.2f} ms"
+    return f"{seconds:.2f} s"
+
+
+# -- part A ----------------------------------------------------------------------------------------
+
+
+def part_a() -> list[tuple[str, float]]:
+    import random
+
+    import d20
+    import icepool
+    from dyce import P
+
+    from mtgdice.rules import Board, Permanent, SeededSource, resolve
+    from mtgdice.text import compile_text
+
+    spellbook = compile_text(SPELLBOOK, name="Wizard's Spellbook").rolls[0]
+    board = Board(battlefield=(Permanent("Pixie Guide", compile_text(PIXIE, name="Pixie Guide").effects),))
+    source = SeededSource(706)
+    ice = icepool.d20.highest(2) + 1
+    dy = (2 @ P(20)).at(-1) + 1
+    warnings.simplefilter("ignore")
+    rows = [
+        (
+            "mtgdice `resolve()` Wizard's Spellbook + Pixie Guide (full rules, SeededSource)",
+            per_call(lambda: resolve(spellbook, source="Wizard's Spellbook", dice=source, board=board)),
+        ),
+        ('d20 `roll("2d20kh1+1")`', per_call(lambda: d20.roll("2d20kh1+1").total)),
+        ("icepool `(d20.highest(2)+1).sample()`", per_call(ice.sample)),
+        ("dyce `((2@P(20)).at(-1)+1).sample()`", per_call(dy.sample)),
+        ("`random.randint(1, 20)` (one die, the Python floor)", per_call(lambda: random.randint(1, 20))),
+    ]
+    return rows
+
+
+# -- part B ----------------------------------------------------------------------------------------
+
+
+def part_b(rolls: int) -> list[tuple[str, float]]:
+    import numpy as np
+
+    from mtgdice.rules import Amount, Die, RollInstruction
+    from mtgdice.sim import simulate
+
+    instruction = RollInstruction(Amount(2), Die(20), keep_highest=1, modifier=Amount(1))
+    seeds = iter(range(10_000))
+
+    def ours() -> None:
+        simulate(instruction, rolls=rolls, seed=next(seeds))
+
+    def hand() -> None:
+        generator = np.random.Generator(np.random.PCG64(next(seeds)))
+        faces = generator.integers(1, 21, size=(2, rolls), dtype=np.uint8)
+        np.bincount(np.maximum(faces[0], faces[1]) + 1, minlength=22)
+
+    return [
+        (f"mtgdice `simulate()` 2d20 keep highest +1, {rolls:,} rolls (counts, rows, doubles)", median_time(ours)),
+        (f"hand-written numpy (uint8, `np.maximum`, `bincount`), {rolls:,} rolls", median_time(hand)),
+    ]
+
+
+# -- part C and D ----------------------------------------------------------------------------------
+
+MTG_SETUP = "from mtgdice.odds import odds; from mtgdice.rules import *"
+ICE_SETUP = "import icepool"
+DYCE_SETUP = "from dyce import H, P; from dyce.evaluation import expand"
+
+EXACT = [
+    (
+        "highest of 2d20 +1",
+        "odds(RollInstruction(Amount(2), Die(20), keep_highest=1, modifier=Amount(1)))",
+        "(icepool.d20.highest(2) + 1).probabilities()",
+        "((2 @ P(20)).at(-1) + 1).lowest_terms()",
+    ),
+    (
+        "10d20 keep highest 3",
+        "odds(RollInstruction(Amount(10), Die(20), keep_highest=3))",
+        "icepool.d20.highest(10, 3).probabilities()",
+        "(10 @ P(20)).at(slice(-3, None)).lowest_terms()",
+    ),
+    (
+        "5d6 rerolling 1s (mtgdice: a reroll permission, accept; icepool/dyce: once)",
+        "odds(RollInstruction(Amount(5), Die(6)), board=Board(battlefield=(Permanent('r', "
+        "(RerollPermission(condition=InRange(1, 1)),)),)), policy='accept')",
+        "(5 @ icepool.d6.reroll([1], depth=1)).probabilities()",
+        "(5 @ expand(lambda r: r.h if r.outcome == 1 else r.outcome, H(6))).lowest_terms()",
+    ),
+    (
+        "5d6 rerolling 1s until not 1 (the same maths as the permission)",
+        None,
+        "(5 @ icepool.d6.reroll([1], depth='inf')).probabilities()",
+        None,
+    ),
+    (
+        "20d20 sum",
+        "odds(RollInstruction(Amount(20), Die(20)))",
+        "(20 @ icepool.d20).probabilities()",
+        "(20 @ H(20)).lowest_terms()",
+    ),
+]
+
+MTG_ONLY = [
+    (
+        "Wizard's Spellbook + Pixie Guide: compile both texts, then rows, results, expected executions",
+        f"odds(compile_text({SPELLBOOK!r}).rolls[0], board=Board(battlefield=(Permanent('Pixie Guide', "
+        f"compile_text({PIXIE!r}).effects),)))",
+    ),
+    (
+        "Sword of Dungeons & Dragons + Pixie Guide: compile both texts, then expected executions (400/361)",
+        f"odds(compile_text({SWORD!r}).rolls[0], board=Board(battlefield=(Permanent('Pixie Guide', "
+        f"compile_text({PIXIE!r}).effects),)))",
+    ),
+]
+
+
+def part_c(runs: int) -> list[tuple[str, float | None, float | None, float | None]]:
+    rows = []
+    for label, ours, ice, dy in EXACT:
+        mtg = cold(MTG_SETUP, ours, runs)[1] if ours else None
+        ice_time = cold(ICE_SETUP, ice, runs)[1] if ice else None
+        dyce_time = cold(DYCE_SETUP, dy, runs)[1] if dy else None
+        rows.append((label, mtg, ice_time, dyce_time))
+    return rows
+
+
+def part_d(runs: int) -> list[tuple[str, float, float]]:
+    setup = MTG_SETUP + "; from mtgdice.text import compile_text"
+    rows = []
+    for label, compute in MTG_ONLY:
+        _, first = cold(setup, compute, runs)
+        namespace: dict[str, Any] = {}
+        exec(setup, namespace)
+        warm = median_time(lambda code=compute, names=namespace: eval(code, names))
+        rows.append((label, first, warm))
+    return rows
+
+
+def imports(runs: int) -> list[tuple[str, float]]:
+    return [
+        ("mtgdice (`import mtgdice.rules, mtgdice.odds`)", cold("import mtgdice.rules, mtgdice.odds", "0", runs)[0]),
+        ("icepool", cold(ICE_SETUP, "0", runs)[0]),
+        ("dyce", cold(DYCE_SETUP, "0", runs)[0]),
+        ("d20", cold("import d20", "0", runs)[0]),
+    ]
+
+
+def verdict(label: str, seconds: float, limit: float) -> str:
+    return f"{label}: " + ("met" if seconds <= limit else f"missed by {seconds / limit:.1f}x")
+
+
+def report(quick: bool) -> str:
+    runs = 3 if quick else 5
+    rolls = 1_000_000
+    started = time.perf_counter()
+    lines = [
+        f"# mtgdice benchmark, {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC",
+        "",
+        f"Python {platform.python_version()} on {platform.machine()}, {platform.processor() or 'unknown CPU'}; "
+        "medians; cold = first computation in a fresh interpreter (import excluded, listed separately).",
+        "",
+        "## A. One roll per call",
+        "",
+        "| what | per call | vs `random.randint` | target |",
+        "|---|---:|---:|---|",
+    ]
+    a = part_a()
+    floor = a[-1][1]
+    for position, (label, seconds) in enumerate(a):
+        target = verdict("≤ 10 µs", seconds, 10e-6) if position == 0 else ""
+        lines.append(f"| {label} | {fmt(seconds)} | {seconds / floor:.1f}x | {target} |")
+    lines += [
+        "",
+        "## B. 1M simulated rolls of 2d20 keep highest +1",
+        "",
+        "| what | time | ratio | target |",
+        "|---|---:|---:|---|",
+    ]
+    b = part_b(rolls)
+    for position, (label, seconds) in enumerate(b):
+        target = verdict("≤ 20 ms", seconds, 20e-3) if position == 0 else ""
+        lines.append(f"| {label} | {fmt(seconds)} | {seconds / b[1][1]:.2f}x | {target} |")
+    lines += [
+        "",
+        "## C. Exact distributions, cold",
+        "",
+        "| task | mtgdice | icepool | dyce | mtgdice / faster anchor | target (≤ faster anchor) |",
+        "|---|---:|---:|---:|---:|---|",
+    ]
+    for label, mtg, ice, dy in part_c(runs):
+        anchors = [t for t in (ice, dy) if t is not None]
+        best = min(anchors) if anchors else None
+        ratio = f"{mtg / best:.1f}x" if mtg is not None and best else "–"
+        status = "–" if mtg is None or best is None else ("met" if mtg <= best else f"missed by {mtg / best:.1f}x")
+        lines.append(
+            f"| {label} | {fmt(mtg) if mtg else '–'} | {fmt(ice) if ice else '–'} | "
+            f"{fmt(dy) if dy else '–'} | {ratio} | {status} |"
+        )
+    lines += ["", "## D. MTG-only tasks (mtgdice)", "", "| task | cold | warm |", "|---|---:|---:|"]
+    for label, first, warm in part_d(runs):
+        lines.append(f"| {label} | {fmt(first)} | {fmt(warm)} |")
+    lines += ["", "## Import times", "", "| library | import |", "|---|---:|"]
+    for label, seconds in imports(runs):
+        lines.append(f"| {label} | {fmt(seconds)} |")
+    lines += ["", f"Total benchmark time: {time.perf_counter() - started:.0f} s.", ""]
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer cold runs")
+    parser.add_argument("--out", type=Path, default=None, help="report file (default bench/results/bench-<date>.md)")
+    args = parser.parse_args()
+    text = report(args.quick)
+    print(text)
+    out = args.out or HERE / "results" / f"bench-{dt.date.today():%Y-%m-%d}.md"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(text, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,157 @@
+"""Exact odds of a roll instruction (CR 706), driven by the same rule objects as ``resolve``.
+
+:func:`odds` gives, as :class:`fractions.Fraction`, the probability of each results-table row
+(and of no row), of each counted result or total, of doubles and of rolling again in the first
+execution, and for the whole resolution the expected number of executions (roll again, repeat:
+CR 706.3c, solved exactly) and of triggerings per card. Decisions follow a named policy
+(``decline``, ``accept``, ``maximize``, ``minimize``).
+
+Every number comes from running :func:`mtgdice.rules.resolve` with ``limit=1`` on face
+sequences (``enumerate``), counted by multisets, kept dice or totals where the order of faces
+cannot matter (``fast``), and chained over turn states (``chain``). This package leaves out
+sampling (``mtgdice.sim``) and rendering (``mtgdice.cli_odds``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+
+from mtgdice.odds.chain import expectations
+from mtgdice.odds.enumerate import Problem, ResultKey, Summary, brute_force, count_first_roll, summarize
+from mtgdice.odds.fast import fast_distribution
+from mtgdice.rules import Board, Policy, PolicyChooser, RollInstruction, TurnState
+
+__all__ = [
+    "Odds",
+    "Problem",
+    "ResultKey",
+    "Summary",
+    "brute_force",
+    "count_first_roll",
+    "execution_distribution",
+    "odds",
+    "summarize",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Odds:
+    """Exact odds of one instruction on one board under one policy.
+
+    ``rows`` has one probability per table row for the first execution (for a table read for
+    each result: the expected number of counted results in that row); ``no_row`` is the
+    probability that no row matches (``None`` without a table); ``results`` maps each counted
+    result (or total, see :class:`Summary`) to its probability; ``triggers`` maps each card to
+    its expected number of triggerings over the whole resolution.
+    """
+
+    rows: tuple[Fraction, ...]
+    no_row: Fraction | None
+    results: tuple[tuple[ResultKey, Fraction], ...]
+    doubles: Fraction
+    again: Fraction
+    expected_executions: Fraction
+    triggers: tuple[tuple[str, Fraction], ...]
+    first: tuple[tuple[Summary, Fraction], ...]
+    method: str
+
+    def to_json(self) -> dict[str, object]:
+        """The ``odds --json`` output object (docs/odds.md)."""
+        return {
+            "rows": [str(p) for p in self.rows],
+            "no_row": None if self.no_row is None else str(self.no_row),
+            "results": {_key(value): str(p) for value, p in self.results},
+            "expected_executions": str(self.expected_executions),
+            "triggers": {card: str(p) for card, p in self.triggers},
+        }
+
+
+def _order(item: tuple[ResultKey, Fraction]) -> tuple[bool, bool, int, str]:
+    value = item[0]
+    return value is None, isinstance(value, str), value if isinstance(value, int) else 0, str(value)
+
+
+def _key(value: ResultKey) -> str:
+    return "none" if value is None else str(value)
+
+
+def execution_distribution(problem: Problem, method: str = "auto") -> tuple[dict[Summary, Fraction], str]:
+    """One execution's exact distribution and the path that found it (``method``: auto or brute)."""
+    if method not in ("auto", "brute"):
+        from mtgdice.rules.errors import InputError
+
+        raise InputError("method", f"{method!r} is not a method; use auto or brute")
+    if method == "auto":
+        found = fast_distribution(problem)
+        if found is not None:
+            return found
+    return brute_force(problem), "brute force"
+
+
+def odds(
+    instruction: RollInstruction,
+    *,
+    source: str = "~",
+    board: Board | None = None,
+    policy: Policy | str = Policy.DECLINE,
+    amounts: Mapping[str, int] | None = None,
+    turn: TurnState | None = None,
+    method: str = "auto",
+) -> Odds:
+    """The exact odds of ``instruction`` (see :class:`Odds`).
+
+    >>> from mtgdice.rules import Amount, Die, ResultsTable, Row
+    >>> ogre = RollInstruction(Amount(1), Die(20), table=ResultsTable((Row(1, 9), Row(10, 19), Row(20, 20))))
+    >>> [str(p) for p in odds(ogre).rows]
+    ['9/20', '1/2', '1/20']
+    """
+    chooser = PolicyChooser(policy)
+    board = board or Board()
+    start = turn or TurnState()
+    values = dict(amounts or {})
+    cache: dict[frozenset[str], tuple[dict[Summary, Fraction], str]] = {}
+
+    def at(used: frozenset[str]) -> dict[Summary, Fraction]:
+        if used not in cache:
+            problem = Problem(instruction, source, board, chooser, values, TurnState(used))
+            cache[used] = execution_distribution(problem, method)
+        return cache[used][0]
+
+    first = at(start.used)
+    method_used = cache[start.used][1]
+    table = instruction.table
+    # Sum numerators over one common denominator: exact, and far cheaper than adding Fractions.
+    denominator = math.lcm(*(p.denominator for p in first.values())) if first else 1
+    rows = [0] * (len(table.rows) if table is not None else 0)
+    no_row = 0
+    results: dict[ResultKey, int] = {}
+    doubles = again = 0
+    for summary, p in first.items():
+        share = p.numerator * (denominator // p.denominator)
+        if table is not None:
+            for row in summary.rows if summary.rows is not None else (summary.row,):
+                if row is None:
+                    no_row += share
+                else:
+                    rows[row] += share
+        results[summary.value] = results.get(summary.value, 0) + share
+        if summary.doubles:
+            doubles += share
+        if summary.again:
+            again += share
+    executions, triggers = expectations(start.used, at)
+    ordered = sorted(((value, Fraction(share, denominator)) for value, share in results.items()), key=_order)
+    return Odds(
+        tuple(Fraction(share, denominator) for share in rows),
+        Fraction(no_row, denominator) if table is not None else None,
+        tuple(ordered),
+        Fraction(doubles, denominator),
+        Fraction(again, denominator),
+        executions,
+        tuple(sorted(triggers.items())),
+        tuple(first.items()),
+        method_used,
+    )

@@ -1,0 +1,86 @@
+"""Whole resolutions: roll again and repeat (CR 706.3c) solved exactly, never truncated.
+
+One execution's distribution depends on the earlier ones only through the turn state
+(``Resolution.used``: the once-each-turn effects already used). So the resolution is an
+absorbing Markov chain over ``used`` states: from state ``s`` an execution leads to another
+execution in state ``s'`` with probability ``P(again, used = s')``, or stops. The expected
+number of executions and of triggerings per card solve ``x = b + P x`` exactly with Fractions;
+with a single state that is the geometric series ``b / (1 - p_again)``.
+
+This module leaves out how one execution's distribution is found (``enumerate``, ``fast``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+
+from mtgdice.odds.enumerate import Summary
+from mtgdice.rules.errors import RollLimitError
+
+MAX_STATES = 512
+"""Most turn states the chain may visit."""
+
+Distribution = dict[Summary, Fraction]
+
+
+def expectations(
+    start: frozenset[str], distribution_at: Callable[[frozenset[str]], Distribution]
+) -> tuple[Fraction, dict[str, Fraction]]:
+    """Expected executions and expected triggerings per card of a whole resolution from ``start``.
+
+    >>> one = Summary(None, None, 20, False, True)
+    >>> stop = Summary(None, None, 5, False, False)
+    >>> expectations(frozenset(), lambda used: {one: Fraction(1, 20), stop: Fraction(19, 20)})[0]
+    Fraction(20, 19)
+    """
+    states = [start]
+    index = {start: 0}
+    found: list[Distribution] = []
+    position = 0
+    while position < len(states):
+        distribution = distribution_at(states[position])
+        found.append(distribution)
+        for summary in distribution:
+            if summary.again and summary.used not in index:
+                if len(states) >= MAX_STATES:
+                    raise RollLimitError(f"odds: more than {MAX_STATES} turn states; the chain is too large to solve")
+                index[summary.used] = len(states)
+                states.append(summary.used)
+        position += 1
+    cards = sorted({card for distribution in found for summary in distribution for card, _ in summary.triggers})
+    size = len(states)
+    # Rows of (I - P) | b, with b = (1, triggers per card...).
+    matrix: list[list[Fraction]] = []
+    for row, distribution in enumerate(found):
+        line = [Fraction(0)] * size
+        line[row] += 1
+        constants = [Fraction(1)] + [Fraction(0)] * len(cards)
+        for summary, p in distribution.items():
+            if summary.again:
+                line[index[summary.used]] -= p
+            for card, count in summary.triggers:
+                constants[1 + cards.index(card)] += p * count
+        matrix.append(line + constants)
+    solution = _solve(matrix, size)
+    first = solution[0]
+    return first[0], {card: first[1 + i] for i, card in enumerate(cards)}
+
+
+def _solve(matrix: list[list[Fraction]], size: int) -> list[list[Fraction]]:
+    """Gauss-Jordan elimination on ``[A | B]``; the rows of ``A^-1 B``."""
+    for column in range(size):
+        pivot = next((r for r in range(column, size) if matrix[r][column] != 0), None)
+        if pivot is None:
+            raise RollLimitError(
+                "odds: the roll never stops (roll again is certain from some state); "
+                "answer no to an optional roll again (policy decline)"
+            )
+        matrix[column], matrix[pivot] = matrix[pivot], matrix[column]
+        lead = matrix[column][column]
+        matrix[column] = [value / lead for value in matrix[column]]
+        for r in range(size):
+            if r != column and matrix[r][column] != 0:
+                factor = matrix[r][column]
+                matrix[r] = [a - factor * b for a, b in zip(matrix[r], matrix[column], strict=True)]
+    return [line[size:] for line in matrix]
