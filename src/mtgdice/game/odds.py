@@ -1,0 +1,79 @@
+"""Exact odds of the rows of a roll a player is about to make, for the odds panel.
+
+A thin adapter: it builds the same request :class:`~mtgdice.game.table.Game` would resolve and
+asks :func:`mtgdice.odds.odds` (every optional action declined) for the probability of each
+results-table row. Rolls whose first physical roll has too many face sequences to enumerate
+quickly are refused with a reason instead of blocking a web request.
+
+What this module leaves out: the odds themselves (``mtgdice.odds``) and rendering.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from mtgdice.game.table import Game, RollSpec
+from mtgdice.jsonio import CardSource, amounts_from, board_from, instruction_from
+from mtgdice.rules import PolicyChooser, TurnState
+
+MAX_SEQUENCES = 200_000
+"""Most face sequences of the first physical roll the panel will have enumerated."""
+
+
+@dataclass(frozen=True, slots=True)
+class RowOdds:
+    """One results-table row and the probability the first execution lands in it."""
+
+    label: str
+    text: str
+    probability: Fraction
+
+    @property
+    def percent(self) -> float:
+        return float(self.probability) * 100
+
+
+@dataclass(frozen=True, slots=True)
+class OddsView:
+    """The odds panel's content: rows, the chance of no row, or why there are none."""
+
+    rows: tuple[RowOdds, ...] = ()
+    no_row: Fraction | None = None
+    note: str = ""
+
+
+def row_odds(game: Game, player_id: str, spec: RollSpec, cards: CardSource | None) -> OddsView:
+    """The odds of each row of ``spec`` rolled by ``player_id`` on the current board.
+
+    >>> game = Game(); alice = game.add_player("Alice")
+    >>> row_odds(game, alice.id, RollSpec.plain("d20"), None).note
+    'this roll has no results table'
+    """
+    try:
+        from mtgdice.odds import Problem, count_first_roll, odds
+    except ImportError:  # pragma: no cover - the odds package ships with mtgdice
+        return OddsView(note="the odds engine is not installed")
+    request = game.request_for(player_id, spec)
+    compiled, instruction = instruction_from(request, cards)
+    if instruction.table is None:
+        return OddsView(note="this roll has no results table")
+    board = board_from(request, cards)
+    amounts = amounts_from(request)
+    turn = TurnState(frozenset(game.used))
+    die = instruction.die_for(amounts)
+    sides = 6 if die.sides is None else die.sides
+    try:
+        problem = Problem(instruction, compiled.name or "~", board, PolicyChooser("decline"), amounts, turn)
+        count = count_first_roll(problem)
+    except Exception as error:  # an amount missing, a limit: say why there are no odds
+        return OddsView(note=f"no odds: {error}")
+    if sides**count > MAX_SEQUENCES:
+        return OddsView(note=f"no odds: {count} d{sides} has too many face sequences to enumerate here")
+    result = odds(instruction, source=compiled.name or "~", board=board, amounts=amounts, turn=turn)
+    rows = tuple(
+        RowOdds(row.label, row.text, probability)
+        for row, probability in zip(instruction.table.rows, result.rows, strict=True)
+    )
+    return OddsView(rows, result.no_row)
+

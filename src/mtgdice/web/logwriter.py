@@ -1,0 +1,137 @@
+"""Writing rolls to the roll log off the event loop, in order, with a shared commit when possible.
+
+:class:`LogWriter` owns one thread that appends rolls to the :class:`~mtgdice.log.RollLog` in the
+order they were submitted (rooms submit under their lock, so a room's nonces reach the log in
+order). A caller gets a future that resolves to the roll's id once the row is committed; the
+HTTP response and the broadcast wait for it. When the log offers ``append_many`` (one
+transaction, one fsync, for every roll waiting), rolls that arrive together share one commit —
+with ``synchronous=FULL`` the fsync is the cost of a roll; otherwise each roll is appended alone.
+
+What this module leaves out: the log's format and checks (``mtgdice.log``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import queue
+import threading
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+from mtgdice.fair import CommitRevealSource, draw_json
+
+MAX_BATCH = 256
+
+
+class AppendLog(Protocol):
+    """The part of :class:`~mtgdice.log.RollLog` the writer uses (``append_many`` when present)."""
+
+    def append(
+        self, *, request: Mapping[str, Any], outcome: Mapping[str, Any], source: str, room: str | None = ...,
+        player: str | None = ..., commitment: str | None = ..., client_seeds: Sequence[str] = ...,
+        nonce: int | None = ..., faces: Any = ..., time: str | None = ...,
+    ) -> int: ...
+
+
+Entry = tuple[dict[str, Any], asyncio.AbstractEventLoop, "asyncio.Future[int]"]
+
+
+def append_fields(
+    request: Mapping[str, Any], outcome: Mapping[str, Any], source: CommitRevealSource, room: str, player: str | None
+) -> dict[str, Any]:
+    """The keyword arguments of ``RollLog.append`` for a commit-reveal roll."""
+    return {
+        "request": dict(request), "outcome": dict(outcome), "source": source.name, "room": room, "player": player,
+        "commitment": source.commitment, "client_seeds": tuple(source.client_seeds), "nonce": source.nonce,
+        "faces": [draw_json(draw) for draw in source.draws],
+    }
+
+
+class LogWriter:
+    """One writer thread for one roll log.
+
+    >>> import tempfile, pathlib, asyncio
+    >>> from mtgdice.fair import Room
+    >>> from mtgdice.jsonio import resolve_json
+    >>> from mtgdice.log import RollLog
+    >>> log = RollLog(pathlib.Path(tempfile.mkdtemp()) / "rolls.sqlite")
+    >>> writer = LogWriter(log)
+    >>> source = Room.open("t").source()
+    >>> outcome = resolve_json({"text": "Roll a d6."}, None, source)
+    >>> async def write() -> int:
+    ...     return await writer.submit(append_fields({"text": "Roll a d6."}, outcome, source, "t", None))
+    >>> asyncio.run(write())
+    1
+    >>> writer.close()
+    """
+
+    def __init__(self, log: AppendLog) -> None:
+        self.log = log
+        self._queue: queue.SimpleQueue[Entry | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name="mtgdice-log-writer", daemon=True)
+        self._thread.start()
+
+    def submit(self, fields: dict[str, Any]) -> asyncio.Future[int]:
+        """Queue one roll (synchronously, so callers keep their order); await the future for its id."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[int] = loop.create_future()
+        self._queue.put((fields, loop, future))
+        return future
+
+    def close(self) -> None:
+        self._queue.put(None)
+        self._thread.join(timeout=10)
+
+    def _run(self) -> None:
+        while True:
+            first = self._queue.get()
+            if first is None:
+                return
+            batch = [first]
+            while len(batch) < MAX_BATCH:
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    self._write(batch)
+                    return
+                batch.append(more)
+            self._write(batch)
+
+    def _write(self, batch: Sequence[Entry]) -> None:
+        append_many = getattr(self.log, "append_many", None)
+        if append_many is not None and len(batch) > 1:
+            try:
+                ids = list(append_many([fields for fields, _, _ in batch]))
+            except Exception as error:  # every roll of the batch failed together
+                for _, loop, future in batch:
+                    _notify(loop, _fail, future, error)
+                return
+            for (_, loop, future), roll_id in zip(batch, ids, strict=True):
+                _notify(loop, _done, future, roll_id)
+            return
+        for fields, loop, future in batch:
+            try:
+                roll_id = self.log.append(**fields)
+            except Exception as error:
+                _notify(loop, _fail, future, error)
+            else:
+                _notify(loop, _done, future, roll_id)
+
+
+def _notify(loop: asyncio.AbstractEventLoop, callback: Any, future: asyncio.Future[int], value: Any) -> None:
+    try:
+        loop.call_soon_threadsafe(callback, future, value)
+    except RuntimeError:  # the caller's loop has closed: nobody waits for this roll any more
+        pass
+
+
+def _done(future: asyncio.Future[int], roll_id: int) -> None:
+    if not future.done():
+        future.set_result(roll_id)
+
+
+def _fail(future: asyncio.Future[int], error: BaseException) -> None:
+    if not future.done():
+        future.set_exception(error)

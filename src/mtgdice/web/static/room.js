@@ -1,0 +1,63 @@
+// Live room updates: one websocket per room page. The server sends JSON messages
+// {kind, html, ...} whose html is a fragment rendered (and escaped) by the server's templates.
+// Fragments are parsed with DOMParser (inert: no script runs) and moved into the page;
+// nothing here builds HTML from strings.
+(function () {
+  "use strict";
+  var body = document.body;
+  var room = body.dataset.room;
+  var me = body.dataset.player;
+  if (!room) { return; }
+
+  function nodes(html) {
+    var doc = new DOMParser().parseFromString(html, "text/html");
+    return Array.prototype.slice.call(doc.body.childNodes);
+  }
+
+  function activate(element) {
+    if (window.htmx && element && element.nodeType === 1) { window.htmx.process(element); }
+  }
+
+  function prepend(selector, html) {
+    var target = document.querySelector(selector);
+    if (!target) { return; }
+    var fresh = nodes(html);
+    for (var i = fresh.length - 1; i >= 0; i--) { target.prepend(fresh[i]); activate(fresh[i]); }
+  }
+
+  function replace(selector, html) {
+    var target = document.querySelector(selector);
+    if (!target) { return; }
+    target.replaceChildren.apply(target, nodes(html));
+    activate(target);
+  }
+
+  function status(text, state) {
+    var live = document.getElementById("live");
+    if (live) { live.textContent = text; }
+    body.dataset.ws = state;
+  }
+
+  function connect() {
+    var scheme = location.protocol === "https:" ? "wss://" : "ws://";
+    var socket = new WebSocket(scheme + location.host + "/ws/rooms/" + encodeURIComponent(room));
+    socket.onopen = function () { status("live", "open"); };
+    socket.onmessage = function (event) {
+      var message;
+      try { message = JSON.parse(event.data); } catch (error) { return; }
+      if (message.kind === "roll") {
+        if (document.getElementById("roll-" + message.id)) { return; }
+        prepend("#history", message.html);
+      } else if (message.kind === "table") {
+        replace("#table", message.html);
+      } else if (message.kind === "status") {
+        replace("#status", message.html);
+      } else if (message.kind === "question" && message.player === me && window.htmx) {
+        window.htmx.ajax("GET", "/r/" + encodeURIComponent(room) + "/question", {target: "#question", swap: "innerHTML"});
+      }
+    };
+    socket.onclose = function () { status("reconnecting\u2026", "closed"); setTimeout(connect, 1000); };
+  }
+
+  connect();
+})();

@@ -1,0 +1,254 @@
+"""Two players in one room, in real browsers (Debian chromium driven by Playwright), against a real
+uvicorn server on 127.0.0.1: a roll by one appears in the other's page within a second, with every
+die's natural result, the ignored die struck through and the matched row; hostile names and card
+texts show as text and run nothing. Saves ``test-artifacts/room.png``.
+
+Needs ``apt-get install chromium`` and ``pip install playwright``. Without them these tests skip,
+or fail when the environment variable ``CI`` is set.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from shared_data import shared_path
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = Path(os.environ.get("MTGDICE_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = [
+    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+]
+ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
+HOSTILE_NAME = "<img src=x onerror=alert(1)>"
+HOSTILE_TEXT = "<script>alert(2)</script> Roll a d6."
+
+
+def _missing(reason: str) -> None:
+    message = f"browser tests need {reason}"
+    if os.environ.get("CI"):
+        pytest.fail(message + " (CI is set, so this is a failure)")
+    pytest.skip(message)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing("playwright: pip install playwright")
+    if not CHROMIUM.exists():
+        _missing(f"chromium at {CHROMIUM}: apt-get install -y chromium")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    cards = shared_path("cards", "dice-cards.json")
+    port = _free_port()
+    db = tmp_path_factory.mktemp("browser") / "rolls.sqlite"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "mtgdice.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
+         "--db", str(db), "--cards", str(cards), "--rate-limit", "0"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with urllib.request.urlopen(url + "/", timeout=1) as response:
+                    if response.status == 200:
+                        break
+            except OSError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    output = process.stdout.read().decode(errors="replace") if process.stdout else ""
+                    pytest.fail(f"the server did not start: {output[-2000:]}")
+                time.sleep(0.1)
+        _warm_up(url)
+        yield url
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+def _warm_up(url: str) -> None:
+    """One API roll first, so the timed roll does not pay for first-use imports and caches."""
+    request = urllib.request.Request(url + "/api/rooms", data=b"{}", method="POST")
+    with urllib.request.urlopen(request, timeout=10) as response:
+        room = json.load(response)
+    body = json.dumps({"card": "Wizard's Spellbook", "battlefield": ["Pixie Guide"]}).encode()
+    roll = urllib.request.Request(f"{url}/api/rooms/{room['id']}/rolls", data=body, method="POST",
+                                  headers={"Authorization": f"Bearer {room['token']}"})
+    with urllib.request.urlopen(roll, timeout=10) as response:
+        assert response.status == 200
+
+
+class Player:
+    """One browser context: its page and the dialogs it saw."""
+
+    def __init__(self, browser: Any) -> None:
+        # bypass_csp: the escaping must hold on its own (and wait_for_function needs eval).
+        self.context = browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True)
+        self.page = self.context.new_page()
+        self.dialogs: list[str] = []
+        self.errors: list[str] = []
+        self.page.on("dialog", self._dialog)
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+
+    def _dialog(self, dialog: Any) -> None:
+        self.dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    def join(self, url: str, name: str) -> None:
+        self.page.goto(url)
+        self.page.get_by_test_id("join-name").fill(name)
+        self.page.get_by_test_id("join").click()
+        self.page.wait_for_selector("body[data-ws='open']", timeout=5000)
+
+    def add_card(self, query: str, name: str) -> None:
+        self.page.get_by_test_id("card-search").fill(query)
+        self.page.get_by_test_id("search-result").filter(has_text=name).first.click()
+        self.page.get_by_test_id("board").get_by_text(name, exact=True).wait_for(timeout=5000)
+
+    def card(self, name: str) -> Any:
+        return self.page.get_by_test_id("card").filter(has=self.page.get_by_text(name, exact=True))
+
+
+@pytest.fixture
+def players(browser: Any) -> Iterator[tuple[Player, Player]]:
+    alice, bob = Player(browser), Player(browser)
+    try:
+        yield alice, bob
+    finally:
+        alice.context.close()
+        bob.context.close()
+
+
+def _open_room(server: str, alice: Player, bob: Player, alice_name: str = "Alice") -> str:
+    alice.page.goto(server + "/")
+    alice.page.get_by_test_id("create-room").click()
+    alice.page.get_by_test_id("join-name").wait_for()
+    room_url = alice.page.url
+    alice.join(room_url, alice_name)
+    bob.join(room_url, "Bob")
+    return room_url
+
+
+def test_a_roll_reaches_the_other_player_within_a_second(server: str, players: tuple[Player, Player]) -> None:
+    alice, bob = players
+    _open_room(server, alice, bob, alice_name=HOSTILE_NAME)
+    alice.add_card("pixie", "Pixie Guide")
+    alice.add_card("spellbook", "Wizard's Spellbook")
+
+    before = bob.page.get_by_test_id("roll").count()
+    button = alice.card("Wizard's Spellbook").get_by_test_id("roll-card")
+    button.wait_for()
+    started = time.monotonic()
+    button.click()
+    bob.page.wait_for_function(
+        f"document.querySelectorAll('[data-testid=roll]').length > {before}", timeout=1000, polling=20)
+    delay = time.monotonic() - started
+    print(f"roll reached the other player in {delay * 1000:.0f} ms")
+    assert delay < 1.0, f"the roll took {delay:.3f} s to reach the other player"
+
+    roll = bob.page.get_by_test_id("roll").first
+    assert roll.get_by_test_id("die").count() == 2  # Pixie Guide: one die more, the lowest ignored
+    struck = roll.get_by_test_id("struck")
+    assert struck.count() == 1 and struck.first.inner_text().strip().isdigit()
+    assert roll.locator(".die:not(.ignored) .result").first.inner_text().strip().isdigit()
+    assert "ignored" in roll.locator(".die.ignored").inner_text()
+    assert "|" in roll.get_by_test_id("row").first.inner_text()
+    assert HOSTILE_NAME in roll.locator(".player").inner_text()  # the hostile name, as text
+
+    # The hostile name shows literally everywhere and runs nothing.
+    bob.page.get_by_test_id("table").get_by_text(HOSTILE_NAME, exact=True).wait_for(timeout=2000)
+    assert alice.dialogs == [] and bob.dialogs == []
+    assert alice.errors == [] and bob.errors == []
+
+    # The odds panel: exact row chances for the roll on the current board.
+    alice.card("Wizard's Spellbook").get_by_test_id("odds-card").click()
+    alice.page.get_by_test_id("odds-table").wait_for(timeout=5000)
+    assert "%" in alice.page.get_by_test_id("odds-table").inner_text()
+    ARTIFACTS.mkdir(exist_ok=True)
+    alice.page.screenshot(path=str(ARTIFACTS / "room.png"), full_page=True)
+
+
+def test_hostile_card_text_renders_as_text(server: str, players: tuple[Player, Player]) -> None:
+    alice, bob = players
+    _open_room(server, alice, bob)
+    alice.page.locator("summary", has_text="Add a card by its text").click()
+    alice.page.get_by_test_id("text-card-name").fill("<b>Hostile</b>")
+    alice.page.get_by_test_id("text-card-text").fill(HOSTILE_TEXT)
+    alice.page.get_by_test_id("text-card-add").click()
+    card = alice.card("<b>Hostile</b>")
+    card.wait_for(timeout=3000)
+    assert HOSTILE_TEXT in card.locator(".card-text").inner_text()
+    card.get_by_test_id("roll-card").click()
+    roll = bob.page.get_by_test_id("roll").filter(has_text="<b>Hostile</b>")
+    roll.wait_for(timeout=2000)
+    bob.page.get_by_test_id("table").get_by_text("<b>Hostile</b>").wait_for(timeout=2000)
+    assert bob.page.locator("#table b").count() == 0 and bob.page.locator("script:not([src])").count() == 0
+    assert alice.dialogs == [] and bob.dialogs == [] and alice.errors == [] and bob.errors == []
+
+
+def test_a_question_is_answered_in_the_page(server: str, players: tuple[Player, Player]) -> None:
+    alice, bob = players
+    _open_room(server, alice, bob)
+    alice.add_card("other thumb", "Krark's Other Thumb")
+    alice.add_card("spellbook", "Wizard's Spellbook")
+    alice.card("Wizard's Spellbook").get_by_test_id("roll-card").click()
+    question = alice.page.get_by_test_id("open-question")
+    question.wait_for(timeout=2000)
+    assert "Ignore which" in question.inner_text()
+    assert bob.page.get_by_test_id("roll").count() == 0  # nothing is shown before the roll is final
+    question.get_by_test_id("answer").first.click()
+    bob.page.get_by_test_id("roll").first.wait_for(timeout=2000)
+    roll = bob.page.get_by_test_id("roll").first
+    assert roll.get_by_test_id("struck").count() == 1 and roll.get_by_test_id("row").count() == 1
+    assert alice.page.get_by_test_id("open-question").count() == 0
+
+
+def test_planar_die_cost_rises_and_only_the_active_player_rolls(server: str, players: tuple[Player, Player]) -> None:
+    alice, bob = players
+    _open_room(server, alice, bob)
+    from playwright.sync_api import expect
+
+    for expected in ("0", "1", "2"):
+        expect(alice.page.get_by_test_id("planar-cost")).to_contain_text(f"costs {expected} generic", timeout=3000)
+        count = bob.page.get_by_test_id("roll").count()
+        alice.page.get_by_test_id("roll-planar").click()
+        bob.page.wait_for_function(f"document.querySelectorAll('[data-testid=roll]').length > {count}", timeout=2000)
+    expect(alice.page.get_by_test_id("planar-cost")).to_contain_text("costs 3 generic", timeout=3000)
+    expect(bob.page.get_by_test_id("planar-cost")).to_contain_text("costs 3 generic", timeout=3000)  # pushed
+    bob.page.get_by_test_id("roll-planar").click()
+    expect(bob.page.get_by_test_id("error")).to_contain_text("active player", timeout=3000)
+    alice.page.get_by_test_id("next-turn").click()
+    expect(bob.page.get_by_test_id("turn")).to_have_text("2", timeout=3000)
+    expect(bob.page.get_by_test_id("planar-cost")).to_contain_text("costs 0 generic", timeout=3000)

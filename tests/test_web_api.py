@@ -1,0 +1,287 @@
+"""The web app through FastAPI's TestClient: the JSON API (auth, limits, one-line errors, logging
+before the response, reveal and verify), the websocket fan-out, and the pages' tokens and escaping."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("httpx")
+
+from fastapi.testclient import TestClient  # noqa: E402
+
+from mtgdice.log import RollLog, verify_export  # noqa: E402
+from mtgdice.web import create_app  # noqa: E402
+
+HOSTILE_NAME = "<img src=x onerror=alert(1)>"
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "rolls.sqlite"
+
+
+@pytest.fixture
+def client(db: Path, catalog: Any) -> TestClient:
+    return TestClient(create_app(db, catalog, rate=0))
+
+
+@pytest.fixture
+def room(client: TestClient) -> dict[str, str]:
+    response = client.post("/api/rooms")
+    assert response.status_code == 201
+    return response.json()  # type: ignore[no-any-return]
+
+
+def auth(room: dict[str, str]) -> dict[str, str]:
+    return {"Authorization": f"Bearer {room['token']}"}
+
+
+def one_line_error(response: Any) -> str:
+    text = response.text.strip()
+    assert "\n" not in text and "Traceback" not in text
+    message = json.loads(text)["error"]
+    assert isinstance(message, str) and message
+    return message
+
+
+SPELLBOOK = {"card": "Wizard's Spellbook", "battlefield": ["Pixie Guide"]}
+
+
+def test_create_room_publishes_a_commitment(room: dict[str, str]) -> None:
+    assert set(room) == {"id", "token", "commitment"}
+    assert re.fullmatch(r"[0-9a-f]{64}", room["commitment"])
+
+
+def test_roll_needs_the_room_token(client: TestClient, room: dict[str, str]) -> None:
+    path = f"/api/rooms/{room['id']}/rolls"
+    for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": room["token"]}):
+        response = client.post(path, json=SPELLBOOK, headers=headers)
+        assert response.status_code == 401
+        assert "token" in one_line_error(response)
+    reveal = client.post(f"/api/rooms/{room['id']}/reveal")
+    assert reveal.status_code == 401
+
+
+def test_roll_outcome_has_the_resolve_shape_and_its_proof(client: TestClient, room: dict[str, str], db: Path) -> None:
+    response = client.post(f"/api/rooms/{room['id']}/rolls", json=SPELLBOOK, headers=auth(room))
+    assert response.status_code == 200
+    outcome = response.json()
+    assert {"rolls", "triggers", "stored"} <= set(outcome)
+    dice = outcome["rolls"][0]["dice"]
+    assert len(dice) == 2 and [die["ignored"] for die in dice].count(True) == 1
+    assert outcome["proof"] == {"source": "commit-reveal", "nonce": 0, "commitment": room["commitment"],
+                                "client_seeds": []}
+    # Committed to the log before the response: a fresh connection sees it.
+    with RollLog(db) as log:
+        logged = log.get(outcome["id"])
+    assert logged.nonce == 0 and logged.outcome["rolls"] == outcome["rolls"]
+    second = client.post(f"/api/rooms/{room['id']}/rolls", json=SPELLBOOK, headers=auth(room)).json()
+    assert second["proof"]["nonce"] == 1
+
+
+def test_reveal_then_the_log_verifies(client: TestClient, room: dict[str, str]) -> None:
+    for _ in range(3):
+        assert client.post(f"/api/rooms/{room['id']}/rolls", json=SPELLBOOK, headers=auth(room)).status_code == 200
+    revealed = client.post(f"/api/rooms/{room['id']}/reveal", headers=auth(room)).json()
+    assert revealed["commitment"] == room["commitment"] and revealed["to_nonce"] == 3
+    assert revealed["next_commitment"] != room["commitment"]
+    exported = client.get(f"/api/rooms/{room['id']}/log").json()
+    assert [roll["nonce"] for roll in exported["rolls"]] == [0, 1, 2]
+    report = verify_export(exported)
+    assert report.ok, [check.line() for check in report.checks]
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        (b'{"card": ', "body"),
+        (b"[1, 2]", "body"),
+        (b'{"card": 3}', "card"),
+        (b'{"card": "Wizard\'s Spellbook", "roll": "first"}', "roll"),
+        (b'{"card": "Wizard\'s Spellbook", "battlefield": "Pixie Guide"}', "battlefield"),
+        (b'{"card": "Wizard\'s Spellbook", "dice": [20]}', "dice"),
+        (b'{"card": "Wizard\'s Spelbook"}', "card"),
+        (b'{"card": "Wizard\'s Spellbook", "choices": [true, "x"]}', "choices"),
+    ],
+)
+def test_bad_input_is_a_one_line_error_naming_the_field(
+    client: TestClient, room: dict[str, str], body: bytes, field: str
+) -> None:
+    response = client.post(f"/api/rooms/{room['id']}/rolls", content=body,
+                           headers={**auth(room), "content-type": "application/json"})
+    if response.status_code == 200:  # an unused answer is not an error
+        assert field == "choices"
+        return
+    assert response.status_code == 400
+    assert one_line_error(response).startswith(field)
+
+
+def test_request_size_limit(client: TestClient, room: dict[str, str]) -> None:
+    big = json.dumps({**SPELLBOOK, "padding": "x" * 70_000})
+    response = client.post(f"/api/rooms/{room['id']}/rolls", content=big, headers=auth(room))
+    assert response.status_code == 413
+    assert "65536" in one_line_error(response)
+
+
+def test_rate_limit(db: Path, catalog: Any) -> None:
+    limited = TestClient(create_app(db, catalog, rate=1, burst=3))
+    statuses = [limited.post("/api/rooms").status_code for _ in range(6)]
+    assert statuses[:3] == [201, 201, 201] and 429 in statuses[3:]
+    response = limited.post("/api/rooms")
+    assert response.status_code == 429 and "rate limit" in one_line_error(response)
+    assert response.headers["retry-after"] == "1"
+
+
+def test_unknown_room_and_unknown_route(client: TestClient) -> None:
+    response = client.post("/api/rooms/nope/rolls", json=SPELLBOOK, headers={"Authorization": "Bearer x"})
+    assert response.status_code == 404 and "no room" in one_line_error(response)
+    assert client.get("/api/nothing").status_code == 404
+
+
+def test_websocket_receives_each_roll(client: TestClient, room: dict[str, str]) -> None:
+    with client.websocket_connect(f"/ws/rooms/{room['id']}") as socket:
+        outcome = client.post(f"/api/rooms/{room['id']}/rolls", json={**SPELLBOOK, "player": "tester"},
+                              headers=auth(room)).json()
+        message = json.loads(socket.receive_text())
+    assert message["kind"] == "roll" and message["id"] == outcome["id"] and "tester" in message["html"]
+    assert f'id="roll-{outcome["id"]}"' in message["html"] and "<s " in message["html"]  # the ignored die struck
+
+
+def join(client: TestClient, room_id: str, name: str) -> None:
+    response = client.post(f"/r/{room_id}/join", data={"name": name}, follow_redirects=False)
+    assert response.status_code == 303
+
+
+def test_pages_need_the_player_cookie_and_escape_names(client: TestClient, db: Path, catalog: Any) -> None:
+    created = client.post("/rooms", follow_redirects=False)
+    room_id = created.headers["location"].rsplit("/", 1)[1]
+    stranger = TestClient(client.app)
+    response = stranger.post(f"/r/{room_id}/roll", data={"kind": "dice", "dice": "d20"})
+    assert response.status_code == 401 and "join this room" in response.text
+    join(client, room_id, HOSTILE_NAME)
+    page = client.get(f"/r/{room_id}")
+    assert HOSTILE_NAME not in page.text and "&lt;img src=x onerror=alert(1)&gt;" in page.text
+    assert "script-src 'self'" in page.headers["content-security-policy"]
+    added = client.post(f"/r/{room_id}/cards", data={"name": "Hostile", "text": "<script>alert(2)</script> Roll a d6."})
+    assert added.status_code == 200 and "<script>alert(2)" not in added.text and "&lt;script&gt;" in added.text
+    other = TestClient(client.app)
+    join(other, room_id, "Bob")
+    assert other.post(f"/r/{room_id}/cards/1", data={"action": "remove"}).status_code == 400  # not Bob's card
+
+
+def test_page_roll_with_a_question_then_answer(client: TestClient) -> None:
+    created = client.post("/rooms", follow_redirects=False)
+    room_id = created.headers["location"].rsplit("/", 1)[1]
+    join(client, room_id, "Alice")
+    client.post(f"/r/{room_id}/cards", data={"name": "Krark's Other Thumb"})
+    board = client.post(f"/r/{room_id}/cards", data={"name": "Wizard's Spellbook"}).text
+    card_id = re.findall(r'name="card_id" value="(\d+)"', board)[-1]
+    with client.websocket_connect(f"/ws/rooms/{room_id}") as socket:
+        asked = client.post(f"/r/{room_id}/roll", data={"kind": "card", "card_id": card_id})
+        assert 'data-testid="open-question"' in asked.text
+        busy = client.post(f"/r/{room_id}/roll", data={"kind": "dice", "dice": "d6"})
+        assert busy.status_code == 409
+        answered = client.post(f"/r/{room_id}/answer", data={"answer": "1"})
+        assert answered.status_code == 200 and "open-question" not in answered.text
+        message = json.loads(socket.receive_text())
+    assert message["kind"] == "roll" and 'data-testid="row"' in message["html"]
+    exported = client.get(f"/api/rooms/{room_id}/log").json()
+    assert exported["rolls"][0]["request"]["choices"] == [1]
+    client.post(f"/r/{room_id}/reveal")
+    assert verify_export(client.get(f"/api/rooms/{room_id}/log").json()).ok
+
+
+def test_page_errors_are_one_line_fragments(client: TestClient) -> None:
+    created = client.post("/rooms", follow_redirects=False)
+    room_id = created.headers["location"].rsplit("/", 1)[1]
+    join(client, room_id, "Alice")
+    response = client.post(f"/r/{room_id}/roll", data={"kind": "dice", "dice": "2q10"}, headers={"HX-Request": "true"})
+    assert response.status_code == 400 and response.headers["hx-retarget"] == "#flash"
+    assert response.text.count("\n") <= 1 and "dice:" in response.text and "Traceback" not in response.text
+
+
+class _BatchingLog:
+    """A stand-in log with ``append_many``: records the batch sizes it was given."""
+
+    def __init__(self) -> None:
+        self.rows: list[dict[str, Any]] = []
+        self.batches: list[int] = []
+
+    def append(self, **fields: Any) -> int:
+        import time
+
+        time.sleep(0.01)  # a slow commit, so rolls queue up behind it
+        self.rows.append(fields)
+        return len(self.rows)
+
+    def append_many(self, rows: list[dict[str, Any]]) -> list[int]:
+        self.batches.append(len(rows))
+        start = len(self.rows)
+        self.rows.extend(rows)
+        return list(range(start + 1, start + 1 + len(rows)))
+
+
+def test_log_writer_keeps_order_and_shares_commits() -> None:
+    import asyncio
+
+    from mtgdice.fair import Room
+    from mtgdice.jsonio import resolve_json
+    from mtgdice.web.logwriter import LogWriter, append_fields
+
+    log = _BatchingLog()
+    writer = LogWriter(log)  # type: ignore[arg-type]
+
+    async def roll_many() -> list[int]:
+        room = Room.open("bench")
+        futures = []
+        for _ in range(20):
+            source, room = room.next_source()
+            outcome = resolve_json({"text": "Roll a d20."}, None, source)
+            futures.append(writer.submit(append_fields({"text": "Roll a d20."}, outcome, source, "bench", None)))
+        return list(await asyncio.gather(*futures))
+
+    ids = asyncio.run(roll_many())
+    writer.close()
+    assert ids == list(range(1, 21))
+    assert [row["nonce"] for row in log.rows] == list(range(20))  # the log sees nonces in order
+    assert len(log.batches) < 20  # rolls that waited together shared a commit
+
+
+def test_a_question_goes_to_the_player_whose_effect_asks(client: TestClient) -> None:
+    created = client.post("/rooms", follow_redirects=False)
+    room_id = created.headers["location"].rsplit("/", 1)[1]
+    join(client, room_id, "Alice")
+    bob = TestClient(client.app)
+    join(bob, room_id, "Bob")
+    bob.post(f"/r/{room_id}/cards", data={"name": "Pippa, Duchess of Dice"})
+    rolled = client.post(f"/r/{room_id}/roll", data={"kind": "dice", "dice": "d6"})
+    assert 'data-testid="waiting"' in rolled.text and "Bob" in rolled.text
+    assert client.post(f"/r/{room_id}/answer", data={"answer": "1"}).status_code == 409  # not Alice's to answer
+    asked = bob.get(f"/r/{room_id}/question")
+    assert 'data-testid="open-question"' in asked.text and "Reroll" in asked.text
+    assert bob.post(f"/r/{room_id}/answer", data={"answer": "0"}).status_code == 200
+    exported = client.get(f"/api/rooms/{room_id}/log").json()
+    assert len(exported["rolls"]) == 1 and exported["rolls"][0]["request"]["choices"] == [False]
+    assert 'data-testid="waiting"' not in client.get(f"/r/{room_id}/question").text
+
+
+def test_a_card_roll_with_a_variable_amount(client: TestClient) -> None:
+    created = client.post("/rooms", follow_redirects=False)
+    room_id = created.headers["location"].rsplit("/", 1)[1]
+    join(client, room_id, "Alice")
+    board = client.post(f"/r/{room_id}/cards", data={"name": "Hydradoodle"}).text
+    assert 'name="amount:X"' in board
+    card_id = re.findall(r'name="card_id" value="(\d+)"', board)[-1]
+    missing = client.post(f"/r/{room_id}/roll", data={"kind": "card", "card_id": card_id})
+    assert missing.status_code == 400 and "X" in missing.text
+    rolled = client.post(f"/r/{room_id}/roll", data={"kind": "card", "card_id": card_id, "amount:X": "3"})
+    assert rolled.status_code == 200
+    exported = client.get(f"/api/rooms/{room_id}/log").json()
+    assert exported["rolls"][0]["request"]["amounts"] == {"X": 3}
+    assert len(exported["rolls"][0]["outcome"]["rolls"][0]["dice"]) == 3
