@@ -176,9 +176,9 @@ EXACT = [
         "(10 @ P(20)).at(slice(-3, None)).lowest_terms()",
     ),
     (
-        "5d6 rerolling 1s (mtgdice: a reroll permission, accept; icepool/dyce: once)",
+        "5d6 rerolling 1s once (a reroll permission that does not apply to its own reroll, accept)",
         "odds(RollInstruction(Amount(5), Die(6)), board=Board(battlefield=(Permanent('r', "
-        "(RerollPermission(condition=InRange(1, 1)),)),)), policy='accept')",
+        "(RerollPermission(condition=InRange(1, 1), again=False),)),)), policy='accept')",
         "(5 @ icepool.d6.reroll([1], depth=1)).probabilities()",
         "(5 @ expand(lambda r: r.h if r.outcome == 1 else r.outcome, H(6))).lowest_terms()",
     ),

@@ -92,3 +92,31 @@ def test_repeat_with_advantage_rolls_two_dice_each_time(run: Any) -> None:
     outcome = run({"card": "Sword of Dungeons & Dragons", "battlefield": ["Pixie Guide"], "dice": [20, 4, 7, 11]})
     assert [len(r["dice"]) for r in outcome["rolls"]] == [2, 2]
     assert [r["results"] for r in outcome["rolls"]] == [[20], [11]]
+
+
+def test_a_reroll_once_permission_does_not_apply_to_its_own_reroll() -> None:
+    from mtgdice.rules import Board, InRange, Permanent, PolicyChooser, RerollPermission, ScriptedSource, resolve
+    from mtgdice.text import compile_text
+
+    roll = compile_text("Roll a six-sided die.").rolls[0]
+    once = Board(battlefield=(Permanent("Once", (RerollPermission(condition=InRange(1, 1), again=False),)),))
+    again = Board(battlefield=(Permanent("Again", (RerollPermission(condition=InRange(1, 1)),)),))
+    accept = PolicyChooser("accept")
+    assert resolve(roll, source="S", dice=ScriptedSource([1, 1]), board=once, chooser=accept).executions[0].results == (1,)
+    outcome = resolve(roll, source="S", dice=ScriptedSource([1, 1, 4]), board=again, chooser=accept)
+    assert outcome.executions[0].results == (4,)
+
+
+def test_policies_see_both_directions_of_an_optional_modifier() -> None:
+    from mtgdice.rules import Board, Permanent, PolicyChooser, ScriptedSource, resolve
+    from mtgdice.text import compile_text
+
+    night = compile_text("After you roll a die, you may pay 1 life. If you do, increase or decrease the result by 1.").effects
+    roll = compile_text("Roll a d20.").rolls[0]
+    board = Board(battlefield=(Permanent("Night", night),))
+    results = {
+        policy: resolve(roll, source="S", dice=ScriptedSource([10]), board=board, chooser=PolicyChooser(policy))
+        .executions[0].results
+        for policy in ("decline", "accept", "maximize", "minimize")
+    }
+    assert results == {"decline": (10,), "accept": (11,), "maximize": (11,), "minimize": (9,)}

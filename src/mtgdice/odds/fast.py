@@ -110,10 +110,13 @@ def fast_distribution(problem: Problem) -> tuple[dict[Summary, Fraction], str] |
     else:
         return None
     return _by_rows(search, groups, sides**first), "totals"
+
+
 def _settling(problem: Problem) -> bool:
-    """Every reroll permission may be used again on the new roll (none is once each turn or many)."""
+    """Every reroll permission may be used again on the new roll (none is once each turn, many,
+    or "once" for its own reroll)."""
     return all(
-        not effect.once_each_turn and not effect.many
+        not effect.once_each_turn and not effect.many and effect.again
         for _, _, _, effect in problem.board.active()
         if isinstance(effect, RerollPermission)
     )

@@ -8,8 +8,8 @@ given as ``X`` (``aliases``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from mtgdice.rules.errors import InputError

@@ -51,12 +51,7 @@ class Board:
     command: tuple[Permanent, ...] = ()
 
     def zone(self, zone: Zone) -> tuple[Permanent, ...]:
-        return {
-            Zone.BATTLEFIELD: self.battlefield,
-            Zone.OPPONENTS: self.opponents,
-            Zone.GRAVEYARD: self.graveyard,
-            Zone.COMMAND: self.command,
-        }[zone]
+        return getattr(self, zone.value)  # type: ignore[no-any-return]
 
     def count(self) -> int:
         return sum(len(self.zone(zone)) for zone in ZONE_ORDER)

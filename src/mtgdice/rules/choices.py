@@ -143,7 +143,8 @@ class PolicyChooser:
 
     ``decline`` refuses every optional action and takes the first option; ``accept`` takes every
     optional action; ``maximize``/``minimize`` pick the option whose ``values`` entry is largest
-    or smallest and take optional actions whose decision carries values only when they help.
+    or smallest and take optional actions whose decision carries values (the value if declined,
+    then each value accepting can lead to) only when they help.
 
     >>> PolicyChooser("accept").decide(Decision(Ask.YES_NO, Topic.ROLL_AGAIN, "you", "Roll again?"))
     True
@@ -173,9 +174,11 @@ class PolicyChooser:
         return -max(scored)[1]
 
     def _better(self, values: Sequence[float | None]) -> bool:
-        # values = (value if declined, value if accepted)
-        if len(values) != 2 or values[0] is None or values[1] is None:
+        # values = (value if declined, then each value accepting can lead to)
+        if len(values) < 2 or any(value is None for value in values):
             return False
+        declined, accepted = values[0], [value for value in values[1:] if value is not None]
+        assert declined is not None
         if self.policy is Policy.MAXIMIZE:
-            return values[1] > values[0]
-        return values[1] < values[0]
+            return max(accepted) > declined
+        return min(accepted) < declined

@@ -148,7 +148,8 @@ class RerollPermission(EffectBase):
 
     ``condition`` is checked on the die as it stands in the reroll window (before any ±N);
     ``many`` is "reroll one or more dice" (one decision picks the dice); ``rerolled_by`` is who
-    rolls the new die: ``"roller"`` (the default) or ``"controller"`` (the effect's controller).
+    rolls the new die: ``"roller"`` (the default) or ``"controller"`` (the effect's controller);
+    ``again`` is false for "reroll ... once", which does not apply to the die its reroll rolled.
     """
 
     step: ClassVar[Step] = Step.REROLL
@@ -160,6 +161,7 @@ class RerollPermission(EffectBase):
     many: bool = False
     rerolled_by: str = "roller"
     activated: bool = False
+    again: bool = True
 
     def _details(self) -> dict[str, Any]:
         return {

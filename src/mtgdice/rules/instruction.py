@@ -11,6 +11,7 @@ renderers and the odds engine.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from mtgdice.rules.amounts import Amount
@@ -67,7 +68,7 @@ class RollInstruction:
         """Whether a row says to roll again or the text says to repeat (CR 706.3c)."""
         return self.repeat_when is not None or (self.table is not None and self.table.roll_again)
 
-    def die_for(self, amounts: dict[str, int]) -> Die:
+    def die_for(self, amounts: Mapping[str, int]) -> Die:
         """The kind of die, reading a variable number of sides if the card has one."""
         if self.sides_amount is None:
             return self.die

@@ -21,8 +21,8 @@ This module does no parsing, no I/O and no printing.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, cast
 
 from mtgdice.rules.board import Board, Permanent, controller_of, sees
 from mtgdice.rules.choices import Answer, Ask, Chooser, Decision, PolicyChooser, Topic
@@ -158,16 +158,24 @@ def resolve(
         instruction,
         source,
         dice,
-        board or Board(),
-        chooser or PolicyChooser(),
-        dict(amounts or {}),
-        turn or TurnState(),
-        limit=limit,
+        board or _NO_BOARD,
+        chooser or _DECLINE,
+        amounts or _NO_AMOUNTS,
+        turn or _NEW_TURN,
+        limit,
     ).run()
 
 
-@dataclass
+_NO_BOARD = Board()
+_DECLINE = PolicyChooser()
+_NO_AMOUNTS: Mapping[str, int] = {}
+_NEW_TURN = TurnState()
+
+
+@dataclass(frozen=True, slots=True)
 class _Found:
+    """An effect found on the board, with where it is."""
+
     zone: Zone
     position: int
     permanent: Permanent
@@ -192,28 +200,76 @@ class _Found:
         return f"{self.permanent.name}#{effect_index}"
 
 
-@dataclass
-class _Resolver:
-    instruction: RollInstruction
-    source_name: str
-    dice_source: DiceSource
-    board: Board
-    chooser: Chooser
-    amounts: dict[str, int]
-    turn: TurnState
-    limit: int | None = None
-    next_index: int = 0
-    rerolls: int = 0
-    dice_counted: int = 0
-    used: set[str] = field(default_factory=set)
-    tapped: set[str] = field(default_factory=set)
-    decisions: list[tuple[Decision, Answer]] = field(default_factory=list)
+@dataclass(frozen=True, slots=True)
+class _Groups:
+    """A board's functioning effects grouped by pipeline step, in zone order."""
 
-    def __post_init__(self) -> None:
-        self.used = set(self.turn.used)
-        self.by_step: dict[Step, list[_Found]] = {step: [] for step in Step}
-        for zone, position, permanent, effect in self.board.functioning():
-            self.by_step[effect.step].append(_Found(zone, position, permanent, effect))
+    count: tuple[_Found, ...]
+    each_die: tuple[_Found, ...]
+    reroll: tuple[_Found, ...]
+    modify: tuple[_Found, ...]
+    face: tuple[_Found, ...]
+    trigger: tuple[_Found, ...]
+
+
+_STEP_GROUP = {
+    Step.COUNT: 0, Step.EACH_DIE: 1, Step.REROLL: 2, Step.MODIFY: 3, Step.FACE: 4, Step.TRIGGER: 5,
+}
+_GROUPS: dict[int, tuple[Board, _Groups]] = {}
+
+
+def _groups(board: Board) -> _Groups:
+    """The board's effects by step; boards are frozen, so the grouping is kept for the next roll."""
+    cached = _GROUPS.get(id(board))
+    if cached is not None and cached[0] is board:
+        return cached[1]
+    lists: list[list[_Found]] = [[], [], [], [], [], []]
+    for zone, position, permanent, effect in board.functioning():
+        group = _STEP_GROUP.get(effect.step)
+        if group is not None:
+            lists[group].append(_Found(zone, position, permanent, effect))
+    groups = _Groups(*(tuple(found) for found in lists))
+    if len(_GROUPS) >= 256:
+        _GROUPS.clear()
+    _GROUPS[id(board)] = (board, groups)
+    return groups
+
+
+class _Resolver:
+    """The state of one resolution: the dice drawn so far, decisions, once-each-turn uses."""
+
+    __slots__ = (
+        "instruction", "source_name", "dice_source", "board", "chooser", "amounts", "turn", "limit",
+        "next_index", "rerolls", "dice_counted", "used", "tapped", "decisions", "groups", "rerolled",
+    )
+
+    def __init__(
+        self,
+        instruction: RollInstruction,
+        source_name: str,
+        dice_source: DiceSource,
+        board: Board,
+        chooser: Chooser,
+        amounts: Mapping[str, int],
+        turn: TurnState,
+        limit: int | None = None,
+    ) -> None:
+        self.instruction = instruction
+        self.source_name = source_name
+        self.dice_source = dice_source
+        self.board = board
+        self.chooser = chooser
+        self.amounts = amounts
+        self.turn = turn
+        self.limit = limit
+        self.next_index = 0
+        self.rerolls = 0
+        self.dice_counted = 0
+        self.used: set[str] = set(turn.used)
+        self.tapped: set[str] = set()
+        self.rerolled: set[tuple[str, int]] = set()
+        self.decisions: list[tuple[Decision, Answer]] = []
+        self.groups = _groups(board)
 
     # -- the whole resolution ---------------------------------------------------------------
 
@@ -367,7 +423,7 @@ class _Resolver:
         lowest = ignore_lowest
         chosen_ignores: list[_Found] = []
         if count >= 1:
-            for found in self.by_step[Step.COUNT]:
+            for found in self.groups.count:
                 effect: ExtraDice = found.effect
                 if not found.sees(roller) or (effect.sides is not None and effect.sides != die.sides):
                     continue
@@ -391,40 +447,38 @@ class _Resolver:
             )
         pairs = [
             found
-            for found in self.by_step[Step.EACH_DIE]
+            for found in self.groups.each_die
             if found.sees(roller) and (found.effect.sides is None or found.effect.sides == die.sides)
         ]
         # Step 3: the physical roll; each pair partner right after its die.
-        groups: list[list[DieRoll]] = []
-        for _ in range(total):
-            groups.append([self._draw(die, roller) for _ in range(1 + len(pairs))])
+        per_die = 1 + len(pairs)
+        records = [self._draw(die, roller) for _ in range(total * per_die)]
         # Step 4: ignore (CR 706.6). First each pair's free choice, in roll order.
-        for group in groups:
-            while len([roll for roll in group if roll.counted]) > 1:
-                live = [roll for roll in group if roll.counted]
-                pick = self._ask_one(
-                    Topic.IGNORE,
-                    "Ignore which of these dice?",
-                    tuple(_label(roll) for roll in live),
-                    tuple(_value(roll) for roll in live),
-                    invert=True,
-                )
-                _set_fate(group, live[pick].index, Fate.IGNORED)
-        records = [roll for group in groups for roll in group]
+        if pairs:
+            for start in range(0, len(records), per_die):
+                group = records[start : start + per_die]
+                while len(group) > 1:
+                    pick = self._ask_one(
+                        Topic.IGNORE,
+                        "Ignore which of these dice?",
+                        tuple(_label(roll) for roll in group),
+                        tuple(_value(roll) for roll in group),
+                        invert=True,
+                    )
+                    _set_fate(records, group.pop(pick).index, Fate.IGNORED)
         # Then the lowest, the instruction's own count and every replacement's in one count.
+        live = [roll for roll in records if roll.fate is Fate.COUNTED and roll.natural is not None]
         if keep_highest is not None and not die.planar:
-            lowest = max(lowest, len([r for r in records if r.counted]) - keep_highest)
-        for _ in range(lowest):
-            live = [roll for roll in records if roll.counted and roll.natural is not None]
-            if len(live) <= 0:
-                break
-            low = min(roll.natural for roll in live if roll.natural is not None)
-            tied = [roll for roll in live if roll.natural == low]
+            lowest = max(lowest, len(live) - keep_highest)
+        for _ in range(min(lowest, len(live))):
+            low = min(cast(int, roll.face) for roll in live)  # numbered dice: the face is the natural result
+            tied = [roll for roll in live if roll.face == low]
             pick = 0
             if len(tied) > 1:
                 pick = self._ask_one(
                     Topic.IGNORE, f"Ignore which of the tied lowest ({low})?", tuple(_label(roll) for roll in tied)
                 )
+            live.remove(tied[pick])
             _set_fate(records, tied[pick].index, Fate.IGNORED)
         # Then each extra die whose ignored roll a player chooses.
         for found in chosen_ignores:
@@ -453,7 +507,7 @@ class _Resolver:
     def _reroll_window(self, records: list[DieRoll]) -> list[DieRoll]:
         """CR 706.2b: rerolls first. A reroll is a new roll (replacements apply again); the old
         roll "never happened" (Unfinity ruling) but stays in the record as rerolled."""
-        permissions = self.by_step[Step.REROLL]
+        permissions = self.groups.reroll
         if not permissions:
             return records
         position = 0
@@ -466,11 +520,14 @@ class _Resolver:
                 effect: RerollPermission = found.effect
                 if effect.many or not found.sees(roll.roller) or not self._may_use(found, roll.die):
                     continue
+                if not effect.again and roll.rerolls is not None and (found.key, roll.rerolls) in self.rerolled:
+                    continue  # "reroll ... once": not again on the die it rolled
                 if effect.condition is not None and not effect.condition.holds(roll):
                     continue
                 question = f"Reroll the {_label(roll)} ({found.permanent.name}{_cost_text(effect.cost)})?"
                 if self._ask_yes(Topic.REROLL, question, source=found.permanent.name, player=found.controller):
                     self._use(found)
+                    self.rerolled.add((found.key, roll.index))
                     records = self._reroll(records, roll, _rerolled_by(found, roll))
                     break
         for found in permissions:
@@ -495,9 +552,9 @@ class _Resolver:
         self.rerolls += 1
         if self.rerolls > MAX_REROLLS:
             raise RollLimitError(f"reroll: more than {MAX_REROLLS} rerolls in one roll; the loop was stopped")
-        records = [replace(r, fate=Fate.REROLLED) if r.index == roll.index else r for r in records]
+        records = [_remade(r, fate=Fate.REROLLED) if r.index == roll.index else r for r in records]
         new = self._physical_roll(1, roll.die, 0, None, roller)
-        return records + [replace(r, rerolls=roll.index) for r in new]
+        return records + [_remade(r, rerolls=roll.index) for r in new]
 
     def _may_use(self, found: _Found, die: Die | None) -> bool:
         effect = found.effect
@@ -522,6 +579,8 @@ class _Resolver:
         are offered after the result is visible (CR 706.2a), die by die, in zone order."""
         instruction = self.instruction
         printed = instruction.modifier.value(self.amounts) if instruction.modifier is not None else None
+        if printed is None and not self.groups.modify:
+            return records
         result: list[DieRoll] = []
         for roll in records:
             if not roll.counted or roll.natural is None:
@@ -530,27 +589,26 @@ class _Resolver:
             modifiers = list(roll.modifiers)
             if printed is not None:
                 modifiers.append(Modifier(printed, self.source_name))
-            for found in self.by_step[Step.MODIFY]:
+            for found in self.groups.modify:
                 effect: ResultModifier = found.effect
                 if not found.sees(roll.roller):
                     continue
                 if effect.optional or (effect.sides is not None and effect.sides != roll.die.sides):
                     continue
                 modifiers.append(Modifier(effect.delta, found.permanent.name))
-            roll = replace(roll, modifiers=tuple(modifiers))
-            for found in self.by_step[Step.MODIFY]:
+            roll = _remade(roll, modifiers=tuple(modifiers))
+            for found in self.groups.modify:
                 effect = found.effect
                 if not effect.optional or not found.sees(roll.roller) or not self._may_use(found, roll.die):
                     continue
                 current = roll.result
                 assert current is not None
-                best = (
-                    max(current + effect.delta, current - effect.delta)
-                    if effect.either_direction
-                    else current + effect.delta
-                )
+                # values: the result if declined, then each result accepting can lead to.
+                values: tuple[float | None, ...] = (current, current + effect.delta)
+                if effect.either_direction:
+                    values = (current, current + effect.delta, current - effect.delta)
                 question = f"Use {found.permanent.name} on the {_label(roll)}{_cost_text(effect.cost)}?"
-                if not self._ask_yes(Topic.MODIFY, question, values=(current, best), source=found.permanent.name):
+                if not self._ask_yes(Topic.MODIFY, question, values=values, source=found.permanent.name):
                     continue
                 self._use(found)
                 delta = effect.delta
@@ -562,7 +620,7 @@ class _Resolver:
                         (current + effect.delta, current - effect.delta),
                     )
                     delta = effect.delta if direction == 0 else -effect.delta
-                roll = replace(roll, modifiers=roll.modifiers + (Modifier(delta, found.permanent.name),))
+                roll = _remade(roll, modifiers=roll.modifiers + (Modifier(delta, found.permanent.name),))
             result.append(roll)
         return result
 
@@ -573,12 +631,14 @@ class _Resolver:
         hits: list[TriggerHit] = []
         if not counted:
             return hits
-        faces = self._face_rules()
         # The Nth die this turn counts counted dice of earlier executions and resolutions.
         first = self.turn.dice_rolled + self.dice_counted
         self.dice_counted += len(counted)
+        if not self.groups.trigger:
+            return hits
+        faces = self._face_rules()
         nth = {roll.index: first + position + 1 for position, roll in enumerate(counted)}
-        for found in self.by_step[Step.TRIGGER]:
+        for found in self.groups.trigger:
             trigger: Trigger = found.effect
             if trigger.purpose and trigger.purpose != self.instruction.purpose:
                 continue
@@ -598,7 +658,7 @@ class _Resolver:
         return hits
 
     def _face_rules(self) -> list[FaceCountsAs]:
-        return [found.effect for found in self.by_step[Step.FACE]]
+        return [found.effect for found in self.groups.face]
 
     # -- decisions --------------------------------------------------------------------------
 
@@ -659,10 +719,26 @@ def _check_roll(count: int, die: Die) -> None:
         raise InputError("sides", f"a die with {die.sides} sides cannot be rolled; a die has 1 or more sides")
 
 
+def _remade(
+    roll: DieRoll, *, fate: Fate | None = None, modifiers: tuple[Modifier, ...] | None = None,
+    rerolls: int | None = None,
+) -> DieRoll:
+    """A changed copy of a die record (built directly: ``dataclasses.replace`` is slow here)."""
+    return DieRoll(
+        roll.index,
+        roll.die,
+        roll.face,
+        roll.modifiers if modifiers is None else modifiers,
+        roll.fate if fate is None else fate,
+        roll.rerolls if rerolls is None else rerolls,
+        roll.roller,
+    )
+
+
 def _set_fate(records: list[DieRoll], index: int, fate: Fate) -> None:
     for position, roll in enumerate(records):
         if roll.index == index:
-            records[position] = replace(roll, fate=fate)
+            records[position] = _remade(roll, fate=fate)
 
 
 def _label(roll: DieRoll) -> str:
