@@ -27,8 +27,6 @@ from mtgdice.jsonio import (
 )
 from mtgdice.render import compiled_table, execution_summary, execution_table, resolution_lines
 from mtgdice.rules import (
-    PLANAR_DIE,
-    Amount,
     Ask,
     Chooser,
     Decision,
@@ -40,6 +38,8 @@ from mtgdice.rules import (
     resolve,
 )
 from mtgdice.rules.choices import Answer, check_answer
+from mtgdice.text import compile_text
+from mtgdice.text.notation import dice_text
 
 app = typer.Typer(
     name="mtgdice",
@@ -63,14 +63,9 @@ def fail(message: str) -> NoReturn:
 
 
 def _catalog(cards: str | None, required: bool = True) -> Any:
-    from mtgdice.cards.catalog import default_catalog
+    from mtgdice.cards.catalog import default_catalog, optional_catalog
 
-    try:
-        return default_catalog(cards)
-    except MtgDiceError:
-        if required:
-            raise
-        return None
+    return default_catalog(cards) if required else optional_catalog(cards)
 
 
 def _read_request(file: Path | None) -> dict[str, Any]:
@@ -140,27 +135,13 @@ def compile_command(
         out.print(f"[dim]{note}[/dim]")
 
 
-_DICE = re.compile(r"^(?P<count>\d*)d(?P<sides>\d+)(?P<modifier>[+-]\d+)?$")
-
-
 def plain_instruction(spec: str) -> RollInstruction:
-    """``2d10``, ``d20``, ``d20+1``, ``planar`` as a roll instruction.
+    """``2d10``, ``d20``, ``d20+1``, ``planar`` as a roll instruction, through the compiler.
 
     >>> plain_instruction("2d10").count.value({}), plain_instruction("d20-1").modifier.value({})
     (2, -1)
     """
-    words = spec.strip().lower()
-    if words in ("planar", "planar die", "the planar die"):
-        return RollInstruction(Amount(1), PLANAR_DIE, text="roll the planar die")
-    match = _DICE.match(words)
-    if match is None:
-        raise InputError("dice", f"{spec!r} is not a roll; write NdS such as 2d10, d20, d20+1, or planar, or coin")
-    count = int(match.group("count") or 1)
-    sides = int(match.group("sides"))
-    if sides < 1:
-        raise InputError("dice", f"{spec!r}: a die has 1 or more sides")
-    modifier = Amount(int(match.group("modifier"))) if match.group("modifier") else None
-    return RollInstruction(Amount(count), Die(sides), modifier=modifier, text=f"roll {spec}")
+    return compile_text(dice_text(spec)).rolls[0]
 
 
 def _board_names(names: str) -> list[Any]:

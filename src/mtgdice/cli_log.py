@@ -14,12 +14,13 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, NoReturn
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
+from mtgdice.cards.catalog import optional_catalog
 from mtgdice.errors import InputError, MtgDiceError
 from mtgdice.log import LoggedRoll, RollLog, default_db_path, replay, verify_export
 
@@ -158,7 +159,7 @@ def replay_command(
     Exit status 0 when every roll gives the logged outcome, 1 otherwise.
     """
     try:
-        catalog = _catalog(cards)
+        catalog = optional_catalog(cards)
         with _open(db) as log:
             results = list(replay(log.rolls(room), catalog))
     except MtgDiceError as error:
@@ -169,18 +170,6 @@ def replay_command(
     out.print(f"{len(results) - len(differing)} of {len(results)} rolls replay to the logged outcome")
     if differing:
         raise typer.Exit(1)
-
-
-def _catalog(cards: str | None) -> Any:
-    """The card data; without ``--cards`` and with none installed, text-only requests still replay."""
-    from mtgdice.cards.catalog import default_catalog
-
-    try:
-        return default_catalog(cards)
-    except MtgDiceError:
-        if cards is not None:
-            raise
-        return None
 
 
 def verify_command(

@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from mtgdice.jsonio import CardSource
+from mtgdice.cards.catalog import optional_catalog
 
 DEFAULT_PORT = 8765
 
@@ -41,26 +41,13 @@ def serve(
     from mtgdice.log import default_db_path
 
     try:
-        catalog = _catalog(cards)
+        catalog = optional_catalog(cards)
         app = create_app(db or default_db_path(), catalog, rate=rate_limit, burst=burst)
     except MtgDiceError as error:
         typer.echo(f"mtgdice: error: {error}", err=True)
         raise typer.Exit(2) from None
     typer.echo(f"mtgdice: serving on http://{host}:{port}/ (Ctrl+C stops)", err=True)
     uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=False, ws_max_size=65536)
-
-
-def _catalog(cards: str | None) -> CardSource | None:
-    """The card data, or None when there is none (cards can still be added by their text)."""
-    from mtgdice.cards.catalog import default_catalog
-    from mtgdice.errors import MtgDiceError
-
-    try:
-        return default_catalog(cards)
-    except MtgDiceError:
-        if cards is not None:
-            raise
-        return None
 
 
 def register(app: typer.Typer) -> None:

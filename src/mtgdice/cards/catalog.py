@@ -157,3 +157,14 @@ def default_catalog(cards_path: str | os.PathLike[str] | None = None) -> CardCat
     if index_path.is_file():
         return CardCatalog.from_index(index_path)
     raise InputError("cards", "no card data: pass --cards PATH, set MTGDICE_CARDS, or run 'mtgdice cards import FILE'")
+
+
+def optional_catalog(cards_path: str | os.PathLike[str] | None = None) -> CardCatalog | None:
+    """:func:`default_catalog`, or ``None`` when no card data is installed and none was asked for
+    (requests that give cards by their text still work); an explicit path that fails is an error."""
+    try:
+        return default_catalog(cards_path)
+    except InputError:
+        if cards_path is not None:
+            raise
+        return None

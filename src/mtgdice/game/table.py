@@ -25,7 +25,6 @@ What this module leaves out: the rules (``jsonio`` and ``rules`` resolve), where
 from __future__ import annotations
 
 import itertools
-import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
@@ -34,6 +33,8 @@ from mtgdice.errors import InputError
 from mtgdice.game.choices import AnsweringChooser, DecisionPending, Question
 from mtgdice.jsonio import CardSource, instruction_from, resolve_json
 from mtgdice.rules import DiceSource, RollInstruction, ScriptedChooser
+from mtgdice.text.notation import PLANAR_TEXT
+from mtgdice.text.notation import dice_text as notation_text
 
 MAX_PLAYERS = 8
 MAX_CARDS_PER_PLAYER = 60
@@ -42,7 +43,6 @@ MAX_HISTORY = 500
 Zone = Literal["battlefield", "graveyard"]
 RollKind = Literal["card", "dice", "planar", "coin"]
 
-_DICE = re.compile(r"^(?P<count>\d{0,2})d(?P<sides>\d{1,4})(?P<modifier>[+-]\d{1,3})?$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,37 +163,14 @@ class Pending:
 
 
 def dice_text(spec: str) -> str:
-    """``2d10``, ``d20``, ``d6+1`` as the text of a plain roll instruction (what the log replays).
+    """``2d10``, ``d20``, ``d6+1`` as a roll instruction's text; a table rolls 1 to 20 dice at once.
 
-    >>> dice_text("2d10"), dice_text("d6-1")
-    ('Roll 2 d10.', 'Roll a d6 and subtract 1 from the result.')
-    >>> dice_text("d0")
-    Traceback (most recent call last):
-      ...
-    mtgdice.rules.errors.InputError: dice: 'd0' needs 1 to 9999 sides; write NdS such as 2d10, d20, d6+1
+    >>> dice_text("2d10")
+    'Roll 2 d10.'
     """
-    words = spec.strip().lower()
-    match = _DICE.match(words)
-    if match is None:
-        raise InputError("dice", f"{spec[:20]!r} is not a roll; write NdS such as 2d10, d20, d6+1")
-    count = int(match.group("count") or 1)
-    sides = int(match.group("sides"))
-    if sides < 1:
-        raise InputError("dice", f"{spec!r} needs 1 to 9999 sides; write NdS such as 2d10, d20, d6+1")
-    if not 1 <= count <= 20:
-        raise InputError("dice", f"{spec!r}: roll 1 to 20 dice at once")
-    text = f"Roll {'a' if count == 1 else count} d{sides}"
-    modifier = int(match.group("modifier") or 0)
-    if modifier and count != 1:
-        raise InputError("dice", f"{spec!r}: a modifier applies to one die; roll {count}d{sides} without it")
-    if modifier > 0:
-        text += f" and add {modifier} to the result"
-    elif modifier < 0:
-        text += f" and subtract {-modifier} from the result"
-    return text + "."
+    return notation_text(spec, max_count=20)
 
 
-PLANAR_TEXT = "Roll the planar die."
 COIN_TEXT = "Roll a d2."
 """A coin flip (CR 705) drawn as a two-sided face, on an empty board: a coin is not a die, so
 no die effect applies to it (coin effects are not modelled). Face 1 is heads."""
