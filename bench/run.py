@@ -183,8 +183,9 @@ EXACT = [
         "(5 @ expand(lambda r: r.h if r.outcome == 1 else r.outcome, H(6))).lowest_terms()",
     ),
     (
-        "5d6 rerolling 1s until not 1 (the same maths as the permission)",
-        None,
+        "5d6 rerolling 1s until not 1 (a reroll permission that applies to its own reroll, accept)",
+        "odds(RollInstruction(Amount(5), Die(6)), board=Board(battlefield=(Permanent('r', "
+        "(RerollPermission(condition=InRange(1, 1)),)),)), policy='accept')",
         "(5 @ icepool.d6.reroll([1], depth='inf')).probabilities()",
         None,
     ),
