@@ -294,7 +294,8 @@ def main() -> None:
         print(json.dumps(report, indent=2))
         return
     t, f = report["throughput"], report["fan_out"]
-    print(f"machine: {report['cpus']} CPUs; server: uvicorn, 1 process, SQLite log synchronous=FULL")
+    sync = "NORMAL" if os.environ.get("MTGDICE_LOG_SYNC", "").lower() == "normal" else "FULL"
+    print(f"machine: {report['cpus']} CPUs; server: uvicorn, 1 process, SQLite log (WAL) synchronous={sync}")
     print(
         f"throughput: {t['rolls_per_s']:.0f} rolls/s ({t['rolls']:.0f} rolls, {args.clients} clients, "
         f"{t['errors']:.0f} errors); latency p50 {t['p50_ms']:.1f} ms, p99 {t['p99_ms']:.1f} ms "

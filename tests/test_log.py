@@ -58,14 +58,14 @@ def test_pragmas_and_schema(tmp_path: Path) -> None:
         assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert raw.execute("PRAGMA user_version").fetchone()[0] == 1
     with RollLog(path) as log:
-        assert log._connection.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL: survives SIGKILL
+        assert log._connection.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL: survives a power cut
         assert log.integrity_check() == "ok"
 
 
-def test_full_sync_on_request(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("MTGDICE_LOG_SYNC", "full")
+def test_normal_sync_on_request(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MTGDICE_LOG_SYNC", "normal")
     with RollLog(tmp_path / "rolls.sqlite") as log:
-        assert log._connection.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL: survives a power cut
+        assert log._connection.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL: survives SIGKILL
 
 
 def test_append_get_list(log: RollLog) -> None:
