@@ -1,0 +1,96 @@
+"""Killing the server with SIGKILL during a burst of rolls loses no roll acknowledged to a client.
+
+A real ``mtgdice serve`` on 127.0.0.1 with a temporary roll log; four client threads post rolls
+through the JSON API and keep the id of every roll the server answered. The server is killed
+with SIGKILL in the middle of the burst; the log then opens cleanly (integrity check) and holds
+every acknowledged roll with the faces and outcome that were answered.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from mtgdice.log import RollLog
+from shared_data import shared_path
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _post(url: str, body: dict[str, Any], token: str | None = None) -> dict[str, Any]:
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), headers=headers, method="POST")
+    with urllib.request.urlopen(request, timeout=5) as response:
+        return json.loads(response.read())  # type: ignore[no-any-return]
+
+
+def test_sigkill_during_a_burst_loses_no_acknowledged_roll(tmp_path: Path) -> None:
+    cards = shared_path("cards", "dice-cards.json")
+    db = tmp_path / "rolls.sqlite"
+    port = _free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "mtgdice.cli", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", str(db),
+         "--cards", str(cards), "--rate-limit", "0"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                room = _post(url + "/api/rooms", {})
+                break
+            except (OSError, urllib.error.URLError):
+                assert server.poll() is None and time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.1)
+        acknowledged: dict[int, dict[str, Any]] = {}
+        lock = threading.Lock()
+        stop = threading.Event()
+
+        def client() -> None:
+            roll = {"card": "Wizard's Spellbook", "battlefield": ["Pixie Guide"]}
+            while not stop.is_set():
+                try:
+                    outcome = _post(f"{url}/api/rooms/{room['id']}/rolls", roll, room["token"])
+                except (OSError, urllib.error.URLError):
+                    return  # the server is gone: this roll was never acknowledged
+                with lock:
+                    acknowledged[outcome["id"]] = outcome
+
+        threads = [threading.Thread(target=client) for _ in range(4)]
+        for thread in threads:
+            thread.start()
+        while len(acknowledged) < 150 and time.monotonic() < deadline + 30:
+            time.sleep(0.01)
+        os.kill(server.pid, signal.SIGKILL)  # in the middle of the burst: clients are still posting
+        server.wait(timeout=10)
+        stop.set()
+        for thread in threads:
+            thread.join(timeout=10)
+    finally:
+        if server.poll() is None:
+            server.kill()
+    assert len(acknowledged) >= 150
+    with RollLog(db) as log:
+        assert log.integrity_check() == "ok"
+        logged = {roll.id: roll for roll in log.rolls(room=room["id"])}
+    missing = sorted(set(acknowledged) - set(logged))
+    assert missing == [], f"{len(missing)} acknowledged rolls are not in the log"
+    for roll_id, outcome in acknowledged.items():
+        assert logged[roll_id].outcome["rolls"] == outcome["rolls"]
