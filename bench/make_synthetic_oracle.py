@@ -5,7 +5,7 @@ about 1.5 % mention dice with varied sentences in Oracle templating, some are mu
 (``card_faces``), and some are planes or phenomena (``layout: planar``). Names and texts are
 invented; nothing is downloaded. Deterministic for a given seed.
 
-    python bench/make_synthetic_oracle.py /tmp/oracle.json --mb 160
+    python bench/make_synthetic_oracle.py OUT.json --mb 160
 """
 
 from __future__ import annotations

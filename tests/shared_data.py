@@ -1,4 +1,4 @@
-"""Where the shared project data lives (``/work/shared``, next to the repository), for tests.
+"""Where the shared project data lives (``../shared``, next to the repository), for tests.
 
 ``shared_path("cards", "dice-cards.json")`` is the path of a shared file. When it is missing, the
 test is skipped with a message, unless ``MTGDICE_REQUIRE_SHARED=1``: then it fails.

@@ -520,7 +520,7 @@ def _rule_replacement(c: _Compiler, text: str, original: str, state: _State) -> 
                 scope=who,
                 text=original,
                 note="a one-time replacement (the next roll this turn): each die becomes several whose total "
-                "is its result; applied by the table companion, not by a board effect",
+                "is its result; recognised, not applied by resolve (it is not a lasting board effect)",
                 details={"dice": int(total.group("n")), "sides": sides},
             ),
             state,
@@ -533,8 +533,8 @@ def _rule_replacement(c: _Compiler, text: str, original: str, state: _State) -> 
                 zone=c.zone,
                 scope=who,
                 text=original,
-                note="exchanging a result with a power or toughness needs the creature's values; "
-                "offered only by the table companion",
+                note="exchanging a result with a power or toughness needs the creature's values, which a "
+                "request does not carry; recognised, not applied by resolve",
                 details={"sides": sides},
             ),
             state,
@@ -803,7 +803,7 @@ def _rule_passive(c: _Compiler, text: str, original: str, state: _State) -> bool
         (g.PROTECTION, "protection from die rolls", "a targeting rule; no roll changes"),
         (g.ROLLED_THIS_TURN, "rolled this turn", "a condition on the turn's history, checked by a game"),
         (g.STACK_DICE, "stack dice", "a dexterity ability: the dice are stacked, never rolled"),
-        (g.USE_STORED, "use stored result", "replaces a result with a stored one; offered by the table companion"),
+        (g.USE_STORED, "use stored result", "replaces a result with a stored one; recognised, not applied by resolve"),
         (g.UNTIL_ROLL, "until a roll", "a duration that a later roll ends; tracked by a game"),
     ):
         if pattern.search(text):
