@@ -32,7 +32,8 @@ for card in cards:
                             type_line=card.get("type_line", ""))
     unsupported += bool(compiled.unsupported)
 done = time.perf_counter()
-print(json.dumps({"cards": len(cards), "import": imported - start, "compile": done - loaded, "unsupported": unsupported}))
+print(json.dumps({"cards": len(cards), "import": imported - start, "compile": done - loaded,
+                  "unsupported": unsupported}))
 """
 
 
@@ -42,15 +43,19 @@ def main() -> None:
     args = parser.parse_args()
     files = [str(path) for path in FILES if path.exists()]
     runs = [
-        json.loads(subprocess.run([sys.executable, "-c", CHILD, *files], capture_output=True, text=True, check=True).stdout)
+        json.loads(
+            subprocess.run([sys.executable, "-c", CHILD, *files], capture_output=True, text=True, check=True).stdout
+        )
         for _ in range(args.repeat)
     ]
     compile_s = statistics.median(run["compile"] for run in runs)
     import_s = statistics.median(run["import"] for run in runs)
     print("| task | cards | median seconds | target | ratio to target |")
     print("|---|---:|---:|---:|---:|")
-    print(f"| compile all known dice cards (cold process) | {runs[0]['cards']} | {compile_s:.3f} | < {TARGET_SECONDS} | "
-          f"{compile_s / TARGET_SECONDS:.2f} |")
+    print(
+        f"| compile all known dice cards (cold process) | {runs[0]['cards']} | {compile_s:.3f} | < {TARGET_SECONDS} | "
+        f"{compile_s / TARGET_SECONDS:.2f} |"
+    )
     print(f"| import mtgdice.text | | {import_s:.3f} | | |")
     print(f"\ncards with unsupported sentences: {runs[0]['unsupported']}")
 

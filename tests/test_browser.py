@@ -28,8 +28,13 @@ pytestmark = pytest.mark.browser
 
 CHROMIUM = Path(os.environ.get("MTGDICE_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = [
-    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run",
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
 ]
 ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
 HOSTILE_NAME = "<img src=x onerror=alert(1)>"
@@ -71,9 +76,24 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = _free_port()
     db = tmp_path_factory.mktemp("browser") / "rolls.sqlite"
     process = subprocess.Popen(
-        [sys.executable, "-m", "mtgdice.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-         "--db", str(db), "--cards", str(cards), "--rate-limit", "0"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        [
+            sys.executable,
+            "-m",
+            "mtgdice.cli",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--db",
+            str(db),
+            "--cards",
+            str(cards),
+            "--rate-limit",
+            "0",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"
     try:
@@ -104,8 +124,12 @@ def _warm_up(url: str) -> None:
     with urllib.request.urlopen(request, timeout=10) as response:
         room = json.load(response)
     body = json.dumps({"card": "Wizard's Spellbook", "battlefield": ["Pixie Guide"]}).encode()
-    roll = urllib.request.Request(f"{url}/api/rooms/{room['id']}/rolls", data=body, method="POST",
-                                  headers={"Authorization": f"Bearer {room['token']}"})
+    roll = urllib.request.Request(
+        f"{url}/api/rooms/{room['id']}/rolls",
+        data=body,
+        method="POST",
+        headers={"Authorization": f"Bearer {room['token']}"},
+    )
     with urllib.request.urlopen(roll, timeout=10) as response:
         assert response.status == 200
 
@@ -173,7 +197,8 @@ def test_a_roll_reaches_the_other_player_within_a_second(server: str, players: t
     started = time.monotonic()
     button.click()
     bob.page.wait_for_function(
-        f"document.querySelectorAll('[data-testid=roll]').length > {before}", timeout=1000, polling=20)
+        f"document.querySelectorAll('[data-testid=roll]').length > {before}", timeout=1000, polling=20
+    )
     delay = time.monotonic() - started
     print(f"roll reached the other player in {delay * 1000:.0f} ms")
     assert delay < 1.0, f"the roll took {delay:.3f} s to reach the other player"

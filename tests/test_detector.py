@@ -201,11 +201,7 @@ def test_dev_card_table_rows_are_compiled_or_reported(index: int) -> None:
     assert not missing, f"{card['name']}: table rows neither compiled nor in unsupported: {missing!r}"
 
 
-@pytest.mark.parametrize(
-    "m", [m for m in MUTATIONS if m.kind in ("dashes", "ranges", "reorder")], ids=mutation_id
-)
+@pytest.mark.parametrize("m", [m for m in MUTATIONS if m.kind in ("dashes", "ranges", "reorder")], ids=mutation_id)
 def test_mutation_table_rows_are_compiled_or_reported(m: Mutation) -> None:
     missing = unaccounted_rows(m.text, m.card.split(" #")[0])
-    assert not missing, (
-        f"{m.card} [{m.kind}]: table rows neither compiled nor in unsupported: {missing!r}\n{m.text}"
-    )
+    assert not missing, f"{m.card} [{m.kind}]: table rows neither compiled nor in unsupported: {missing!r}\n{m.text}"

@@ -54,8 +54,9 @@ def test_cli_fairness() -> None:
     from mtgdice.cli import app
 
     runner = CliRunner()
-    result = runner.invoke(app, ["fairness", "--rolls", "3000", "--dice", "d6,planar", "--source", "seeded",
-                                 "--seed", "5", "--json"])
+    result = runner.invoke(
+        app, ["fairness", "--rolls", "3000", "--dice", "d6,planar", "--source", "seeded", "--seed", "5", "--json"]
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert [die["die"] for die in data["dice"]] == ["d6", "planar die"]

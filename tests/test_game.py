@@ -45,7 +45,9 @@ def test_request_uses_the_roller_view_of_the_board(table: tuple[Game, str, str],
     assert [item["card"] for item in request["graveyard"]] == ["Critical Hit"]
     assert request["command"][0]["name"] == "Example Plane"
     assert [item["card"] for item in game.request_for(bob, RollSpec.plain("d20"))["opponents"]] == [
-        "Pixie Guide", "Wizard's Spellbook"]
+        "Pixie Guide",
+        "Wizard's Spellbook",
+    ]
     assert guide.id != spellbook.id
 
 

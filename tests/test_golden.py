@@ -40,9 +40,7 @@ def matches(expected: Any, actual: Any) -> bool:
     return bool(expected == actual)
 
 
-def compare(
-    where: str, expected: dict[str, Any], actual: dict[str, Any], defaults: dict[str, Any]
-) -> list[str]:
+def compare(where: str, expected: dict[str, Any], actual: dict[str, Any], defaults: dict[str, Any]) -> list[str]:
     problems = []
     for key, want in expected.items():
         got = actual.get(key, defaults.get(key, "<missing>"))

@@ -25,29 +25,29 @@ from shared_data import shared_path
 
 GRAVE_ENDEAVOR = {
     "de": "Würfle zwei W10 und suche dir ein Ergebnis aus. Bringe eine Kreaturenkarte aus deinem Friedhof "
-          "mit "
-          "so vielen +1/+1-Marken ins Spiel zurück, wie dem ausgesuchten Ergebnis entspricht. Dann verliert "
-          "jeder "
-          "Gegner X Lebenspunkte und du erhältst X Lebenspunkte dazu, wobei X gleich dem anderen Ergebnis "
-          "ist.",
+    "mit "
+    "so vielen +1/+1-Marken ins Spiel zurück, wie dem ausgesuchten Ergebnis entspricht. Dann verliert "
+    "jeder "
+    "Gegner X Lebenspunkte und du erhältst X Lebenspunkte dazu, wobei X gleich dem anderen Ergebnis "
+    "ist.",
     "es": "Tira 2d10 y elige un resultado. Regresa una carta de criatura de tu cementerio al campo de "
-          "batalla con "
-          "una cantidad de contadores +1/+1 sobre ella igual a ese resultado. Luego cada oponente pierde X "
-          "vidas y "
-          "tú ganas X vidas, donde X es el otro resultado.",
+    "batalla con "
+    "una cantidad de contadores +1/+1 sobre ella igual a ese resultado. Luego cada oponente pierde X "
+    "vidas y "
+    "tú ganas X vidas, donde X es el otro resultado.",
     "fr": "Lancez deux d10 et choisissez un résultat. Renvoyez sur le champ de bataille, avec un nombre de "
-          "marqueurs +1/+1 égal à ce résultat sur elle, une carte de créature depuis votre cimetière. Puis "
-          "chaque "
-          "adversaire perd X points de vie et vous gagnez X points de vie, X étant l'autre résultat.",
+    "marqueurs +1/+1 égal à ce résultat sur elle, une carte de créature depuis votre cimetière. Puis "
+    "chaque "
+    "adversaire perd X points de vie et vous gagnez X points de vie, X étant l'autre résultat.",
     "it": "Tira due d10 e scegli un risultato. Rimetti sul campo di battaglia dal tuo cimitero una carta "
-          "creatura "
-          "con un numero di segnalini +1/+1 pari a quel risultato. Poi ogni avversario perde X punti vita e "
-          "tu "
-          "guadagni X punti vita, dove X è l'altro risultato.",
+    "creatura "
+    "con un numero di segnalini +1/+1 pari a quel risultato. Poi ogni avversario perde X punti vita e "
+    "tu "
+    "guadagni X punti vita, dove X è l'altro risultato.",
     "ja": "d10を２回振り、出目１つを選ぶ。あなたの墓地にあるクリーチャー・カード１枚を、"
-          "その出目に等しい数の＋１/＋１"
-          "カウンターが置かれた状態で戦場に戻す。その後、各対戦相手はそれぞれＸ点のライフを失い、あなたはＸ点のライフを得る。"
-          "Ｘはもう１つの出目に等しい。",
+    "その出目に等しい数の＋１/＋１"
+    "カウンターが置かれた状態で戦場に戻す。その後、各対戦相手はそれぞれＸ点のライフを失い、あなたはＸ点のライフを得る。"
+    "Ｘはもう１つの出目に等しい。",
 }
 
 
@@ -71,15 +71,13 @@ EN = {
     "again": "Roll a d6.\n1\u20145 | Draw a card.\n6 | Draw a card. Roll again.",
     "natural": "Whenever you roll a natural 20, draw a card.",
     "planar": "{T}: Roll the planar die.",
-    "advantage": "If you would roll one or more dice, instead roll that many dice plus one and ignore the "
-                 "lowest roll.",
+    "advantage": "If you would roll one or more dice, instead roll that many dice plus one and ignore the lowest roll.",
     "choose": "Roll two d10 and choose one result.",
 }
 
 CASES: dict[str, dict[str, str]] = {
     "de": {
-        "table": "Wirf einen W20.\n1–9 | Ziehe eine Karte.\n10–19 | Ziehe zwei Karten.\n20 | Ziehe drei "
-                 "Karten.",
+        "table": "Wirf einen W20.\n1–9 | Ziehe eine Karte.\n10–19 | Ziehe zwei Karten.\n20 | Ziehe drei Karten.",
         "six-sided": "Wirf einen sechsseitigen Würfel.",
         "lower": "Wirf zwei W20 und ignoriere das niedrigere Ergebnis.",
         "add": "Wirf einen W20 und addiere die Anzahl der Karten auf deiner Hand.",
@@ -88,8 +86,8 @@ CASES: dict[str, dict[str, str]] = {
         "natural": "Immer wenn du eine natürliche 20 würfelst, ziehe eine Karte.",
         "planar": "{T}: Wirf den Weltenwürfel.",
         "advantage": "Falls du einen oder mehrere Würfel werfen würdest, wirf stattdessen entsprechend "
-                     "viele Würfel "
-                     "plus einen und ignoriere den niedrigsten Wurf.",
+        "viele Würfel "
+        "plus einen und ignoriere den niedrigsten Wurf.",
     },
     "es": {
         "table": "Tira un d20.\n1-9 | Roba una carta.\n10-19 | Roba dos cartas.\n20 | Roba tres cartas.",
@@ -101,12 +99,11 @@ CASES: dict[str, dict[str, str]] = {
         "natural": "Siempre que obtengas un 20 natural, roba una carta.",
         "planar": "{T}: Tira el dado planar.",
         "advantage": "Si fueras a tirar uno o más dados, en vez de eso, tira esa cantidad de dados más uno "
-                     "e ignora "
-                     "el resultado más bajo.",
+        "e ignora "
+        "el resultado más bajo.",
     },
     "fr": {
-        "table": "Lancez un d20.\n1-9 | Piochez une carte.\n10-19 | Piochez deux cartes.\n20 | Piochez "
-                 "trois cartes.",
+        "table": "Lancez un d20.\n1-9 | Piochez une carte.\n10-19 | Piochez deux cartes.\n20 | Piochez trois cartes.",
         "six-sided": "Lancez un dé à six faces.",
         "lower": "Lancez deux d20 et ignorez le résultat le plus faible.",
         "add": "Lancez un d20 et ajoutez le nombre de cartes dans votre main.",
@@ -115,8 +112,8 @@ CASES: dict[str, dict[str, str]] = {
         "natural": "À chaque fois que vous obtenez un 20 naturel, piochez une carte.",
         "planar": "{T} : Lancez le dé planaire.",
         "advantage": "Si vous deviez lancer un ou plusieurs dés, lancez à la place autant de dés plus un et "
-                     "ignorez "
-                     "le résultat le plus faible.",
+        "ignorez "
+        "le résultat le plus faible.",
     },
     "it": {
         "table": "Tira un d20.\n1-9 | Pesca una carta.\n10-19 | Pesca due carte.\n20 | Pesca tre carte.",
@@ -128,7 +125,7 @@ CASES: dict[str, dict[str, str]] = {
         "natural": "Ogniqualvolta ottieni un 20 naturale, pesca una carta.",
         "planar": "{T}: Tira il dado planare.",
         "advantage": "Se stessi per tirare uno o più dadi, invece tira altrettanti dadi più uno e ignora il "
-                     "risultato più basso.",
+        "risultato più basso.",
     },
     "pt": {
         "table": "Role um d20.\n1-9 | Compre um card.\n10-19 | Compre dois cards.\n20 | Compre três cards.",
@@ -140,8 +137,8 @@ CASES: dict[str, dict[str, str]] = {
         "natural": "Toda vez que você obtiver um 20 natural, compre um card.",
         "planar": "{T}: Role o dado planar.",
         "advantage": "Se você fosse rolar um ou mais dados, em vez disso, role aquela quantidade de dados "
-                     "mais um e "
-                     "ignore o menor resultado.",
+        "mais um e "
+        "ignore o menor resultado.",
     },
     "ru": {
         "table": "Бросьте к20.\n1—9 | Возьмите карту.\n10—19 | Возьмите две карты.\n20 | Возьмите три карты.",
@@ -153,12 +150,11 @@ CASES: dict[str, dict[str, str]] = {
         "natural": "Каждый раз, когда вы выбрасываете естественную 20, возьмите карту.",
         "planar": "{T}: бросьте планарный кубик.",
         "advantage": "Если вы должны бросить один или несколько кубиков, вместо этого бросьте столько же "
-                     "кубиков "
-                     "плюс один и не учитывайте наименьший результат.",
+        "кубиков "
+        "плюс один и не учитывайте наименьший результат.",
     },
     "ja": {
-        "table": "d20を１個振る。\n1～9｜カードを１枚引く。\n10～19｜カードを２枚引く。"
-                 "\n20｜カードを３枚引く。",
+        "table": "d20を１個振る。\n1～9｜カードを１枚引く。\n10～19｜カードを２枚引く。\n20｜カードを３枚引く。",
         "six-sided": "６面体ダイスを１個振る。",
         "lower": "d20を２回振り、低い方の出目を無視する。",
         "add": "d20を１回振り、その出目にあなたの手札の枚数を加える。",
@@ -167,12 +163,12 @@ CASES: dict[str, dict[str, str]] = {
         "natural": "あなたがナチュラル２０を出すたび、カードを１枚引く。",
         "planar": "{T}：次元ダイスを振る。",
         "advantage": "あなたが１個以上のダイスを振るなら、代わりにその個数に１を足した数のダイスを振り、"
-                     "最も低い出目１つを"
-                     "無視する。",
+        "最も低い出目１つを"
+        "無視する。",
     },
     "ko": {
         "table": "d20을 굴립니다.\n1-9 | 카드 한 장을 뽑습니다.\n10-19 | 카드 두 장을 뽑습니다."
-                 "\n20 | 카드 세 장을 뽑습니다.",
+        "\n20 | 카드 세 장을 뽑습니다.",
         "six-sided": "6면체 주사위를 굴립니다.",
         "lower": "d20 두 개를 굴리고 더 낮은 결과를 무시합니다.",
         "add": "d20을 굴리고 그 결과에 당신의 손에 있는 카드의 수를 더합니다.",
@@ -181,8 +177,8 @@ CASES: dict[str, dict[str, str]] = {
         "natural": "당신이 자연 20을 굴릴 때마다, 카드 한 장을 뽑습니다.",
         "planar": "{T}: 차원 주사위를 굴립니다.",
         "advantage": "당신이 하나 이상의 주사위를 굴리려 한다면, 대신 그 수보다 한 개 더 많은 "
-                     "주사위를 굴리고 가장 낮은 "
-                     "결과를 무시합니다.",
+        "주사위를 굴리고 가장 낮은 "
+        "결과를 무시합니다.",
     },
     "zhs": {
         "table": "掷一个d20。\n1-9|抓一张牌。\n10-19|抓两张牌。\n20|抓三张牌。",
@@ -215,13 +211,15 @@ CASES["pt"]["choose"] = "Role dois d10 e escolha um resultado."
 
 # Further printed templates: X dice, a fixed modifier, a natural 20 after a roll, a d20 named in words,
 # and an optional "roll again" in a row.
-EN.update({
-    "x-dice": "Roll X six-sided dice.",
-    "add-number": "Roll a d20 and add 2.",
-    "if-natural": "Roll a d20. If you roll a natural 20, draw a card.",
-    "twenty-sided": "Roll a twenty-sided die.",
-    "may-again": "Roll a d20.\n1—14 | Draw a card.\n15—20 | Draw two cards. You may roll again.",
-})
+EN.update(
+    {
+        "x-dice": "Roll X six-sided dice.",
+        "add-number": "Roll a d20 and add 2.",
+        "if-natural": "Roll a d20. If you roll a natural 20, draw a card.",
+        "twenty-sided": "Roll a twenty-sided die.",
+        "may-again": "Roll a d20.\n1—14 | Draw a card.\n15—20 | Draw two cards. You may roll again.",
+    }
+)
 MORE: dict[str, dict[str, str]] = {
     "x-dice": {
         "de": "Wirf X sechsseitige Würfel.",
@@ -272,16 +270,14 @@ MORE: dict[str, dict[str, str]] = {
         "zht": "擲一個二十面骰。",
     },
     "may-again": {
-        "de": "Wirf einen W20.\n1–14 | Ziehe eine Karte.\n"
-              "15–20 | Ziehe zwei Karten. Du kannst erneut würfeln.",
+        "de": "Wirf einen W20.\n1–14 | Ziehe eine Karte.\n15–20 | Ziehe zwei Karten. Du kannst erneut würfeln.",
         "es": "Tira 1d20.\n1-14 | Roba una carta.\n15-20 | Roba dos cartas. Puedes volver a tirar.",
         "fr": "Lancez un d20.\n1-14 | Piochez une carte.\n15-20 | Piochez deux cartes. Vous pouvez relancer.",
         "it": "Tira un d20.\n1-14 | Pesca una carta.\n15-20 | Pesca due carte. Puoi tirare di nuovo.",
         "pt": "Role um d20.\n1-14 | Compre um card.\n15-20 | Compre dois cards. Você pode rolar novamente.",
         "ru": "Бросьте к20.\n1—14 | Возьмите карту.\n15—20 | Возьмите две карты. Вы можете бросить снова.",
         "ja": "d20を１個振る。\n1～14｜カードを１枚引く。\n15～20｜カードを２枚引く。もう一度振ってもよい。",
-        "ko": "d20을 굴립니다.\n1-14 | 카드 한 장을 뽑습니다.\n"
-              "15-20 | 카드 두 장을 뽑습니다. 다시 굴릴 수 있습니다.",
+        "ko": "d20을 굴립니다.\n1-14 | 카드 한 장을 뽑습니다.\n15-20 | 카드 두 장을 뽑습니다. 다시 굴릴 수 있습니다.",
         "zhs": "掷一个d20。\n1-14|抓一张牌。\n15-20|抓两张牌。你可以再掷一次。",
         "zht": "擲一個d20。\n1-14|抓一張牌。\n15-20|抓兩張牌。你可以再擲一次。",
     },
@@ -339,8 +335,7 @@ def test_english_oracle_text_is_english() -> None:
 
 def test_english_card_data_detects_as_english() -> None:
     cards = json.loads(shared_path("cards", "dice-cards.json").read_text("utf-8"))
-    wrong = [card["name"] for card in cards
-             if card.get("oracle_text") and detect_language(card["oracle_text"]) != "en"]
+    wrong = [card["name"] for card in cards if card.get("oracle_text") and detect_language(card["oracle_text"]) != "en"]
     assert wrong == []
 
 

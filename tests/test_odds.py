@@ -89,8 +89,13 @@ def test_triggers_over_the_whole_resolution(compiled: Any) -> None:
 
 
 def test_highest_of_two_d20_plus_one() -> None:
-    instruction = RollInstruction(Amount(2), Die(20), keep_highest=1, modifier=Amount(1),
-                                  table=ResultsTable((Row(1, 9), Row(10, 19), Row(20, None))))
+    instruction = RollInstruction(
+        Amount(2),
+        Die(20),
+        keep_highest=1,
+        modifier=Amount(1),
+        table=ResultsTable((Row(1, 9), Row(10, 19), Row(20, None))),
+    )
     result = odds(instruction)
     assert list(result.rows) == [Fraction(4, 25), Fraction(13, 20), Fraction(19, 100)]
     assert sum(value * p for value, p in result.results) == Fraction(593, 40)  # type: ignore[operator]
@@ -175,7 +180,11 @@ def cases(draw: Any) -> tuple[RollInstruction, Board, str]:
         table=table,
         repeat_when=draw(st.sampled_from([None, InRange(sides + 5, None)])),
     )
-    return instruction, Board(battlefield=(Permanent("Board", tuple(effects)),)), draw(st.sampled_from(["decline", "accept"]))
+    return (
+        instruction,
+        Board(battlefield=(Permanent("Board", tuple(effects)),)),
+        draw(st.sampled_from(["decline", "accept"])),
+    )
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -268,8 +277,9 @@ def test_cli_odds_errors(cli: Any, cards_path: str, request_: dict[str, Any]) ->
 
 def test_cli_odds_table_and_plot(cli: Any, cards_path: str, tmp_path: Any) -> None:
     chart = tmp_path / "spellbook.svg"
-    result = cli(["odds", "--card", "Wizard's Spellbook", "--with", "Pixie Guide", "--cards", cards_path,
-                  "--plot", str(chart)])
+    result = cli(
+        ["odds", "--card", "Wizard's Spellbook", "--with", "Pixie Guide", "--cards", cards_path, "--plot", str(chart)]
+    )
     assert result.exit_code == 0, result.output
     assert "81/400" in result.stdout and "20.25%" in result.stdout
     assert chart.read_text().lstrip().startswith("<?xml")

@@ -18,50 +18,93 @@ def dice(outcome: dict[str, Any], roll: int = 0) -> list[tuple[Any, ...]]:
 
 def test_reroll_by_an_opponents_permanent_makes_them_the_roller(run: Any) -> None:
     # Pippa ruling: the rerolling player is the roller; the roller's "you" abilities ignore the new die.
-    outcome = run({"card": "Hoarding Ogre", "battlefield": ["Night Shift of the Living Dead"],
-                   "opponents": ["Pippa, Duchess of Dice"], "dice": [3, 6], "choices": [True]})
+    outcome = run(
+        {
+            "card": "Hoarding Ogre",
+            "battlefield": ["Night Shift of the Living Dead"],
+            "opponents": ["Pippa, Duchess of Dice"],
+            "dice": [3, 6],
+            "choices": [True],
+        }
+    )
     assert outcome["rolls"][0]["dice"][1]["roller"] == "opponent"
     assert outcome["triggers"] == []
-    own = run({"card": "Hoarding Ogre", "battlefield": ["Night Shift of the Living Dead", "Pippa, Duchess of Dice"],
-               "dice": [3, 6], "choices": [True]})
+    own = run(
+        {
+            "card": "Hoarding Ogre",
+            "battlefield": ["Night Shift of the Living Dead", "Pippa, Duchess of Dice"],
+            "dice": [3, 6],
+            "choices": [True],
+        }
+    )
     assert own["triggers"] == ["Night Shift of the Living Dead"]
 
 
 def test_a_tap_cost_is_paid_once_per_resolution(run: Any) -> None:
-    outcome = run({"card": "Hoarding Ogre", "battlefield": ["Goblin Bookie"], "dice": [3, 4, 5], "choices": [True, True]})
+    outcome = run(
+        {"card": "Hoarding Ogre", "battlefield": ["Goblin Bookie"], "dice": [3, 4, 5], "choices": [True, True]}
+    )
     assert [d[3] for d in dice(outcome)] == [True, False]
     assert len(outcome["decisions"]) == 1
-    tapped = run({"card": "Hoarding Ogre", "battlefield": [{"card": "Goblin Bookie", "tapped": True}], "dice": [3],
-                  "choices": [True]})
+    tapped = run(
+        {
+            "card": "Hoarding Ogre",
+            "battlefield": [{"card": "Goblin Bookie", "tapped": True}],
+            "dice": [3],
+            "choices": [True],
+        }
+    )
     assert tapped["decisions"] == []
 
 
 def test_once_each_turn_is_remembered_across_resolutions(run: Any) -> None:
-    first = run({"card": "Hoarding Ogre", "battlefield": ["Night Shift of the Living Dead"], "dice": [9],
-                 "choices": [True, 0]})
+    first = run(
+        {"card": "Hoarding Ogre", "battlefield": ["Night Shift of the Living Dead"], "dice": [9], "choices": [True, 0]}
+    )
     assert first["rolls"][0]["results"] == [10] and first["rolls"][0]["row"] == 1
-    second = run({"card": "Hoarding Ogre", "battlefield": ["Night Shift of the Living Dead"], "dice": [9],
-                  "choices": [True, 0], "used": first["used"]})
+    second = run(
+        {
+            "card": "Hoarding Ogre",
+            "battlefield": ["Night Shift of the Living Dead"],
+            "dice": [9],
+            "choices": [True, 0],
+            "used": first["used"],
+        }
+    )
     assert second["decisions"] == [] and second["rolls"][0]["results"] == [9]
 
 
 def test_reroll_one_or_more_dice_is_one_subset_decision(run: Any) -> None:
-    outcome = run({"card": "Neverwinter Hydra", "amounts": {"X": 3}, "battlefield": ["Monitor Monitor"],
-                   "dice": [1, 6, 2, 5, 4], "choices": [[0, 2]]})
-    assert dice(outcome) == [(1, 1, False, True), (6, 6, False, False), (2, 2, False, True), (5, 5, False, False),
-                             (4, 4, False, False)]
+    outcome = run(
+        {
+            "card": "Neverwinter Hydra",
+            "amounts": {"X": 3},
+            "battlefield": ["Monitor Monitor"],
+            "dice": [1, 6, 2, 5, 4],
+            "choices": [[0, 2]],
+        }
+    )
+    assert dice(outcome) == [
+        (1, 1, False, True),
+        (6, 6, False, False),
+        (2, 2, False, True),
+        (5, 5, False, False),
+        (4, 4, False, False),
+    ]
     assert outcome["rolls"][0]["results"] == [6, 5, 4]
 
 
 def test_an_extra_die_whose_ignored_roll_is_chosen_works_with_any_die(run: Any) -> None:
-    outcome = run({"card": "Fractured Powerstone", "command": ["Probability Flux"], "planar": ["chaos", "blank"],
-                   "choices": [0]})
+    outcome = run(
+        {"card": "Fractured Powerstone", "command": ["Probability Flux"], "planar": ["chaos", "blank"], "choices": [0]}
+    )
     assert dice(outcome) == [("chaos", None, True, False), ("blank", None, False, False)]
 
 
 def test_a_blank_that_counts_as_chaos_triggers_chaos_abilities(run: Any) -> None:
-    outcome = run({"card": "Fractured Powerstone", "command": ["Stairs to Infinity", "Chaotic Aether"],
-                   "planar": ["blank"]})
+    outcome = run(
+        {"card": "Fractured Powerstone", "command": ["Stairs to Infinity", "Chaotic Aether"], "planar": ["blank"]}
+    )
     assert collections.Counter(outcome["triggers"]) == {"Stairs to Infinity": 2}
 
 
@@ -102,7 +145,9 @@ def test_a_reroll_once_permission_does_not_apply_to_its_own_reroll() -> None:
     once = Board(battlefield=(Permanent("Once", (RerollPermission(condition=InRange(1, 1), again=False),)),))
     again = Board(battlefield=(Permanent("Again", (RerollPermission(condition=InRange(1, 1)),)),))
     accept = PolicyChooser("accept")
-    assert resolve(roll, source="S", dice=ScriptedSource([1, 1]), board=once, chooser=accept).executions[0].results == (1,)
+    assert resolve(roll, source="S", dice=ScriptedSource([1, 1]), board=once, chooser=accept).executions[0].results == (
+        1,
+    )
     outcome = resolve(roll, source="S", dice=ScriptedSource([1, 1, 4]), board=again, chooser=accept)
     assert outcome.executions[0].results == (4,)
 
@@ -111,12 +156,15 @@ def test_policies_see_both_directions_of_an_optional_modifier() -> None:
     from mtgdice.rules import Board, Permanent, PolicyChooser, ScriptedSource, resolve
     from mtgdice.text import compile_text
 
-    night = compile_text("After you roll a die, you may pay 1 life. If you do, increase or decrease the result by 1.").effects
+    night = compile_text(
+        "After you roll a die, you may pay 1 life. If you do, increase or decrease the result by 1."
+    ).effects
     roll = compile_text("Roll a d20.").rolls[0]
     board = Board(battlefield=(Permanent("Night", night),))
     results = {
         policy: resolve(roll, source="S", dice=ScriptedSource([10]), board=board, chooser=PolicyChooser(policy))
-        .executions[0].results
+        .executions[0]
+        .results
         for policy in ("decline", "accept", "maximize", "minimize")
     }
     assert results == {"decline": (10,), "accept": (11,), "maximize": (11,), "minimize": (9,)}

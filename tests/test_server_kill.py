@@ -45,9 +45,24 @@ def test_sigkill_during_a_burst_loses_no_acknowledged_roll(tmp_path: Path) -> No
     db = tmp_path / "rolls.sqlite"
     port = _free_port()
     server = subprocess.Popen(
-        [sys.executable, "-m", "mtgdice.cli", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", str(db),
-         "--cards", str(cards), "--rate-limit", "0"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        [
+            sys.executable,
+            "-m",
+            "mtgdice.cli",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--db",
+            str(db),
+            "--cards",
+            str(cards),
+            "--rate-limit",
+            "0",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     url = f"http://127.0.0.1:{port}"
     try:

@@ -100,7 +100,9 @@ def test_simulation_agrees_with_exact_odds(case: tuple[Any, ...], compiled: Any)
     for card, count in sim.triggers.items():
         mean = sum((p * dict(summary.triggers).get(card, 0) for summary, p in first.items()), Fraction(0))
         # Per-roll trigger counts are small integers: a z-test on the mean with a generous bound.
-        variance = sum((p * dict(summary.triggers).get(card, 0) ** 2 for summary, p in first.items()), Fraction(0)) - mean**2
+        variance = (
+            sum((p * dict(summary.triggers).get(card, 0) ** 2 for summary, p in first.items()), Fraction(0)) - mean**2
+        )
         z = (count / rolls - float(mean)) / max(float(variance) / rolls, 1e-12) ** 0.5
         assert abs(z) < 4.5, (card, count, mean)
 

@@ -14,9 +14,13 @@ import pytest
 
 from mtgdice.text import compile_text
 
-CARDS = {card["name"]: card for card in json.loads((Path(__file__).parent / "fixtures" / "unseen_cards.json").read_text())}
+CARDS = {
+    card["name"]: card for card in json.loads((Path(__file__).parent / "fixtures" / "unseen_cards.json").read_text())
+}
 KNOWN_GAPS = {
-    "Spark Fiend": ["If you roll the noted total, don't roll dice for Spark Fiend during any of your following upkeeps."],
+    "Spark Fiend": [
+        "If you roll the noted total, don't roll dice for Spark Fiend during any of your following upkeeps."
+    ],
 }
 
 # name -> [(count, sides, table or None, choose)] and effect kinds (with a key field)
@@ -38,7 +42,7 @@ EXPECTED: dict[str, tuple[list[tuple[Any, Any, Any, bool]], list[tuple[str, Any]
     "Complaints Clerk": ([], [("trigger", "1")]),
     "Dee Kay, Finder of the Lost": ([], [("trigger", "2"), ("trigger", "4"), ("trigger", "6")]),
     "Feywild Trickster": ([], [("trigger", None)]),
-    "\"Lifetime\" Pass Holder": ([], [("trigger", "6")]),
+    '"Lifetime" Pass Holder': ([], [("trigger", "6")]),
     "Line Cutter": ([(1, 6, None, False)], []),
     "Ten Wizards Mountain": ([], [("trigger", None), ("trigger", "chaos")]),
     "Sea of Sand": ([], [("trigger", "chaos")]),
@@ -67,12 +71,14 @@ def test_unseen_card_rolls_and_effects(name: str) -> None:
 def test_visit_rolls_trigger_visit_triggers_only() -> None:
     from mtgdice.rules import Board, Permanent, ScriptedSource, resolve
 
-    holder = CARDS["\"Lifetime\" Pass Holder"]
+    holder = CARDS['"Lifetime" Pass Holder']
     effects = compile_text(holder["oracle_text"], name=holder["name"]).effects
     board = Board(graveyard=(Permanent("Holder", effects),))  # it returns from the graveyard
     visit = compile_text(CARDS["Line Cutter"]["oracle_text"], name="Cutter").rolls[0]
     plain = compile_text("Roll a six-sided die.").rolls[0]
-    assert [h.card for h in resolve(visit, source="Cutter", dice=ScriptedSource([6]), board=board).triggers] == ["Holder"]
+    assert [h.card for h in resolve(visit, source="Cutter", dice=ScriptedSource([6]), board=board).triggers] == [
+        "Holder"
+    ]
     assert resolve(visit, source="Cutter", dice=ScriptedSource([5]), board=board).triggers == ()
     assert resolve(plain, source="X", dice=ScriptedSource([6]), board=board).triggers == ()
 

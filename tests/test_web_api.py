@@ -75,8 +75,12 @@ def test_roll_outcome_has_the_resolve_shape_and_its_proof(client: TestClient, ro
     assert {"rolls", "triggers", "stored"} <= set(outcome)
     dice = outcome["rolls"][0]["dice"]
     assert len(dice) == 2 and [die["ignored"] for die in dice].count(True) == 1
-    assert outcome["proof"] == {"source": "commit-reveal", "nonce": 0, "commitment": room["commitment"],
-                                "client_seeds": []}
+    assert outcome["proof"] == {
+        "source": "commit-reveal",
+        "nonce": 0,
+        "commitment": room["commitment"],
+        "client_seeds": [],
+    }
     # Committed to the log before the response: a fresh connection sees it.
     with RollLog(db) as log:
         logged = log.get(outcome["id"])
@@ -113,8 +117,9 @@ def test_reveal_then_the_log_verifies(client: TestClient, room: dict[str, str]) 
 def test_bad_input_is_a_one_line_error_naming_the_field(
     client: TestClient, room: dict[str, str], body: bytes, field: str
 ) -> None:
-    response = client.post(f"/api/rooms/{room['id']}/rolls", content=body,
-                           headers={**auth(room), "content-type": "application/json"})
+    response = client.post(
+        f"/api/rooms/{room['id']}/rolls", content=body, headers={**auth(room), "content-type": "application/json"}
+    )
     if response.status_code == 200:  # an unused answer is not an error
         assert field == "choices"
         return
@@ -146,8 +151,9 @@ def test_unknown_room_and_unknown_route(client: TestClient) -> None:
 
 def test_websocket_receives_each_roll(client: TestClient, room: dict[str, str]) -> None:
     with client.websocket_connect(f"/ws/rooms/{room['id']}") as socket:
-        outcome = client.post(f"/api/rooms/{room['id']}/rolls", json={**SPELLBOOK, "player": "tester"},
-                              headers=auth(room)).json()
+        outcome = client.post(
+            f"/api/rooms/{room['id']}/rolls", json={**SPELLBOOK, "player": "tester"}, headers=auth(room)
+        ).json()
         message = json.loads(socket.receive_text())
     assert message["kind"] == "roll" and message["id"] == outcome["id"] and "tester" in message["html"]
     assert f'id="roll-{outcome["id"]}"' in message["html"] and "<s " in message["html"]  # the ignored die struck

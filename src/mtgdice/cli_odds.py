@@ -128,8 +128,11 @@ def register(app: typer.Typer) -> None:
         try:
             if card is not None:
                 request: dict[str, Any] = {
-                    "card": card, "roll": roll, "amounts": cli._amounts(amount or []),
-                    "battlefield": cli._board_names(with_), "graveyard": cli._board_names(graveyard),
+                    "card": card,
+                    "roll": roll,
+                    "amounts": cli._amounts(amount or []),
+                    "battlefield": cli._board_names(with_),
+                    "graveyard": cli._board_names(graveyard),
                 }
             else:
                 request = cli._read_request(file)
@@ -145,8 +148,10 @@ def register(app: typer.Typer) -> None:
             print(dumps(result.to_json()))
             return
         cli.out.print(odds_table(name, instruction, result))
-        cli.out.print(f"expected executions: {result.expected_executions} ({float(result.expected_executions):.4f})",
-                      highlight=False)
+        cli.out.print(
+            f"expected executions: {result.expected_executions} ({float(result.expected_executions):.4f})",
+            highlight=False,
+        )
         for trigger_card, expected in result.triggers:
             cli.out.print(f"expected triggers of {trigger_card}: {expected} ({float(expected):.4f})", highlight=False)
         if result.doubles:

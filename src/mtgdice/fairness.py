@@ -55,9 +55,15 @@ class FairnessReport:
             "source": self.source,
             "fair": self.fair,
             "dice": [
-                {"die": result.die.name, "rolls": result.rolls, "chi_square": result.chi_square,
-                 "degrees_of_freedom": result.degrees, "p_value": result.p_value, "fair": result.fair,
-                 "observed": dict(result.observed)}
+                {
+                    "die": result.die.name,
+                    "rolls": result.rolls,
+                    "chi_square": result.chi_square,
+                    "degrees_of_freedom": result.degrees,
+                    "p_value": result.p_value,
+                    "fair": result.fair,
+                    "observed": dict(result.observed),
+                }
                 for result in self.dice
             ],
         }
@@ -150,8 +156,6 @@ def die_fairness(source: DiceSource, die: Die, rolls: int) -> DieFairness:
     return DieFairness(die, rolls, tuple(observed), tuple(expected), chi, degrees, upper_gamma_q(degrees / 2, chi / 2))
 
 
-
-
 def check_fairness(
     dice: tuple[Die, ...], rolls: int, source: str = "secure", seed: int | None = None
 ) -> FairnessReport:
@@ -171,12 +175,20 @@ def fairness_table(report: FairnessReport) -> object:
     """A rich table of the report."""
     from rich.table import Table
 
-    table = Table(title=f"Fairness of the {report.source} source (chi-square, fail below p = {ALPHA})",
-                  title_justify="left")
+    table = Table(
+        title=f"Fairness of the {report.source} source (chi-square, fail below p = {ALPHA})", title_justify="left"
+    )
     for column in ("die", "rolls", "chi-square", "df", "p-value", "verdict", "counts"):
         table.add_column(column, justify="left" if column in ("die", "counts", "verdict") else "right")
     for result in report.dice:
         counts = " ".join(f"{label}:{count}" for label, count in result.observed) if result.die.planar else ""
-        table.add_row(result.die.name, str(result.rolls), f"{result.chi_square:.2f}", str(result.degrees),
-                      f"{result.p_value:.4f}", "fair" if result.fair else "SUSPECT", counts)
+        table.add_row(
+            result.die.name,
+            str(result.rolls),
+            f"{result.chi_square:.2f}",
+            str(result.degrees),
+            f"{result.p_value:.4f}",
+            "fair" if result.fair else "SUSPECT",
+            counts,
+        )
     return table

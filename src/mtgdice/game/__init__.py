@@ -9,6 +9,15 @@ from mtgdice.game.choices import AnsweringChooser, DecisionPending, Question
 from mtgdice.game.table import Card, Game, Pending, Player, Roll, RollSpec, dice_text, row_texts
 
 __all__ = [
-    "AnsweringChooser", "Card", "DecisionPending", "Game", "Pending", "Player", "Question", "Roll",
-    "RollSpec", "dice_text", "row_texts",
+    "AnsweringChooser",
+    "Card",
+    "DecisionPending",
+    "Game",
+    "Pending",
+    "Player",
+    "Question",
+    "Roll",
+    "RollSpec",
+    "dice_text",
+    "row_texts",
 ]

@@ -54,8 +54,14 @@ class Question:
         return tuple(numbers)
 
     def to_json(self) -> dict[str, Any]:
-        return {"player": self.player, "ask": self.ask, "topic": self.topic, "prompt": self.prompt,
-                "options": list(self.options), "position": self.position}
+        return {
+            "player": self.player,
+            "ask": self.ask,
+            "topic": self.topic,
+            "prompt": self.prompt,
+            "options": list(self.options),
+            "position": self.position,
+        }
 
 
 class DecisionPending(Exception):

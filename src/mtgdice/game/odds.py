@@ -76,4 +76,3 @@ def row_odds(game: Game, player_id: str, spec: RollSpec, cards: CardSource | Non
         for row, probability in zip(instruction.table.rows, result.rows, strict=True)
     )
     return OddsView(rows, result.no_row)
-

@@ -44,7 +44,6 @@ Zone = Literal["battlefield", "graveyard"]
 RollKind = Literal["card", "dice", "planar", "coin"]
 
 
-
 @dataclass(frozen=True, slots=True)
 class Card:
     """A card a player has: from the card data (``text`` is None) or given by its own text.
@@ -290,7 +289,8 @@ class Game:
             "battlefield": [card.request_item() for card in roller.battlefield],
             "opponents": [
                 card.request_item()
-                for other in self.players.values() if other.id != roller.id
+                for other in self.players.values()
+                if other.id != roller.id
                 for card in other.battlefield
             ],
             "graveyard": [card.request_item() for card in roller.graveyard],
@@ -331,8 +331,11 @@ class Game:
         if spec.kind == "planar" and spec.cause == "action":
             # CR 901.9b: only the active player rolls the planar die as a special action.
             if player_id != self.active:
-                raise InputError("player", f"only the active player ({self._active_name()}) may roll the planar die "
-                                           "as a special action; an effect's roll uses cause 'effect'")
+                raise InputError(
+                    "player",
+                    f"only the active player ({self._active_name()}) may roll the planar die "
+                    "as a special action; an effect's roll uses cause 'effect'",
+                )
             planar_cost = self.planar_cost()
         request = self.request_for(player_id, spec)
         request["choices"] = list(answers)
@@ -400,8 +403,11 @@ class Game:
         whose effect asks; an effect on exactly one other player's battlefield is theirs to use.
         """
         if source:
-            owners = [other.id for other in self.players.values() if other.id != roller.id
-                      and any(card.name == source for card in other.battlefield)]
+            owners = [
+                other.id
+                for other in self.players.values()
+                if other.id != roller.id and any(card.name == source for card in other.battlefield)
+            ]
             mine = any(card.name == source for _, card in roller.cards())
             if len(owners) == 1 and not mine:
                 return owners[0]
@@ -417,7 +423,6 @@ def row_texts(instruction: RollInstruction, output: Mapping[str, Any]) -> tuple[
     if instruction.table is None:
         return ()
     return tuple(_row_texts(instruction, execution) for execution in output.get("rolls", []))
-
 
 
 def _row_texts(instruction: RollInstruction, execution: Mapping[str, Any]) -> tuple[str, ...]:

@@ -4,9 +4,10 @@
 process being killed (SIGKILL) and, with ``synchronous=FULL`` (the default), a power cut.
 ``MTGDICE_LOG_SYNC=normal`` leaves the fsync to checkpoints: a commit has still reached the
 operating system when it returns (SIGKILL-safe in WAL mode), but a power cut may lose the last
-rolls. On this machine both give about 1 400-1 600 rolls/s through the web API. Commit-reveal seeds are kept per room (:meth:`RollLog.record_commitment`,
-:meth:`RollLog.record_reveal`); :meth:`RollLog.export_json` writes the room log that
-``mtgdice verify`` checks. One ``RollLog`` may be shared by threads (a lock serialises it); several
+rolls. On this machine both give about 1 400-1 600 rolls/s through the web API.
+
+Commit-reveal seeds are kept per room (:meth:`RollLog.record_commitment`,
+:meth:`RollLog.record_reveal`); :meth:`RollLog.export_json` writes the room log that ``mtgdice verify`` checks. One ``RollLog`` may be shared by threads (a lock serialises it); several
 processes may share one file (SQLite locking, a busy timeout).
 
 This module leaves out checking a log (``verify``), re-resolving it (``replay``) and rendering.

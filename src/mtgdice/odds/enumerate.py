@@ -279,8 +279,14 @@ class Search:
             self._count_run()
             try:
                 resolution = resolve(
-                    self.problem.instruction, source=self.problem.source, dice=source, board=self.problem.board,
-                    chooser=self.problem.chooser, amounts=self.problem.amounts, turn=self.problem.turn, limit=1,
+                    self.problem.instruction,
+                    source=self.problem.source,
+                    dice=source,
+                    board=self.problem.board,
+                    chooser=self.problem.chooser,
+                    amounts=self.problem.amounts,
+                    turn=self.problem.turn,
+                    limit=1,
                 )
             except _Endless:
                 self._filler = None

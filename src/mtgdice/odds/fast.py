@@ -333,7 +333,15 @@ def _by_rows(search: Search, groups: Groups, denominator: int) -> dict[Summary, 
             assert isinstance(summary, Summary) and summary.value == value and summary.row == row
             by_row[(row, alike is not None)] = template = summary
         else:
-            summary = Summary(template.row, template.rows, value, template.doubles, template.again, template.used,
-                              template.triggers, template.outcomes)
+            summary = Summary(
+                template.row,
+                template.rows,
+                value,
+                template.doubles,
+                template.again,
+                template.used,
+                template.triggers,
+                template.outcomes,
+            )
         counts[summary] = counts.get(summary, 0) + ways
     return {summary: Fraction(ways, denominator) for summary, ways in counts.items()}

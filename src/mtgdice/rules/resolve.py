@@ -213,7 +213,12 @@ class _Groups:
 
 
 _STEP_GROUP = {
-    Step.COUNT: 0, Step.EACH_DIE: 1, Step.REROLL: 2, Step.MODIFY: 3, Step.FACE: 4, Step.TRIGGER: 5,
+    Step.COUNT: 0,
+    Step.EACH_DIE: 1,
+    Step.REROLL: 2,
+    Step.MODIFY: 3,
+    Step.FACE: 4,
+    Step.TRIGGER: 5,
 }
 _GROUPS: dict[int, tuple[Board, _Groups]] = {}
 
@@ -239,8 +244,22 @@ class _Resolver:
     """The state of one resolution: the dice drawn so far, decisions, once-each-turn uses."""
 
     __slots__ = (
-        "instruction", "source_name", "dice_source", "board", "chooser", "amounts", "turn", "limit",
-        "next_index", "rerolls", "dice_counted", "used", "tapped", "decisions", "groups", "rerolled",
+        "instruction",
+        "source_name",
+        "dice_source",
+        "board",
+        "chooser",
+        "amounts",
+        "turn",
+        "limit",
+        "next_index",
+        "rerolls",
+        "dice_counted",
+        "used",
+        "tapped",
+        "decisions",
+        "groups",
+        "rerolled",
     )
 
     def __init__(
@@ -720,7 +739,10 @@ def _check_roll(count: int, die: Die) -> None:
 
 
 def _remade(
-    roll: DieRoll, *, fate: Fate | None = None, modifiers: tuple[Modifier, ...] | None = None,
+    roll: DieRoll,
+    *,
+    fate: Fate | None = None,
+    modifiers: tuple[Modifier, ...] | None = None,
     rerolls: int | None = None,
 ) -> DieRoll:
     """A changed copy of a die record (built directly: ``dataclasses.replace`` is slow here)."""

@@ -77,8 +77,9 @@ def simulate(
     vectorised: bool = True,
 ) -> Simulation:
     """Simulate ``rolls`` first executions of ``instruction`` (see the module docstring)."""
-    problem = Problem(instruction, source, board or Board(), PolicyChooser(policy), dict(amounts or {}),
-                      turn or TurnState())
+    problem = Problem(
+        instruction, source, board or Board(), PolicyChooser(policy), dict(amounts or {}), turn or TurnState()
+    )
     plan = _plan(problem) if vectorised else None
     if plan is None:
         return _loop(problem, rolls, seed, progress)
@@ -127,8 +128,13 @@ def _plan(problem: Problem) -> _Plan | None:
 
     low, high = counted * (1 + delta), counted * (sides + delta)
     table = instruction.table
-    row_of = np.array([table.row_for(value) if table is not None and table.row_for(value) is not None else -1
-                       for value in range(low, high + 1)], dtype=np.int16)
+    row_of = np.array(
+        [
+            table.row_for(value) if table is not None and table.row_for(value) is not None else -1
+            for value in range(low, high + 1)
+        ],
+        dtype=np.int16,
+    )
     again_of = None
     if instruction.repeat_when is not None:
         if instruction.repeat_optional and Policy(problem.chooser.policy) is not Policy.ACCEPT:  # type: ignore[attr-defined]
@@ -139,8 +145,9 @@ def _plan(problem: Problem) -> _Plan | None:
     row_again = None
     if table is not None and table.roll_again:
         accept = Policy(problem.chooser.policy) is Policy.ACCEPT  # type: ignore[attr-defined]
-        row_again = np.array([row.roll_again and (accept or not row.roll_again_optional) for row in table.rows]
-                             + [False])
+        row_again = np.array(
+            [row.roll_again and (accept or not row.roll_again_optional) for row in table.rows] + [False]
+        )
     die_triggers: list[tuple[str, Any]] = []
     batch_triggers: list[str] = []
     for _, _, permanent, effect in active:
@@ -180,7 +187,7 @@ def _kept(faces: Any, counted: int) -> Any:
         for row in faces[1:]:
             top = np.maximum(top, row)
         return top[None, :]
-    return np.sort(faces, axis=0)[first - counted:]
+    return np.sort(faces, axis=0)[first - counted :]
 
 
 def _vectorised(problem: Problem, plan: _Plan, rolls: int, seed: int, chunk: int, progress: bool) -> Simulation:
@@ -198,7 +205,7 @@ def _vectorised(problem: Problem, plan: _Plan, rolls: int, seed: int, chunk: int
         kept = _kept(faces, plan.counted)
         if plan.counted == 1:
             totals = kept[0]
-            value_counts += np.bincount(totals, minlength=span + 1)[1:span + 1]
+            value_counts += np.bincount(totals, minlength=span + 1)[1 : span + 1]
         else:
             totals = kept.sum(axis=0, dtype=np.int64)
             value_counts += np.bincount(totals - plan.counted, minlength=span)[:span]
@@ -232,8 +239,16 @@ def _vectorised(problem: Problem, plan: _Plan, rolls: int, seed: int, chunk: int
         triggers[card] = triggers.get(card, 0) + count
     for card in plan.batch_triggers:
         triggers[card] = triggers.get(card, 0) + rolls
-    return Simulation(rolls, results, tuple(row_totals), no_row if table is not None else 0, doubles, again,
-                      {card: count for card, count in triggers.items() if count}, "vectorised")
+    return Simulation(
+        rolls,
+        results,
+        tuple(row_totals),
+        no_row if table is not None else 0,
+        doubles,
+        again,
+        {card: count for card, count in triggers.items() if count},
+        "vectorised",
+    )
 
 
 def _loop(problem: Problem, rolls: int, seed: int, progress: bool) -> Simulation:
@@ -245,13 +260,21 @@ def _loop(problem: Problem, rolls: int, seed: int, progress: bool) -> Simulation
     triggers: dict[str, int] = {}
     for size in _chunks(rolls, 4096, progress, "resolving"):
         for _ in range(size):
-            summary = summarize(resolve(
-                problem.instruction, source=problem.source, dice=dice, board=problem.board,
-                chooser=problem.chooser, amounts=problem.amounts, turn=problem.turn, limit=1,
-            ))
+            summary = summarize(
+                resolve(
+                    problem.instruction,
+                    source=problem.source,
+                    dice=dice,
+                    board=problem.board,
+                    chooser=problem.chooser,
+                    amounts=problem.amounts,
+                    turn=problem.turn,
+                    limit=1,
+                )
+            )
             results[summary.value] = results.get(summary.value, 0) + 1
             if table is not None:
-                for row in (summary.rows if summary.rows is not None else (summary.row,)):
+                for row in summary.rows if summary.rows is not None else (summary.row,):
                     if row is None:
                         no_row += 1
                     else:

@@ -746,7 +746,9 @@ def _rule_trigger(c: _Compiler, text: str, original: str, state: _State) -> bool
             effect_text, scope, nth, purpose = chaos.group("effect"), "you", None, ""
         else:
             return False
-    intervening = re.match(r"^if (?:you roll|the result is|the roll is|it's) (?P<cond>[^,]+), (?P<rest>.+)$", effect_text)
+    intervening = re.match(
+        r"^if (?:you roll|the result is|the roll is|it's) (?P<cond>[^,]+), (?P<rest>.+)$", effect_text
+    )
     if intervening and condition is None:
         inner = parse_condition(intervening.group("cond"))
         if inner is not None:

@@ -174,7 +174,8 @@ ROLLED_THIS_TURN = re.compile(
     r"\d+ dice|1 or more dice) this turn\b"
 )
 UNTIL_ROLL = re.compile(
-    r"\buntil (?:you|a player|that player) rolls? (?P<cond>[^,.]+?)(?: while rolling to visit (?:your|their) attractions)?(?=$|[,.])"
+    r"\buntil (?:you|a player|that player) rolls? (?P<cond>[^,.]+?)"
+    r"(?: while rolling to visit (?:your|their) attractions)?(?=$|[,.])"
 )
 STACK_DICE = re.compile(r"\bstack (?:\d+|a) (?:dice|die)\b|\beach die in its stack\b|\bthe stack falls\b")
 USE_STORED = re.compile(r"\byou may uninstall a result from ~ to use it for a die you rolled\b")

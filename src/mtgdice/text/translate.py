@@ -70,6 +70,7 @@ def _english_number(digits: str) -> str:
     except ValueError:
         return digits
 
+
 LANGUAGES = ("de", "es", "fr", "it", "pt", "ja", "ko", "ru", "zhs", "zht")
 """The languages with a lexicon, as Scryfall's ``lang`` codes."""
 
@@ -99,9 +100,7 @@ _REMINDER = re.compile(r"\s*\([^()]*\)")
 _SENTENCE_END = re.compile(r"(?<=[.!?\u3002])\s+|(?<=\u3002)")
 _TRAILING = re.compile(r"[\s.!?\u3002]+$")
 _CLAUSE = re.compile(r"[,\u3001]\s*")
-_COST = re.compile(
-    r"^(?P<cost>\[[^\]]*\]|[+\u2014-]?(?:\d+|x)|[^:.\u3002\"]*\{[^:.\u3002\"]*?)\s*:\s*(?P<body>.+)$"
-)
+_COST = re.compile(r"^(?P<cost>\[[^\]]*\]|[+\u2014-]?(?:\d+|x)|[^:.\u3002\"]*\{[^:.\u3002\"]*?)\s*:\s*(?P<body>.+)$")
 """An activated ability's cost: mana and tap symbols (with any words), or a loyalty cost."""
 _ABILITY_WORD = re.compile(r"^(?P<word>[^.\u3002|\u2014]{1,60}?)\s+\u2014\s+(?P<rest>\S.*)$")
 _CHART_ROW = re.compile(
@@ -329,7 +328,7 @@ def _tail(text: str, lex: Lexicon) -> tuple[str, str]:
             match = pattern.match(rest)
             if match is not None and match.end() > 0:
                 english += _fill(template, match, lex)
-                rest = rest[match.end():]
+                rest = rest[match.end() :]
                 break
         else:
             break

@@ -200,9 +200,14 @@ def create_app(
     def question_html(state: RoomState, player_id: str) -> str:
         found = state.question_for(player_id)
         waiting = state.pending.get(player_id) if found is None else None
-        return pages.render("_question.html", room=state, pending=found[1] if found else None,
-                            roller=state.game.players[found[0]] if found else None, waiting=waiting,
-                            decider=state.game.players[waiting.question.player] if waiting else None)
+        return pages.render(
+            "_question.html",
+            room=state,
+            pending=found[1] if found else None,
+            roller=state.game.players[found[0]] if found else None,
+            waiting=waiting,
+            decider=state.game.players[waiting.question.player] if waiting else None,
+        )
 
     def after_roll(state: RoomState, player_id: str, outcome: Finished | PendingRoll, roller: str) -> HTMLResponse:
         if isinstance(outcome, Finished):
@@ -210,7 +215,8 @@ def create_app(
         elif outcome.question.player != player_id:
             push(state, "question", "", player=outcome.question.player)
         body = question_html(state, player_id) + pages.render(
-            "_oob.html", board=board_html(state, player_id), status=status_html(state))
+            "_oob.html", board=board_html(state, player_id), status=status_html(state)
+        )
         if isinstance(outcome, Finished) and roller != player_id:
             push(state, "question", "", player=roller)
         return HTMLResponse(body)
@@ -235,8 +241,9 @@ def create_app(
         if not isinstance(seeds, list):
             raise InputError("client_seeds", "expected a list of strings")
         state = rooms.create(tuple(seeds))
-        return JSONResponse({"id": state.id, "token": state.token, "commitment": state.fair.commitment},
-                            status_code=201)
+        return JSONResponse(
+            {"id": state.id, "token": state.token, "commitment": state.fair.commitment}, status_code=201
+        )
 
     @api.post("/api/rooms/{room_id}/rolls")
     async def api_roll(room_id: str, request: Request) -> JSONResponse:
@@ -306,12 +313,20 @@ def create_app(
         if player_id is None:
             return HTMLResponse(pages.render("join.html", room=state))
         history = [roll_html(finished) for finished in state.feed]
-        return HTMLResponse(pages.render(
-            "room.html", room=state, game=state.game, me=state.game.player(player_id),
-            board=board_html(state, player_id), status=status_html(state), table=table_html(state),
-            question=question_html(state, player_id), history=history,
-            has_cards=bool(names),
-        ))
+        return HTMLResponse(
+            pages.render(
+                "room.html",
+                room=state,
+                game=state.game,
+                me=state.game.player(player_id),
+                board=board_html(state, player_id),
+                status=status_html(state),
+                table=table_html(state),
+                question=question_html(state, player_id),
+                history=history,
+                has_cards=bool(names),
+            )
+        )
 
     @api.post("/r/{room_id}/join")
     async def page_join(room_id: str, request: Request) -> Response:
@@ -330,8 +345,7 @@ def create_app(
         page_player(request, state)
         query = " ".join(q.casefold().split())[:60]
         found = [name for name in names if query and query in name.casefold()][:SEARCH_LIMIT]
-        return HTMLResponse(pages.render("_search.html", room=state, found=found, query=q[:60],
-                                         has_cards=bool(names)))
+        return HTMLResponse(pages.render("_search.html", room=state, found=found, query=q[:60], has_cards=bool(names)))
 
     @api.post("/r/{room_id}/cards", response_class=HTMLResponse)
     async def page_add_card(room_id: str, request: Request) -> HTMLResponse:
@@ -410,10 +424,14 @@ def create_app(
     def spec_from(values: dict[str, list[str]]) -> RollSpec:
         kind = first(values, "kind")
         if kind == "card":
-            amounts = {key.removeprefix("amount:")[:80]: integer(values, key)
-                       for key in values if key.startswith("amount:") and first(values, key)}
-            return RollSpec("card", card_id=integer(values, "card_id"), roll=integer(values, "roll", 0),
-                            amounts=amounts)
+            amounts = {
+                key.removeprefix("amount:")[:80]: integer(values, key)
+                for key in values
+                if key.startswith("amount:") and first(values, key)
+            }
+            return RollSpec(
+                "card", card_id=integer(values, "card_id"), roll=integer(values, "roll", 0), amounts=amounts
+            )
         if kind == "dice":
             return RollSpec.plain(first(values, "dice"))
         if kind == "planar":

@@ -26,8 +26,11 @@ MAX_BODY = 64 * 1024
 MAX_CLIENTS = 10_000
 
 SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
-    (b"content-security-policy", b"default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
-     b"img-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"),
+    (
+        b"content-security-policy",
+        b"default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+        b"img-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+    ),
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"same-origin"),
 )
@@ -41,12 +44,18 @@ class BodyTooLarge(Exception):
 async def send_error(send: Send, status: int, message: str, headers: tuple[tuple[bytes, bytes], ...] = ()) -> None:
     """Send a one-line JSON error response."""
     body = json.dumps({"error": message}).encode() + b"\n"
-    await send({
-        "type": "http.response.start",
-        "status": status,
-        "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()), *headers,
-                    *SECURITY_HEADERS],
-    })
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                *headers,
+                *SECURITY_HEADERS,
+            ],
+        }
+    )
     await send({"type": "http.response.body", "body": body})
 
 
@@ -87,8 +96,12 @@ class Guard:
             if scope["type"] == "websocket":
                 await send({"type": "websocket.close", "code": 1008})
                 return
-            await send_error(send, 429, f"rate limit: more than {self.rate:g} requests per second from one "
-                                        "client; wait a moment", ((b"retry-after", b"1"),))
+            await send_error(
+                send,
+                429,
+                f"rate limit: more than {self.rate:g} requests per second from one client; wait a moment",
+                ((b"retry-after", b"1"),),
+            )
             return
         if scope["type"] == "websocket":
             await self.app(scope, receive, send)

@@ -27,9 +27,18 @@ class AppendLog(Protocol):
     """The part of :class:`~mtgdice.log.RollLog` the writer uses (``append_many`` when present)."""
 
     def append(
-        self, *, request: Mapping[str, Any], outcome: Mapping[str, Any], source: str, room: str | None = ...,
-        player: str | None = ..., commitment: str | None = ..., client_seeds: Sequence[str] = ...,
-        nonce: int | None = ..., faces: Any = ..., time: str | None = ...,
+        self,
+        *,
+        request: Mapping[str, Any],
+        outcome: Mapping[str, Any],
+        source: str,
+        room: str | None = ...,
+        player: str | None = ...,
+        commitment: str | None = ...,
+        client_seeds: Sequence[str] = ...,
+        nonce: int | None = ...,
+        faces: Any = ...,
+        time: str | None = ...,
     ) -> int: ...
 
 
@@ -41,8 +50,14 @@ def append_fields(
 ) -> dict[str, Any]:
     """The keyword arguments of ``RollLog.append`` for a commit-reveal roll."""
     return {
-        "request": dict(request), "outcome": dict(outcome), "source": source.name, "room": room, "player": player,
-        "commitment": source.commitment, "client_seeds": tuple(source.client_seeds), "nonce": source.nonce,
+        "request": dict(request),
+        "outcome": dict(outcome),
+        "source": source.name,
+        "room": room,
+        "player": player,
+        "commitment": source.commitment,
+        "client_seeds": tuple(source.client_seeds),
+        "nonce": source.nonce,
         "faces": [draw_json(draw) for draw in source.draws],
     }
 

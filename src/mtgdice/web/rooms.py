@@ -169,11 +169,21 @@ class Rooms:
     # -- rolling ----------------------------------------------------------------------------------
 
     def _proof(self, source: CommitRevealSource) -> dict[str, Any]:
-        return {"source": source.name, "nonce": source.nonce, "commitment": source.commitment,
-                "client_seeds": list(source.client_seeds)}
+        return {
+            "source": source.name,
+            "nonce": source.nonce,
+            "commitment": source.commitment,
+            "client_seeds": list(source.client_seeds),
+        }
 
-    def _log(self, state: RoomState, request: dict[str, Any], output: dict[str, Any],
-             source: CommitRevealSource, player: str | None) -> asyncio.Future[int]:
+    def _log(
+        self,
+        state: RoomState,
+        request: dict[str, Any],
+        output: dict[str, Any],
+        source: CommitRevealSource,
+        player: str | None,
+    ) -> asyncio.Future[int]:
         """Queue the roll for the log (in nonce order: call under the room's lock)."""
         committed = self.writer.submit(append_fields(request, output, source, state.id, player))
         state.last_commit = committed
@@ -247,16 +257,17 @@ class Rooms:
                 await asyncio.wait([last])  # every roll under the old seed is in the log first
             for roller, pending in list(state.pending.items()):
                 source = pending.source()
-                outcome = state.game.resolve_roll(roller, pending.spec, source, pending.answers, self.cards,
-                                                  finish=True)
+                outcome = state.game.resolve_roll(
+                    roller, pending.spec, source, pending.answers, self.cards, finish=True
+                )
                 assert isinstance(outcome, Roll)
                 del state.pending[roller]
                 finished.append(await self._finish(state, outcome, source))
             revealed, state.fair = state.fair.rotate()
+            await anyio.to_thread.run_sync(lambda: self.log.record_reveal(state.id, revealed.seed, revealed.end_nonce))
             await anyio.to_thread.run_sync(
-                lambda: self.log.record_reveal(state.id, revealed.seed, revealed.end_nonce))
-            await anyio.to_thread.run_sync(
-                lambda: self.log.record_commitment(state.id, state.fair.commitment, state.fair.next_nonce))
+                lambda: self.log.record_commitment(state.id, state.fair.commitment, state.fair.next_nonce)
+            )
         return {
             "seed": revealed.seed.hex(),
             "commitment": revealed.commitment,
