@@ -7,8 +7,9 @@ operating system when it returns (SIGKILL-safe in WAL mode), but a power cut may
 rolls. On this machine both give about 1 400-1 600 rolls/s through the web API.
 
 Commit-reveal seeds are kept per room (:meth:`RollLog.record_commitment`,
-:meth:`RollLog.record_reveal`); :meth:`RollLog.export_json` writes the room log that ``mtgdice verify`` checks. One ``RollLog`` may be shared by threads (a lock serialises it); several
-processes may share one file (SQLite locking, a busy timeout).
+:meth:`RollLog.record_reveal`); :meth:`RollLog.export_json` writes the room log that
+``mtgdice verify`` checks. One ``RollLog`` may be shared by threads (a lock serialises it);
+several processes may share one file (SQLite locking, a busy timeout).
 
 This module leaves out checking a log (``verify``), re-resolving it (``replay``) and rendering.
 """
