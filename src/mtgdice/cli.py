@@ -117,14 +117,26 @@ def compile_command(
     ] = None,
     name: Annotated[str, typer.Option("--name", help="The card's name, when compiling --text.")] = "",
     cards: CardsOption = None,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang",
+            help="With --card: compile its printed text in this language (de, ja, ...) "
+            "from a card index built from Scryfall's all_cards file.",
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the compile JSON object.")] = False,
 ) -> None:
     """Show what the compiler understands of a card's dice abilities."""
     try:
         if (card is None) == (text is None):
             raise InputError("card", "give exactly one of --card NAME or --text TEXT")
-        request: dict[str, Any] = {"card": card} if card is not None else {"text": text, "name": name}
-        compiled = card_from(request, "card", _catalog(cards) if card is not None else None)
+        if lang is not None and lang != "en":
+            if card is None:
+                raise InputError("--lang", "goes with --card NAME (with --text, the language is detected)")
+            text, name = _printed_text(card, lang, cards), card
+        request: dict[str, Any] = {"card": card} if text is None else {"text": text, "name": name}
+        compiled = card_from(request, "card", _catalog(cards) if text is None else None)
     except MtgDiceError as error:
         fail(str(error))
     if as_json:
@@ -133,6 +145,18 @@ def compile_command(
     out.print(compiled_table(compiled))
     for note in compiled.notes:
         out.print(f"[dim]{note}[/dim]")
+
+
+def _printed_text(card: str, lang: str, cards: str | None) -> str:
+    from mtgdice.cards.index import printed_texts
+
+    index = cards if cards is not None and cards.endswith((".sqlite", ".db")) else None
+    printed = printed_texts(card, lang, index)
+    if not printed:
+        raise InputError(
+            "--lang", f"no {lang} printing of {card!r} in the card index (import Scryfall's all_cards file)"
+        )
+    return printed[0][1]
 
 
 def plain_instruction(spec: str) -> RollInstruction:

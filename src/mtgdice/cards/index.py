@@ -585,3 +585,22 @@ def search(db: str | os.PathLike[str] | None, query: str) -> list[IndexedCard]:
                 (*features, len(features)),
             )
         return _cards(connection, "WHERE instr(folded_name, ?) > 0", (fold_name(query),))
+
+
+def printed_texts(name: str, lang: str, db_path: str | os.PathLike[str] | None = None) -> list[tuple[str | None, str]]:
+    """The printed name and text of a card in one language, as imported from ``all_cards``.
+
+    ``name`` is the card's Oracle name (case and accents ignored); an empty list means no printing
+    in that language was imported.
+    """
+    with open_index(db_path) as connection:
+        row = connection.execute(
+            "SELECT oracle_id, name FROM cards WHERE folded_name = ? ORDER BY id", (fold_name(name),)
+        ).fetchone()
+        if row is None:
+            raise InputError("card", f"no card named {name!r} in the card index")
+        printed = connection.execute(
+            "SELECT printed_name, printed_text FROM printed WHERE oracle_id = ? AND lang = ? ORDER BY rowid",
+            (row[0] or row[1], lang),
+        ).fetchall()
+    return [(printed_name, text) for printed_name, text in printed]
