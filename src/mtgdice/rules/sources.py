@@ -66,10 +66,16 @@ class SeededSource:
     def __init__(self, seed: int | str | bytes | None = None) -> None:
         self.seed = seed
         self._random = random.Random(seed)
+        self._getrandbits = self._random.getrandbits
 
     def roll(self, die: Die) -> Face:
         count = len(PLANAR_FACES) if die.sides is None else die.sides
-        return _face_from_index(die, self._random.randrange(count))
+        # Rejection on k random bits, as random.randrange does (same faces), without its checks.
+        bits = count.bit_length()
+        index = self._getrandbits(bits)
+        while index >= count:
+            index = self._getrandbits(bits)
+        return _face_from_index(die, index)
 
 
 class ScriptedSource:
