@@ -115,10 +115,12 @@ class DieRoll:
     @property
     def result(self) -> int | None:
         """The natural result plus every modifier (CR 706.2); ``None`` for the planar die."""
-        natural = self.natural
-        if natural is None:
+        face = self.face
+        if not isinstance(face, int):
             return None
-        return natural + sum(modifier.delta for modifier in self.modifiers)
+        if not self.modifiers:
+            return face
+        return face + sum(modifier.delta for modifier in self.modifiers)
 
     @property
     def counted(self) -> bool:
