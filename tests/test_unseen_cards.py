@@ -90,3 +90,15 @@ def test_repeat_this_process_two_more_times() -> None:
     roll = compile_text(strategy["oracle_text"], name="Strategy, Schmategy").rolls[0]
     outcome = resolve(roll, source="S", dice=ScriptedSource([6, 2, 6, 1, 3]))
     assert [e.results[0] for e in outcome.executions] == [6, 2, 6, 1, 3]
+
+
+def test_an_older_advantage_wording_adds_a_die_for_d20s_only() -> None:
+    from mtgdice.rules import Board, Permanent, ScriptedSource, resolve
+
+    effects = compile_text("If you would roll a d20, instead roll two d20s and ignore the lower roll.").effects
+    board = Board(battlefield=(Permanent("Old", effects),))
+    d20 = compile_text("Roll a d20.").rolls[0]
+    d6 = compile_text("Roll a six-sided die.").rolls[0]
+    outcome = resolve(d20, source="S", dice=ScriptedSource([4, 17]), board=board)
+    assert outcome.executions[0].results == (17,) and len(outcome.executions[0].dice) == 2
+    assert len(resolve(d6, source="S", dice=ScriptedSource([4]), board=board).executions[0].dice) == 1

@@ -507,6 +507,18 @@ def _rule_replacement(c: _Compiler, text: str, original: str, state: _State) -> 
             state,
         )
         return True
+    more = g.HOW_MORE_OF_THEM.match(how)
+    if more and re.fullmatch(r"(?:a|an|1) " + g.DIE, what) and int(more.group("n")) >= 2:
+        # "If you would roll a d20, instead roll two d20s and ignore the lower roll": one extra
+        # die per die beyond the first, each ignoring one more lowest (an older advantage wording).
+        extra_dice = int(more.group("n")) - 1
+        c.add_effect(
+            ExtraDice(
+                extra=extra_dice, ignore="lowest", sides=sides, optional=optional, zone=c.zone, scope=who, text=original
+            ),
+            state,
+        )
+        return True
     pair = g.HOW_PAIR.match(how)
     if pair and int(pair.group("n")) == 2 and int(pair.group("ignore")) == 1:
         c.add_effect(PairEachDie(sides=sides, zone=c.zone, scope=who, text=original), state)

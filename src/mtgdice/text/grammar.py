@@ -121,6 +121,11 @@ HOW_PAIR = re.compile(
     r"^(?:instead )?(?:roll )?(?P<n>\d+) of (?:those|that) (?:dice|die) and ignore (?P<ignore>\d+) of "
     r"(?:those|the) (?:results|rolls|dice)\b"
 )
+HOW_MORE_OF_THEM = re.compile(
+    r"^(?:instead )?(?:roll )?(?P<n>\d+) (?P<die>" + DIE + r")(?: instead)? and ignore the (?:lower|lowest)"
+    r"(?: (?P<k>\d+))? (?:roll|rolls|result|results)\b"
+)
+"""Roll one die as several and keep the best: "instead roll two d20s and ignore the lower roll"."""
 HOW_EXCHANGE = re.compile(r"^(?:instead )?(?:roll )?them and you may exchange\b")
 HOW_TOTAL = re.compile(r"^(?:instead )?(?:roll )?(?P<n>\d+) (?P<die>" + DIE + r") and use the total\b")
 
