@@ -109,13 +109,13 @@ REPLACEMENT = re.compile(
     r"(?: this turn)?, (?:(?:instead )?(?:they|you|that player) )?(?P<may>may )?(?:instead )?(?:rolls? )?(?P<how>.+)$"
 )
 HOW_EXTRA_LOWEST = re.compile(
-    r"^(?:instead )?(?:roll )?that many (?:dice|of those dice|\S+ dice) plus (?P<extra>\d+|a|an) "
-    r"and ignore the (?:(?P<n>\d+) )?lowest (?:roll|rolls|result|results)\b"
+    r"^(?:instead )?(?:roll )?that many (?:dice|of those dice|\S+ dice) plus (?P<extra>\d+|a|an)(?: instead)? "
+    r"and ignores? the (?:(?P<n>\d+) )?lowest(?: (?:roll|rolls|result|results|die|dice))?\b"
 )
 HOW_EXTRA_CHOSEN = re.compile(
-    r"^(?:instead )?(?:roll )?that many (?:dice|of those dice|\S+ dice) plus (?P<extra>\d+|a|an) and "
+    r"^(?:instead )?(?:roll )?that many (?:dice|of those dice|\S+ dice) plus (?P<extra>\d+|a|an)(?: instead)? and "
     r"(?:(?P<chooser>an opponent|target opponent|another player|that player's opponent) chooses (?:\d+|a|one) "
-    r"(?:of them |of those results )?to ignore|ignore (?P<n>\d+)(?: of (?:them|those (?:dice|results|rolls)))?)\b"
+    r"(?:of them |of those results )?to ignore|ignores? (?P<n>\d+)(?: of (?:them|those (?:dice|results|rolls)))?)\b"
 )
 HOW_PAIR = re.compile(
     r"^(?:instead )?(?:roll )?(?P<n>\d+) of (?:those|that) (?:dice|die) and ignore (?P<ignore>\d+) of "
