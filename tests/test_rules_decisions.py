@@ -168,3 +168,21 @@ def test_policies_see_both_directions_of_an_optional_modifier() -> None:
         for policy in ("decline", "accept", "maximize", "minimize")
     }
     assert results == {"decline": (10,), "accept": (11,), "maximize": (11,), "minimize": (9,)}
+
+
+def test_doubles_and_intervening_if_triggers() -> None:
+    from mtgdice.rules import Board, Permanent, ScriptedSource, resolve
+    from mtgdice.text import compile_text
+
+    doubles = Permanent("D", compile_text("Whenever you roll doubles, draw a card.").effects)
+    natural = Permanent(
+        "N", compile_text("Whenever you roll one or more dice, if you rolled a natural 20, draw a card.").effects
+    )
+    board = Board(battlefield=(doubles, natural))
+    two = compile_text("Roll two d20.").rolls[0]
+
+    def fired(faces: list[int]) -> list[str]:
+        return [hit.card for hit in resolve(two, source="S", dice=ScriptedSource(faces), board=board).triggers]
+
+    # A batch trigger fires once however many dice meet its condition.
+    assert fired([20, 20]) == ["D", "N"] and fired([3, 20]) == ["N"] and fired([3, 4]) == []

@@ -36,7 +36,7 @@ from fractions import Fraction
 from itertools import combinations_with_replacement
 
 from mtgdice.odds.enumerate import Problem, Search, Summary, _Branch, face_weights, first_roll
-from mtgdice.rules import Event, ExtraDice, Face, PairEachDie, RerollPermission, ResultModifier, Trigger
+from mtgdice.rules import ExtraDice, Face, PairEachDie, RerollPermission, ResultModifier, Trigger
 
 
 def order_free(problem: Problem) -> bool:
@@ -67,8 +67,8 @@ def _reads_one_die(problem: Problem) -> bool:
     if any(outcome.condition is not None for outcome in instruction.outcomes):
         return True
     for _, _, _, effect in problem.board.active():
-        if isinstance(effect, Trigger) and effect.event is Event.DIE_ROLLED and effect.condition is not None:
-            return True
+        if isinstance(effect, Trigger) and effect.condition is not None:
+            return True  # per die, or a batch trigger when any die meets it
     return False
 
 

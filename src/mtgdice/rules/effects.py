@@ -218,7 +218,9 @@ class Trigger(EffectBase):
     ``event`` is ``DIE_ROLLED`` (per counted die) or ``DICE_ROLLED`` (once per execution).
     ``condition`` filters the die; ``sides`` filters the kind ("on a d6"); ``planar``
     limits it to the planar die ("whenever you roll the planar die"); ``nth_this_turn`` to the
-    Nth counted die the roller rolls this turn ("your third die each turn"). ``effect`` is the text of
+    Nth counted die the roller rolls this turn ("your third die each turn"); ``doubles`` to a roll
+    of doubles (CR 706.5). A ``DICE_ROLLED`` trigger with a condition triggers once when any
+    counted die meets it. ``effect`` is the text of
     what it does, ``numeric_effect`` whether that effect reads the result.
     """
 
@@ -230,6 +232,7 @@ class Trigger(EffectBase):
     sides: int | None = None
     planar: bool = False
     nth_this_turn: int | None = None
+    doubles: bool = False
     purpose: str = ""
     effect: str = ""
     numeric_effect: bool = False
@@ -238,6 +241,7 @@ class Trigger(EffectBase):
         return {
             "event": self.event.value,
             "nth_this_turn": self.nth_this_turn,
+            "doubles": self.doubles,
             "purpose": self.purpose or None,
             "condition": self.condition.describe() if self.condition else None,
             "sides": self.sides,

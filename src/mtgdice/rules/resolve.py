@@ -662,7 +662,13 @@ class _Resolver:
             if trigger.purpose and trigger.purpose != self.instruction.purpose:
                 continue
             if trigger.event is Event.DICE_ROLLED:
-                if found.sees("you") and any(_trigger_sees(trigger, roll) for roll in counted):
+                if trigger.doubles and not execution.doubles:
+                    continue
+                seen_dice = [_apply_faces(roll, faces) for roll in counted]
+                if found.sees("you") and any(
+                    _trigger_sees(trigger, roll) and (trigger.condition is None or trigger.condition.holds(roll))
+                    for roll in seen_dice
+                ):
                     hits.append(TriggerHit(found.permanent.name, found.zone, trigger, None, number))
                 continue
             for roll in counted:

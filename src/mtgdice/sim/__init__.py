@@ -109,6 +109,16 @@ def _plan(problem: Problem) -> _Plan | None:
     active = list(problem.board.active())
     if any(isinstance(effect, RerollPermission) for _, _, _, effect in active):
         return None
+    if any(
+        isinstance(effect, Trigger)
+        and (
+            effect.nth_this_turn is not None
+            or effect.purpose
+            or (effect.event is Event.DICE_ROLLED and (effect.condition is not None or effect.doubles))
+        )
+        for _, _, _, effect in active
+    ):
+        return None  # batch triggers with a condition or doubles, Nth die, purposes: resolve() loop
     if instruction.table_each_result:
         return None
     first = count_first_roll(problem)

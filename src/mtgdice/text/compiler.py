@@ -692,6 +692,8 @@ def _trigger_what(what: str) -> tuple[Event, Condition | None, int | None, bool,
         die_words = suffix.group("die")
         sides = _sides_filter(die_words)
         what = what[: suffix.start()].strip()
+    if what in ("doubles", "a double"):
+        return Event.DICE_ROLLED, None, None, False, None, "doubles"
     if g.WHAT_BATCH.match(what):
         batch_sides = _sides_filter(what)
         return Event.DICE_ROLLED, None, batch_sides or sides, False, None, ""
@@ -759,7 +761,9 @@ def _rule_trigger(c: _Compiler, text: str, original: str, state: _State) -> bool
         else:
             return False
     intervening = re.match(
-        r"^if (?:you roll|the result is|the roll is|it's) (?P<cond>[^,]+), (?P<rest>.+)$", effect_text
+        r"^if (?:you roll(?:ed)?|the result is|the roll is|it's|any of those results (?:is|was)) (?P<cond>[^,]+), "
+        r"(?P<rest>.+)$",
+        effect_text,
     )
     if intervening and condition is None:
         inner = parse_condition(intervening.group("cond"))
@@ -767,9 +771,13 @@ def _rule_trigger(c: _Compiler, text: str, original: str, state: _State) -> bool
             condition = inner
     effect_text = _original_effect(original, effect_text)
     numeric = bool(re.search(r"\bthe result\b|\bthat many\b|\bthose results\b", effect_text, re.IGNORECASE))
+    doubles = purpose == "doubles"
+    if doubles:
+        purpose = ""
     c.add_effect(
         Trigger(
             event=event,
+            doubles=doubles,
             condition=condition,
             sides=sides,
             planar=planar,
