@@ -157,6 +157,75 @@ def register(app: typer.Typer) -> None:
         if result.doubles:
             cli.out.print(f"doubles: {result.doubles} ({_percent(result.doubles)})", highlight=False)
 
+    @app.command("simulate")
+    def simulate_command(
+        card: Annotated[str, typer.Option("--card", help="The card whose roll to simulate.")],
+        with_: Annotated[str, typer.Option("--with", help="Your permanents, separated by ';'.")] = "",
+        graveyard: Annotated[str, typer.Option("--graveyard", help="Cards in your graveyard, separated by ';'.")] = "",
+        roll: Annotated[int, typer.Option("--roll", help="Which roll instruction of the card (0 = first).")] = 0,
+        policy: Annotated[str, typer.Option("--policy", help="decline, accept, maximize or minimize.")] = "decline",
+        amount: Annotated[list[str] | None, typer.Option("--amount", help="A variable amount, NAME=VALUE.")] = None,
+        rolls: Annotated[int, typer.Option("--rolls", help="How many first executions to simulate.")] = 1_000_000,
+        seed: Annotated[int, typer.Option("--seed", help="Seed of the PCG64 generator.")] = 0,
+        cards: Annotated[str | None, typer.Option("--cards", help="Scryfall-format card file.")] = None,
+        as_json: Annotated[bool, typer.Option("--json", help="Print the counts as JSON.")] = False,
+    ) -> None:
+        """Simulate many rolls of a card's instruction (numpy, seeded) and count rows, results and triggers."""
+        from mtgdice import cli
+        from mtgdice.jsonio import amounts_from, board_from, dumps, instruction_from
+        from mtgdice.sim import simulate
+
+        try:
+            if not 1 <= rolls <= 100_000_000:
+                raise InputError("--rolls", f"{rolls} is not between 1 and 100000000")
+            if policy not in POLICIES:
+                raise InputError("--policy", f"{policy!r} is not a policy; use one of {', '.join(POLICIES)}")
+            request: dict[str, Any] = {
+                "card": card,
+                "roll": roll,
+                "amounts": cli._amounts(amount or []),
+                "battlefield": cli._board_names(with_),
+                "graveyard": cli._board_names(graveyard),
+            }
+            catalog = cli._catalog(cards)
+            compiled, instruction = instruction_from(request, catalog)
+            result = simulate(
+                instruction,
+                rolls=rolls,
+                seed=seed,
+                source=compiled.name,
+                board=board_from(request, catalog),
+                policy=policy,
+                amounts=amounts_from(request),
+                progress=not as_json,
+            )
+        except MtgDiceError as error:
+            cli.fail(str(error))
+        data = {
+            "rolls": result.rolls,
+            "method": result.method,
+            "rows": list(result.rows),
+            "no_row": result.no_row,
+            "results": {str(key): count for key, count in sorted(result.results.items(), key=lambda kv: str(kv[0]))},
+            "doubles": result.doubles,
+            "again": result.again,
+            "triggers": result.triggers,
+        }
+        if as_json:
+            print(dumps(data))
+            return
+        cli.out.print(
+            f"{compiled.name}: {result.rolls} simulated rolls ({result.method}, seed {seed})", highlight=False
+        )
+        table = instruction.table
+        for index, count in enumerate(result.rows):
+            label = table.rows[index].label if table is not None else str(index)
+            cli.out.print(f"  {label}: {count} ({count / result.rolls:.4%})", highlight=False)
+        if table is not None:
+            cli.out.print(f"  no row: {result.no_row} ({result.no_row / result.rolls:.4%})", highlight=False)
+        for name, count in result.triggers.items():
+            cli.out.print(f"  triggers of {name}: {count} ({count / result.rolls:.4f} per roll)", highlight=False)
+
     @app.command("fairness")
     def fairness_command(
         rolls: Annotated[int, typer.Option("--rolls", help="Rolls per die.")] = 60_000,
