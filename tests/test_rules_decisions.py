@@ -186,3 +186,9 @@ def test_doubles_and_intervening_if_triggers() -> None:
 
     # A batch trigger fires once however many dice meet its condition.
     assert fired([20, 20]) == ["D", "N"] and fired([3, 20]) == ["N"] and fired([3, 4]) == []
+
+
+def test_exactly_n_times_counts_the_dice(run: Any) -> None:
+    two = run({"card": "Luck Bobblehead", "amounts": {"X": 2}, "dice": [6, 6]})
+    seven = run({"card": "Luck Bobblehead", "amounts": {"X": 7}, "dice": [6] * 7})
+    assert "outcomes" not in two["rolls"][0] and seven["rolls"][0]["outcomes"] == [1]

@@ -26,13 +26,15 @@ class Outcome:
 
     ``condition`` is on the die result (or ``None``); ``doubles`` means "if you rolled doubles";
     ``reads`` names what the text uses: ``"result"``, ``"total"``, ``"difference"``, ``"each"``,
-    ``"chosen"``, ``"other"``, ``"count"``.
+    ``"chosen"``, ``"other"``, ``"count"``; ``times`` asks for exactly that many counted dice meeting
+    the condition ("if you rolled 6 exactly seven times").
     """
 
     text: str
     condition: Condition | None = None
     doubles: bool = False
     reads: str = "result"
+    times: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -426,8 +426,10 @@ class _Resolver:
             if outcome.doubles:
                 if doubles:
                     holding.append(index)
-            elif outcome.condition is not None and any(outcome.condition.holds(roll) for roll in counted):
-                holding.append(index)
+            elif outcome.condition is not None:
+                meeting = sum(1 for roll in counted if outcome.condition.holds(roll))
+                if (meeting == outcome.times) if outcome.times is not None else meeting > 0:
+                    holding.append(index)
         return tuple(holding)
 
     # -- steps 2-4 --------------------------------------------------------------------------

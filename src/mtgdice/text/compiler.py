@@ -133,6 +133,7 @@ def outcome_json(outcome: Outcome) -> dict[str, Any]:
     return {
         "when": "doubles" if outcome.doubles else (outcome.condition.describe() if outcome.condition else None),
         "reads": outcome.reads,
+        "times": outcome.times,
         "text": outcome.text,
     }
 
@@ -865,7 +866,8 @@ def _rule_exactly(c: _Compiler, text: str, original: str, state: _State) -> bool
     if match is None:
         return False
     value = int(match.group("value"))
-    return c.add_outcome(state, Outcome(original, InRange(value, value), reads="count"))
+    times = int(match.group("times"))
+    return c.add_outcome(state, Outcome(original, InRange(value, value), reads="count", times=times))
 
 
 def _rule_for_each(c: _Compiler, text: str, original: str, state: _State) -> bool:
