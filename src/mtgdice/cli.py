@@ -14,6 +14,7 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
+from rich.text import Text
 
 from mtgdice.errors import InputError, MtgDiceError
 from mtgdice.jsonio import (
@@ -283,7 +284,7 @@ def _show(resolution: Any, instruction: RollInstruction, as_json: bool, title: s
     if as_json:
         print(dumps(resolution_json(resolution)))
         return
-    out.print(f"[bold]{title}[/bold]", highlight=False)
+    out.print(Text(title, style="bold"), highlight=False)
     for number, execution in enumerate(resolution.executions):
         out.print(execution_table(execution, instruction, number))
         for line in execution_summary(execution, instruction):

@@ -63,15 +63,16 @@ def _percent(p: Fraction) -> str:
 def odds_table(name: str, instruction: Any, result: Any) -> Any:
     """A rich table of the rows (or of the results when the instruction has no table)."""
     from rich.table import Table
+    from rich.text import Text
 
-    table = Table(title=f"{name}: {instruction.text}".strip(), title_justify="left")
+    table = Table(title=Text(f"{name}: {instruction.text}".strip()), title_justify="left")
     table.add_column("row" if instruction.table is not None else "result")
     table.add_column("probability", justify="right")
     table.add_column("percent", justify="right")
     if instruction.table is not None:
         for row, p in zip(instruction.table.rows, result.rows, strict=True):
-            label = f"{row.label}  {row.text[:50]}" if row.text else row.label
-            table.add_row(label, str(p), _percent(p))
+            label = f"{row.label}  {row.text}" if row.text else row.label
+            table.add_row(Text(label), str(p), _percent(p))  # Text: card text is not rich markup
         if result.no_row:
             table.add_row("no row", str(result.no_row), _percent(result.no_row))
     else:

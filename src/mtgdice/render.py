@@ -83,18 +83,23 @@ def resolution_lines(resolution: Resolution) -> list[str]:
 
 def compiled_table(card: CompiledCard) -> Table:
     """What the compiler understood, one line per roll and effect."""
-    table = Table(title=card.name or None, show_lines=False)
+    table = Table(title=Text(card.name) if card.name else None, show_lines=False)
     table.add_column("#", justify="right", style="dim")
     table.add_column("ability")
     table.add_column("understood as")
+    # Card text goes in as Text: "[+2]" on a card is not rich markup.
     for index, roll in enumerate(card.rolls):
-        table.add_row(f"roll {index}", roll.text, describe_roll(roll))
+        table.add_row(f"roll {index}", Text(roll.text), Text(describe_roll(roll)))
     for effect in card.effects:
         details = effect.describe()
         table.add_row(
             effect.kind,
-            effect.text,
-            ", ".join(f"{k}={v}" for k, v in details.items() if k not in ("kind", "text") and v not in (None, False)),
+            Text(effect.text),
+            Text(
+                ", ".join(
+                    f"{k}={v}" for k, v in details.items() if k not in ("kind", "text") and v not in (None, False)
+                )
+            ),
         )
     for sentence in card.unsupported:
         table.add_row("?", Text(sentence, style="red"), Text("not understood", style="red"))
