@@ -1,0 +1,38 @@
+"""``mtgdice roll`` for people: each die's natural result, its modifiers, ignored dice and the row."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+MTGDICE = str(Path(sys.executable).with_name("mtgdice"))
+
+
+def roll(*args: str) -> str:
+    run = subprocess.run([MTGDICE, "roll", *args], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    return run.stdout
+
+
+def test_a_card_roll_shows_natural_modifiers_ignored_dice_and_the_row(cards_path: str) -> None:
+    text = roll(
+        "--cards",
+        cards_path,
+        "--card",
+        "Hoarding Ogre",
+        "--with",
+        "Pixie Guide; Squirrel-Powered Scheme",
+        "--seed",
+        "11",
+        "--no-ask",
+    )
+    assert "Hoarding Ogre" in text and "ignored" in text
+    assert "natural" in text and "Squirrel-Powered Scheme" in text  # the counted die's +2 and its source
+    assert "Row " in text or "No row" in text
+    assert "Dice source: seeded" in text
+
+
+def test_plain_dice_planar_and_coin() -> None:
+    text = roll("--seed", "3", "2d10", "planar", "coin")
+    assert text.count("d10") >= 2 and "planar die" in text and "Coin:" in text
