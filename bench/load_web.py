@@ -23,14 +23,15 @@ import argparse
 import asyncio
 import json
 import os
-import socket
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+
+import live_server  # noqa: E402  (tests/live_server.py: the same server start as the tests)
 
 ROLL = {"card": "Wizard's Spellbook", "battlefield": ["Pixie Guide"], "player": "bench"}
 DEFAULT_CARDS = Path(__file__).resolve().parents[1].parent / "shared" / "cards" / "dice-cards.json"
@@ -42,12 +43,6 @@ def percentile(values: list[float], fraction: float) -> float:
         return float("nan")
     index = min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))
     return ordered[index]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 class Connection:
@@ -89,40 +84,6 @@ class Connection:
     async def close(self) -> None:
         if self.writer is not None:
             self.writer.close()
-
-
-def start_server(cards: Path, port: int, db: Path) -> subprocess.Popen[bytes]:
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "mtgdice.cli",
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--db",
-            str(db),
-            "--cards",
-            str(cards),
-            "--rate-limit",
-            "0",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1):
-                return process
-        except OSError:
-            if process.poll() is not None:
-                break
-            time.sleep(0.1)
-    process.kill()
-    raise SystemExit(f"the server did not start: {process.stderr.read().decode()[-2000:] if process.stderr else ''}")
 
 
 async def create_room(port: int) -> dict[str, Any]:
@@ -254,9 +215,12 @@ async def throughput_with_sockets(
 
 
 async def main_async(args: argparse.Namespace) -> dict[str, Any]:
-    port = free_port()
+    port = live_server.free_port()
     with tempfile.TemporaryDirectory() as folder:
-        server = start_server(Path(args.cards), port, Path(folder) / "rolls.sqlite")
+        try:
+            _, server = live_server.start(Path(args.cards), Path(folder) / "rolls.sqlite", port)
+        except live_server.ServerError as error:
+            raise SystemExit(str(error)) from None
         try:
             room = await create_room(port)
             await throughput(port, room, 4, 200, 10)  # warm-up: compile caches, connections
@@ -271,11 +235,7 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
                 )
             return report
         finally:
-            server.terminate()
-            try:
-                server.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                server.kill()
+            live_server.stop(server)
 
 
 def main() -> None:

@@ -11,9 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
-import subprocess
-import sys
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -22,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from live_server import ServerError, live_server
 from shared_data import shared_path
 
 pytestmark = pytest.mark.browser
@@ -64,58 +62,16 @@ def browser() -> Iterator[Any]:
             launched.close()
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     cards = shared_path("cards", "dice-cards.json")
-    port = _free_port()
     db = tmp_path_factory.mktemp("browser") / "rolls.sqlite"
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "mtgdice.cli",
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--db",
-            str(db),
-            "--cards",
-            str(cards),
-            "--rate-limit",
-            "0",
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                with urllib.request.urlopen(url + "/", timeout=1) as response:
-                    if response.status == 200:
-                        break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    output = process.stdout.read().decode(errors="replace") if process.stdout else ""
-                    pytest.fail(f"the server did not start: {output[-2000:]}")
-                time.sleep(0.1)
-        _warm_up(url)
-        yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        with live_server(cards, db) as (url, _):
+            _warm_up(url)
+            yield url
+    except ServerError as error:
+        pytest.fail(str(error))
 
 
 def _warm_up(url: str) -> None:

@@ -11,9 +11,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
-import subprocess
-import sys
 import threading
 import time
 import urllib.error
@@ -21,14 +18,9 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from live_server import start, stop
 from mtgdice.log import RollLog
 from shared_data import shared_path
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def _post(url: str, body: dict[str, Any], token: str | None = None) -> dict[str, Any]:
@@ -43,44 +35,17 @@ def _post(url: str, body: dict[str, Any], token: str | None = None) -> dict[str,
 def test_sigkill_during_a_burst_loses_no_acknowledged_roll(tmp_path: Path) -> None:
     cards = shared_path("cards", "dice-cards.json")
     db = tmp_path / "rolls.sqlite"
-    port = _free_port()
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "mtgdice.cli",
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--db",
-            str(db),
-            "--cards",
-            str(cards),
-            "--rate-limit",
-            "0",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    url = f"http://127.0.0.1:{port}"
+    url, server = start(cards, db)
     try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                room = _post(url + "/api/rooms", {})
-                break
-            except (OSError, urllib.error.URLError):
-                assert server.poll() is None and time.monotonic() < deadline, "the server did not start"
-                time.sleep(0.1)
+        room = _post(url + "/api/rooms", {})
+        deadline = time.monotonic() + 30
         acknowledged: dict[int, dict[str, Any]] = {}
         lock = threading.Lock()
-        stop = threading.Event()
+        halt = threading.Event()
 
         def client() -> None:
             roll = {"card": "Wizard's Spellbook", "battlefield": ["Pixie Guide"]}
-            while not stop.is_set():
+            while not halt.is_set():
                 try:
                     outcome = _post(f"{url}/api/rooms/{room['id']}/rolls", roll, room["token"])
                 except (OSError, urllib.error.URLError):
@@ -91,16 +56,15 @@ def test_sigkill_during_a_burst_loses_no_acknowledged_roll(tmp_path: Path) -> No
         threads = [threading.Thread(target=client) for _ in range(4)]
         for thread in threads:
             thread.start()
-        while len(acknowledged) < 150 and time.monotonic() < deadline + 30:
+        while len(acknowledged) < 150 and time.monotonic() < deadline:
             time.sleep(0.01)
         os.kill(server.pid, signal.SIGKILL)  # in the middle of the burst: clients are still posting
         server.wait(timeout=10)
-        stop.set()
+        halt.set()
         for thread in threads:
             thread.join(timeout=10)
     finally:
-        if server.poll() is None:
-            server.kill()
+        stop(server)
     assert len(acknowledged) >= 150
     with RollLog(db) as log:
         assert log.integrity_check() == "ok"

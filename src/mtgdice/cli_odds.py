@@ -56,6 +56,19 @@ def odds_request(request: dict[str, Any], cards: Any) -> tuple[str, Any, Any]:
     return compiled.name or "~", instruction, result
 
 
+def card_request(card: str, roll: int, amount: list[str] | None, with_: str, graveyard: str) -> dict[str, Any]:
+    """A resolve-style request from the command line's card options."""
+    from mtgdice import cli
+
+    return {
+        "card": card,
+        "roll": roll,
+        "amounts": cli._amounts(amount or []),
+        "battlefield": cli._board_names(with_),
+        "graveyard": cli._board_names(graveyard),
+    }
+
+
 def _percent(p: Fraction) -> str:
     return f"{float(p) * 100:.2f}%"
 
@@ -128,13 +141,7 @@ def register(app: typer.Typer) -> None:
 
         try:
             if card is not None:
-                request: dict[str, Any] = {
-                    "card": card,
-                    "roll": roll,
-                    "amounts": cli._amounts(amount or []),
-                    "battlefield": cli._board_names(with_),
-                    "graveyard": cli._board_names(graveyard),
-                }
+                request: dict[str, Any] = card_request(card, roll, amount, with_, graveyard)
             else:
                 request = cli._read_request(file)
             if policy is not None:
@@ -181,13 +188,7 @@ def register(app: typer.Typer) -> None:
                 raise InputError("--rolls", f"{rolls} is not between 1 and 100000000")
             if policy not in POLICIES:
                 raise InputError("--policy", f"{policy!r} is not a policy; use one of {', '.join(POLICIES)}")
-            request: dict[str, Any] = {
-                "card": card,
-                "roll": roll,
-                "amounts": cli._amounts(amount or []),
-                "battlefield": cli._board_names(with_),
-                "graveyard": cli._board_names(graveyard),
-            }
+            request = card_request(card, roll, amount, with_, graveyard)
             catalog = cli._catalog(cards)
             compiled, instruction = instruction_from(request, catalog)
             result = simulate(
