@@ -406,8 +406,10 @@ def parse_condition(words: str, natural: bool = False) -> Condition | None:
         return NaturalMax()
     if words in ("{chaos}", "chaos"):
         return FaceIs(PlanarFace.CHAOS)
-    if words in ("{planeswalker}", "planeswalk", "the planeswalker symbol"):
+    if words in ("{planeswalker}", "{pw}", "planeswalk", "the planeswalker symbol", "the planeswalk symbol"):
         return FaceIs(PlanarFace.PLANESWALK)
+    if words in ("a blank", "blank", "a blank face"):
+        return FaceIs(PlanarFace.BLANK)
     if words.startswith(("a natural ", "natural ")):
         natural = True
     match = g.CONDITION_WORDS.match(words)

@@ -20,7 +20,7 @@ DIE = r"(?:d\d+s?|\d+-sided (?:dice|die)|(?:the )?planar die|dice|die)"
 """A kind of die: "d20", "d20s", "6-sided die", "6-sided dice", "the planar die", "die"."""
 
 DICE_WORD = re.compile(
-    r"\b(?:dice|die|d\d+s?|\d+-sided|re-?roll(?:s|ed|ing)?|roll(?:s|ed|ing)?)\b|\{chaos\}|chaos ensues"
+    r"\b(?:dice|die|d\d+s?|\d+-sided|re-?roll(?:s|ed|ing)?|roll(?:s|ed|ing)?)\b|\{chaos\}|\{pw\}|chaos ensues"
 )
 """Any mention of dice: the independent test for "this sentence is about dice"."""
 
