@@ -30,3 +30,9 @@ def run(catalog: Any) -> Any:
         return resolve_json(request, catalog)
 
     return _run
+
+
+@pytest.fixture(autouse=True)
+def _private_roll_log(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``mtgdice roll`` logs every roll: tests write to a log of their own, never the user's."""
+    monkeypatch.setenv("MTGDICE_DB", str(tmp_path_factory.mktemp("log") / "rolls.sqlite"))

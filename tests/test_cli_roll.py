@@ -36,3 +36,22 @@ def test_a_card_roll_shows_natural_modifiers_ignored_dice_and_the_row(cards_path
 def test_plain_dice_planar_and_coin() -> None:
     text = roll("--seed", "3", "2d10", "planar", "coin")
     assert text.count("d10") >= 2 and "planar die" in text and "Coin:" in text
+
+
+def test_every_roll_is_logged_and_replays(cards_path: str, tmp_path: Path) -> None:
+    db = str(tmp_path / "rolls.sqlite")
+    roll("--db", db, "--seed", "4", "2d10", "coin")
+    roll("--db", db, "--cards", cards_path, "--card", "Hoarding Ogre", "--with", "Pixie Guide", "--no-ask")
+    listed = subprocess.run([MTGDICE, "log", "list", "--db", db], capture_output=True, text=True, timeout=60)
+    assert listed.returncode == 0 and "Hoarding Ogre" in listed.stdout and "2d10" in listed.stdout
+    replayed = subprocess.run(
+        [MTGDICE, "replay", "--db", db, "--cards", cards_path], capture_output=True, text=True, timeout=60
+    )
+    assert replayed.returncode == 0, replayed.stdout + replayed.stderr
+    assert "3 of 3 rolls replay" in replayed.stdout
+
+
+def test_no_log_writes_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "rolls.sqlite"
+    roll("--db", str(db), "--no-log", "d20")
+    assert not db.exists()

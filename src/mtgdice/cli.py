@@ -31,7 +31,6 @@ from mtgdice.rules import (
     Ask,
     Chooser,
     Decision,
-    Die,
     RollInstruction,
     ScriptedChooser,
     SecureSource,
@@ -194,10 +193,19 @@ def roll_command(
     ask: Annotated[
         bool | None, typer.Option("--ask/--no-ask", help="Ask each decision at the terminal (default: when it is one).")
     ] = None,
+    log: Annotated[bool, typer.Option("--log/--no-log", help="Append each roll to the roll log.")] = True,
+    db: Annotated[
+        Path | None, typer.Option("--db", help="The roll log (default: $MTGDICE_DB, then ~/.local/share/mtgdice).")
+    ] = None,
 ) -> None:
-    """Roll fair dice: plain dice, or a card's instruction on your board."""
+    """Roll fair dice: plain dice, or a card's instruction on your board. Every roll is logged."""
     source = SeededSource(seed) if seed is not None else SecureSource()
+    roll_log = None
     try:
+        if log:
+            from mtgdice.log import RollLog, default_db_path
+
+            roll_log = RollLog(db or default_db_path())  # opened first: a bad log fails before any roll
         amounts = _amounts(amount or [])
         answers = json.loads(choices)
         if not isinstance(answers, list):
@@ -223,24 +231,43 @@ def roll_command(
                 instruction, source=compiled.name, dice=source, board=board, chooser=chooser, amounts=amounts
             )
             _show(resolution, instruction, as_json, title=f"{compiled.name}: {instruction.text}")
+            _log(roll_log, request, resolution)
             return
         if not dice:
             raise InputError("dice", "say what to roll: 2d10, d20, planar, coin, or --card NAME")
         for spec in dice:
-            if spec.strip().lower() in ("coin", "flip"):
-                face = "heads" if source.roll(Die(2)) == 1 else "tails"
+            coin = spec.strip().lower() in ("coin", "flip")
+            text = COIN_TEXT if coin else dice_text(spec)
+            instruction = compile_text(text).rolls[0]
+            resolution = resolve(instruction, source=spec, dice=source, amounts=amounts)
+            if coin:
+                # CR 705: a coin flip, drawn as a two-sided face (1 is heads); no die effect applies.
+                face = "heads" if resolution.executions[0].results == (1,) else "tails"
                 if as_json:
                     print(dumps({"coin": face}))
                 else:
                     out.print(f"Coin: [bold]{face}[/bold] (CR 705)")
-                continue
-            instruction = plain_instruction(spec)
-            resolution = resolve(instruction, source=spec, dice=source, amounts=amounts)
-            _show(resolution, instruction, as_json, title=spec)
+            else:
+                _show(resolution, instruction, as_json, title=spec)
+            _log(roll_log, {"text": text, "name": spec.strip().lower()}, resolution)
     except json.JSONDecodeError as error:
         fail(f"--choices: not valid JSON: {error.msg}")
     except MtgDiceError as error:
         fail(str(error))
+    finally:
+        if roll_log is not None:
+            roll_log.close()
+
+
+COIN_TEXT = "Roll a d2."
+"""A coin flip (CR 705), drawn as a two-sided face and logged like a roll, so it can be replayed."""
+
+
+def _log(roll_log: Any, request: dict[str, Any], resolution: Any) -> None:
+    from mtgdice.jsonio import resolution_json
+
+    if roll_log is not None:
+        roll_log.append(request=request, outcome=resolution_json(resolution), source=resolution.source)
 
 
 class PromptChooser:
