@@ -528,34 +528,39 @@ def _rule_replacement(c: _Compiler, text: str, original: str, state: _State) -> 
         return True
     total = g.HOW_TOTAL.match(how)
     if total:
-        c.add_effect(
-            Passive(
-                what="use the total",
-                zone=c.zone,
-                scope=who,
-                text=original,
-                note="a one-time replacement (the next roll this turn): each die becomes several whose total "
-                "is its result; recognised, not applied by resolve (it is not a lasting board effect)",
-                details={"dice": int(total.group("n")), "sides": sides},
-            ),
-            state,
-        )
+        note = "a one-time replacement (the next roll this turn): each die becomes several whose total is its result"
+        _recognise(c, state, original, "use the total", note, who, {"dice": int(total.group("n")), "sides": sides})
         return True
     if g.HOW_EXCHANGE.match(how):
-        c.add_effect(
-            Passive(
-                what="exchange result",
-                zone=c.zone,
-                scope=who,
-                text=original,
-                note="exchanging a result with a power or toughness needs the creature's values, which a "
-                "request does not carry; recognised, not applied by resolve",
-                details={"sides": sides},
-            ),
-            state,
+        note = (
+            "exchanging a result with a power or toughness needs the creature's values, which a request does not carry"
         )
+        _recognise(c, state, original, "exchange result", note, who, {"sides": sides})
         return True
     return False
+
+
+def _recognise(
+    c: _Compiler,
+    state: _State,
+    original: str,
+    what: str,
+    note: str,
+    scope: str = "you",
+    details: dict[str, Any] | None = None,
+) -> None:
+    """An ability about dice that ``resolve`` recognises but does not apply (a ``Passive`` effect)."""
+    c.add_effect(
+        Passive(
+            what=what,
+            note=f"{note}; recognised, not applied by resolve",
+            zone=c.zone,
+            scope=scope,
+            text=original,
+            details=details or {},
+        ),
+        state,
+    )
 
 
 def _rule_static_modifier(c: _Compiler, text: str, original: str, state: _State) -> bool:
@@ -828,12 +833,12 @@ def _rule_passive(c: _Compiler, text: str, original: str, state: _State) -> bool
         (g.PROTECTION, "protection from die rolls", "a targeting rule; no roll changes"),
         (g.ROLLED_THIS_TURN, "rolled this turn", "a condition on the turn's history, checked by a game"),
         (g.STACK_DICE, "stack dice", "a dexterity ability: the dice are stacked, never rolled"),
-        (g.USE_STORED, "use stored result", "replaces a result with a stored one; recognised, not applied by resolve"),
+        (g.USE_STORED, "use stored result", "replaces a result with a stored one"),
         (g.UNTIL_ROLL, "until a roll", "a duration that a later roll ends; tracked by a game"),
     ):
         if pattern.search(text):
             if not any(isinstance(e, Passive) and e.what == what for e in c.effects):
-                c.add_effect(Passive(what=what, note=note, zone=c.zone, text=original), state)
+                _recognise(c, state, original, what, note)
             if what == "stack dice" and f"no roll: {note}" not in c.notes:
                 c.notes.append(f"no roll: {note}")
             _find_rolls(c, text, original, state)
