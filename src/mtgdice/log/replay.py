@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from mtgdice.errors import MtgDiceError
-from mtgdice.jsonio import CardSource, resolve_json
+from mtgdice.jsonio import outcome_json, request_from_json
 from mtgdice.log.records import LoggedRoll
+from mtgdice.request import CardSource, resolve_request
 from mtgdice.rules import PlanarFace, ScriptedChooser, ScriptedSource
 
 MAX_DIFFERENCES = 5
@@ -96,7 +97,8 @@ def replay_roll(roll: LoggedRoll, cards: CardSource | None) -> ReplayResult:
     planar = [face for sides, face in roll.faces if sides == "planar"]
     try:
         source = ScriptedSource([int(face) for face in numbers], [PlanarFace(str(face)) for face in planar])
-        outcome = resolve_json(roll.request, cards, source=source, chooser=ScriptedChooser(_answers(roll)))
+        request = request_from_json(roll.request)
+        outcome = outcome_json(resolve_request(request, cards, source, ScriptedChooser(_answers(roll))))
     except (MtgDiceError, ValueError, TypeError) as error:
         return ReplayResult(roll.id, error=str(error))
     found = differences(roll.outcome, outcome)
