@@ -253,3 +253,21 @@ def test_a_declared_pair_is_not_taken_for_an_undeclared_one() -> None:
     instruction = RollInstruction(Amount(2), Die(6))
     assert odds(instruction, board=board).method == "groups"
     assert same(odds(instruction, board=board), odds(instruction, board=board, method="brute"))
+
+
+def test_dice_of_two_kinds_are_one_roll() -> None:
+    from mtgdice.rules import DiceGroup
+
+    both = RollInstruction(
+        Amount(1), Die(20), table=ResultsTable((Row(2, 13), Row(14, 26))), also=(DiceGroup(Amount(1), Die(6)),)
+    )
+    board = Board(
+        battlefield=(Permanent("Batch", (compile_text("Whenever you roll one or more dice, scry 1.").effects[0],)),)
+    )
+    resolution = resolve(both, source="~", dice=ScriptedSource([14, 3]), board=board)
+    execution = resolution.executions[0]
+    assert [die.die.sides for die in execution.dice] == [20, 6] and execution.total == 17 and execution.row == 1
+    assert len(resolution.triggers) == 1  # one roll: one "one or more dice" trigger
+    exact = odds(both)
+    assert exact.method == "brute force" and dict(exact.results)[26] == Fraction(1, 120)
+    assert simulate(both, rolls=100).method == "resolve loop"
