@@ -120,3 +120,21 @@ def test_roll_command_plain_dice_shows_every_die() -> None:
     outcome = json.loads(run.stdout)
     assert len(outcome["rolls"][0]["dice"]) == 3
     assert all(1 <= d["natural"] <= 6 for d in outcome["rolls"][0]["dice"])
+
+
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        ('{"card": "x", "amounts": {"X": ' + "9" * 5000 + "}}", "digits"),
+        ("[" * 100_000 + "]" * 100_000, "nested"),
+        ('{"card": "x", "name": "\\ud800"}', "surrogate"),
+        (b'{"card": "\xff"}', "UTF-8"),
+        ('{"card": "x", "amounts": {"X": NaN}}', "NaN"),
+    ],
+)
+def test_the_json_reader_refuses_what_would_break_later(raw: str | bytes, message: str) -> None:
+    from mtgdice.errors import InputError
+    from mtgdice.jsonio import parse_request
+
+    with pytest.raises(InputError, match=message):
+        parse_request(raw)
