@@ -90,8 +90,28 @@ def _answers(roll: LoggedRoll) -> list[Any]:
     return [d.get("answer") for d in decisions if isinstance(d, Mapping)] if isinstance(decisions, list) else []
 
 
+def _replay_plain(roll: LoggedRoll, notation: object) -> ReplayResult:
+    """A plain roll (``{"notation": "3d6+2"}``): evaluate the notation again from the logged faces."""
+    from mtgdice.rules.plain import roll_plain
+    from mtgdice.text.notation import parse_plain
+
+    try:
+        if not isinstance(notation, str):
+            raise TypeError(f"notation: expected a string, got {notation!r}")
+        source = ScriptedSource([int(face) for _, face in roll.faces])
+        outcome = roll_plain(parse_plain(notation), source).to_json()
+    except (MtgDiceError, ValueError, TypeError) as error:
+        return ReplayResult(roll.id, error=str(error))
+    found = differences(roll.outcome, outcome)
+    if source.used[0] != len(roll.faces) and len(found) < MAX_DIFFERENCES:
+        found.append(f"faces: {len(roll.faces) - source.used[0]} of {len(roll.faces)} logged faces left unused")
+    return ReplayResult(roll.id, tuple(found))
+
+
 def replay_roll(roll: LoggedRoll, cards: CardSource | None) -> ReplayResult:
     """Resolve one logged request again with its logged faces and compare the outcome."""
+    if "notation" in roll.request:
+        return _replay_plain(roll, roll.request["notation"])
     numbers = [face for sides, face in roll.faces if sides != "planar"]
     planar = [face for sides, face in roll.faces if sides == "planar"]
     try:
