@@ -109,14 +109,29 @@ def test_nothing_written_to_stdout_on_error(cards_path: str) -> None:
     assert run.stdout == ""
 
 
-@pytest.mark.parametrize(("spec", "needle"), [("d0", "1 or more sides"), ("2x6", "not a roll"), ("-3d6", "not a roll")])
+@pytest.mark.parametrize(
+    ("spec", "needle"),
+    [
+        ("d0", "1 or more sides"),
+        ("2x6", "not dice notation"),
+        ("-3d6", "starts with dice"),
+        ("3d6+", "ends with a sign"),
+        ("20001d6", "1 to 10000"),
+        ("6000d6+6000d6", "limit of 10000"),
+        ("4d6dl4", "cannot drop 4 of 4"),
+        ("d6" * 300, "at most 500"),
+        ("", "no dice given"),
+    ],
+    ids=["d0", "2x6", "-3d6", "3d6+", "too-many-in-a-group", "too-many-in-all", "drop-all", "too-long", "empty"],
+)
 def test_bad_plain_dice(spec: str, needle: str) -> None:
-    one_line_error(mtgdice(["roll", "--", spec]), needle)
+    one_line_error(mtgdice(["roll", "--", spec]), "dice", needle)
 
 
 def test_roll_command_plain_dice_shows_every_die() -> None:
     run = mtgdice(["roll", "--seed", "7", "--json", "3d6"])
     assert run.returncode == 0, run.stderr
     outcome = json.loads(run.stdout)
-    assert len(outcome["rolls"][0]["dice"]) == 3
-    assert all(1 <= d["natural"] <= 6 for d in outcome["rolls"][0]["dice"])
+    assert outcome["kind"] == "plain" and len(outcome["terms"][0]["rolls"]) == 3
+    assert all(1 <= d["face"] <= 6 for d in outcome["terms"][0]["rolls"])
+    assert outcome["total"] == sum(d["face"] for d in outcome["terms"][0]["rolls"])

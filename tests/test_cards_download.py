@@ -12,11 +12,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from mtgdice.cards import RetryPolicy, download_oracle_cards, import_bulk, search
 from mtgdice.cards.index import index_meta, read_records
-from mtgdice.cli_cards import cards_app
+from mtgdice.cli_cards import cards_group as cards_app
 from mtgdice.errors import InputError
 
 FIXTURES = Path(__file__).parent / "fixtures" / "cards"
