@@ -21,14 +21,13 @@ import re
 
 from mtgdice.rules.errors import InputError
 from mtgdice.rules.plain import Constant, DiceGroup, PlainRoll, Selection, Term
-from mtgdice.rules.resolve import MAX_DICE
 
 _DICE = re.compile(r"^(?P<count>\d{0,5})d(?P<sides>\d{1,6})(?P<modifier>[+-]\d{1,4})?$")
 PLANAR_TEXT = "Roll the planar die."
 PLANAR_WORDS = ("planar", "planar die", "the planar die")
 
 
-def dice_text(spec: str, max_count: int = MAX_DICE) -> str:
+def dice_text(spec: str, max_count: int | None = None) -> str:
     """``2d10``, ``d20``, ``d6+1``, ``planar`` as the text of a roll instruction.
 
     >>> dice_text("2d10"), dice_text("d6-1"), dice_text("planar")
@@ -38,6 +37,10 @@ def dice_text(spec: str, max_count: int = MAX_DICE) -> str:
       ...
     mtgdice.rules.errors.InputError: dice: 'd0' needs 1 or more sides; write NdS such as 2d10, d20, d6+1
     """
+    if max_count is None:
+        from mtgdice.rules.resolve import MAX_DICE  # here: plain notation does not load the rules pipeline
+
+        max_count = MAX_DICE
     words = spec.strip().lower()
     if words in PLANAR_WORDS:
         return PLANAR_TEXT
