@@ -12,12 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mtgdice.errors import MtgDiceError
-from mtgdice.jsonio import CardSource, resolve_json
 from mtgdice.log.records import LoggedRoll
 from mtgdice.rules import PlanarFace, ScriptedChooser, ScriptedSource
+
+if TYPE_CHECKING:
+    from mtgdice.jsonio import CardSource
 
 MAX_DIFFERENCES = 5
 IGNORED_KEYS = frozenset({"source"})
@@ -110,6 +112,8 @@ def _replay_plain(roll: LoggedRoll, notation: object) -> ReplayResult:
 
 def replay_roll(roll: LoggedRoll, cards: CardSource | None) -> ReplayResult:
     """Resolve one logged request again with its logged faces and compare the outcome."""
+    from mtgdice.jsonio import resolve_json  # here: writing to the log never needs the compiler
+
     if "notation" in roll.request:
         return _replay_plain(roll, roll.request["notation"])
     numbers = [face for sides, face in roll.faces if sides != "planar"]
