@@ -24,6 +24,8 @@ from typing import Any, NoReturn
 
 import click
 
+from mtgdice import __version__
+
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 COMMANDS = {
@@ -111,7 +113,7 @@ _DEBUG = {"on": os.environ.get("MTGDICE_DEBUG", "") not in ("", "0")}
 
 
 @click.group(cls=LazyGroup, lazy=COMMANDS, context_settings=CONTEXT)
-@click.version_option(package_name="mtgdice", prog_name="mtgdice", message="%(prog)s %(version)s")
+@click.version_option(__version__, prog_name="mtgdice", message="%(prog)s %(version)s")
 @click.option("--debug", is_flag=True, help="Show the full traceback when mtgdice fails unexpectedly.")
 def cli(debug: bool) -> None:
     """Rules-exact dice for Magic: The Gathering (Comprehensive Rules 706).
