@@ -135,3 +135,39 @@ def test_roll_command_plain_dice_shows_every_die() -> None:
     assert outcome["kind"] == "plain" and len(outcome["terms"][0]["rolls"]) == 3
     assert all(1 <= d["face"] <= 6 for d in outcome["terms"][0]["rolls"])
     assert outcome["total"] == sum(d["face"] for d in outcome["terms"][0]["rolls"])
+
+
+CLI_CASES = [
+    ("roll-card-and-dice", ["roll", "--card", "Hoarding Ogre", "d20"], ("dice", "not both")),
+    ("roll-nothing", ["roll"], ("dice", "say what to roll")),
+    ("roll-bad-board-suffix", ["roll", "--card", "Hoarding Ogre", "--with", "Xenosquirrels[+1/+1=x]"], ("--with",)),
+    ("roll-choices-not-json", ["roll", "--card", "Hoarding Ogre", "--choices", "[true,"], ("--choices",)),
+    ("roll-roll-zero", ["roll", "--card", "Hoarding Ogre", "--roll", "0"], ("--roll",)),
+    ("roll-unknown-option", ["roll", "--wiht", "Pixie Guide", "d20"], ("--wiht",)),
+    ("roll-seed-not-a-number", ["roll", "--seed", "abc", "d20"], ("--seed",)),
+    ("unknown-command", ["rol", "d20"], ("rol",)),
+    ("compile-both", ["compile", "--card", "Hoarding Ogre", "--text", "Roll a d6."], ("--card", "exactly one")),
+    ("compile-unknown-card", ["compile", "--card", "Hoarding Orge"], ("--card", "Hoarding Ogre")),
+    ("odds-bad-policy", ["odds", "--card", "Hoarding Ogre", "--policy", "always"], ("--policy",)),
+    ("odds-plot-suffix", ["odds", "--card", "Hoarding Ogre", "--plot", "chart.txt"], ("--plot", ".png or .svg")),
+    ("simulate-no-card", ["simulate"], ("--card",)),
+    ("simulate-zero-rolls", ["simulate", "--card", "Hoarding Ogre", "--rolls", "0"], ("--rolls",)),
+    ("fairness-too-few", ["fairness", "--rolls", "5"], ("--rolls",)),
+    ("fairness-bad-die", ["fairness", "--dice", "d6,d1x"], ("--dice", "d1x")),
+    ("log-show-not-an-id", ["log", "show", "seven"], ("ID",)),
+    ("log-export-format", ["log", "export", "--format", "xml"], ("--format", "json or csv")),
+    ("verify-missing-file", ["verify", "/nonexistent/log.json"], ("LOG.json", "cannot read")),
+    ("cards-import-missing", ["cards", "import", "/nonexistent/oracle.json", "--db", "/nonexistent/x.sqlite"], ()),
+    ("serve-port-out-of-range", ["serve", "--port", "99999"], ("--port",)),
+]
+
+
+@pytest.mark.parametrize(("case", "args", "needles"), CLI_CASES, ids=[c[0] for c in CLI_CASES])
+def test_bad_command_line(
+    cards_path: str, tmp_path: Path, case: str, args: list[str], needles: tuple[str, ...]
+) -> None:
+    db = ["--db", str(tmp_path / "rolls.sqlite")] if args[0] in ("log",) else []
+    cards = ["--cards", cards_path] if args[0] in ("roll", "compile", "odds", "simulate") else []
+    run = mtgdice([*args, *cards, *db])
+    line = one_line_error(run, *needles)
+    assert line.startswith("mtgdice: error: ")

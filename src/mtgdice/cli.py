@@ -198,11 +198,18 @@ def out(text: str = "", *, err: bool = False) -> None:
     click.echo(text, err=err)
 
 
-def console(stderr: bool = False) -> Any:
-    """A rich console (imported here, when a command prints a table)."""
+def console(stderr: bool = False, wide: int = 120) -> Any:
+    """A rich console (imported here, when a command prints a table).
+
+    Writing to a pipe or a file, there is no terminal width to fit: tables get ``wide`` columns
+    rather than rich's 80, so card text and ids are not squeezed.
+    """
     from rich.console import Console
 
-    return Console(stderr=stderr, highlight=False)
+    printer = Console(stderr=stderr, highlight=False)
+    if not printer.is_terminal:
+        printer.width = max(printer.width, wide)
+    return printer
 
 
 def catalog(cards: str | None, required: bool = True) -> Any:

@@ -178,10 +178,7 @@ def list_command(db: str | None, room: str | None, limit: int, cards: str | None
         table.add_column(header, no_wrap=whole, min_width=width, justify="right" if position == 0 else "left")
     for row in rows:
         table.add_row(*(Text(cell) for cell in row))
-    stdout = console()
-    if not stdout.is_terminal:
-        stdout.width = max(stdout.width, 160)  # a pipe or a file: no terminal width to fit
-    stdout.print(table)
+    console(wide=160).print(table)
 
 
 @log_group.command("show", context_settings=CONTEXT)
