@@ -220,7 +220,7 @@ def test_cr_706_4_without_a_table_the_text_says_how_the_result_is_used() -> None
     roll = roll_of(
         "Whenever this creature deals combat damage to a player, roll a d20. You create a number of Treasure tokens equal to the result."
     )
-    assert roll.table is None and [o.reads for o in roll.outcomes] == ["result"]
+    assert roll.table is None and [o.reads.value for o in roll.outcomes] == ["result"]
 
 
 @pytest.mark.parametrize(("dice", "doubles"), [([4, 4], True), ([4, 5], False), ([2, 2, 2], True), ([2, 2, 3], False)])
@@ -340,7 +340,7 @@ def test_cr_706_8c_storing_and_rerolling_abilities_are_linked() -> None:
 
 def test_ruling_the_ability_says_what_to_do_with_the_result() -> None:
     assert roll_of(OGRE).table is not None
-    assert roll_of("Roll a d20. Draw cards equal to the result.").outcomes[0].reads == "result"
+    assert roll_of("Roll a d20. Draw cards equal to the result.").outcomes[0].reads.value == "result"
 
 
 def test_ruling_targets_are_chosen_before_the_roll_which_happens_on_resolution() -> None:

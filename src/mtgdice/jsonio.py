@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 from mtgdice.errors import InputError
 from mtgdice.rules import (
+    YOU,
     Board,
     Chooser,
     DiceSource,
@@ -29,6 +30,7 @@ from mtgdice.rules import (
     SecureSource,
     TurnState,
     resolve,
+    seat_name,
 )
 from mtgdice.text import CompiledCard
 from mtgdice.text.translate import compile_foreign
@@ -274,8 +276,8 @@ def die_json(roll: DieRoll) -> dict[str, Any]:
     data["index"] = roll.index
     if roll.rerolls is not None:
         data["rerolls"] = roll.rerolls
-    if roll.roller != "you":
-        data["roller"] = roll.roller
+    if roll.roller != YOU:
+        data["roller"] = seat_name(roll.roller)
     return data
 
 

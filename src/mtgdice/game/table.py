@@ -32,7 +32,7 @@ from typing import Any, Literal
 from mtgdice.errors import InputError
 from mtgdice.game.choices import AnsweringChooser, DecisionPending, Question
 from mtgdice.jsonio import CardSource, instruction_from, resolve_json
-from mtgdice.rules import DiceSource, RollInstruction, ScriptedChooser
+from mtgdice.rules import YOU, DiceSource, RollInstruction, ScriptedChooser, Seat
 from mtgdice.text.notation import PLANAR_TEXT
 from mtgdice.text.notation import dice_text as notation_text
 
@@ -396,7 +396,7 @@ class Game:
                     return card
         return next((card for card in roller.battlefield if card.name == name), None)
 
-    def _who_decides(self, roller: Player, player: str, source: str) -> str:
+    def _who_decides(self, roller: Player, player: Seat, source: str) -> str:
         """The game player a decision belongs to (DESIGN.md §3.15).
 
         The resolver names the roller (``"you"``/``"roller"``) or another player, and the card
@@ -411,7 +411,7 @@ class Game:
             mine = any(card.name == source for _, card in roller.cards())
             if len(owners) == 1 and not mine:
                 return owners[0]
-        if player not in ("you", "roller"):
+        if player != YOU:
             others = [other.id for other in self.players.values() if other.id != roller.id]
             if len(others) == 1:
                 return others[0]

@@ -2,10 +2,15 @@
 
 One execution's distribution depends on the earlier ones only through the turn state
 (``Resolution.used``: the once-each-turn effects already used). So the resolution is an
-absorbing Markov chain over ``used`` states: from state ``s`` an execution leads to another
-execution in state ``s'`` with probability ``P(again, used = s')``, or stops. The expected
-number of executions and of triggerings per card solve ``x = b + P x`` exactly with Fractions;
-with a single state that is the geometric series ``b / (1 - p_again)``.
+absorbing Markov chain over ``used`` states: from state ``s`` an execution asks for ``t`` more
+executions ("roll again" is one, "repeat this process two more times" two, and each of those can
+ask again: a branching chain) in state ``s'`` with probability ``P(again t, used = s')``, or
+stops. The expected number of executions and of triggerings per card solve
+``x = b + sum(p * t * x(s'))`` exactly with Fractions; with a single state that is
+``b / (1 - m)``, ``m`` the expected number of executions one execution asks for. When ``m`` is 1
+or more the expectation is infinite, and said so. ``t`` executions started together from a state
+that further executions can still change would each start from a different state; that case is
+refused rather than approximated.
 
 This module leaves out how one execution's distribution is found (``enumerate``, ``fast``).
 """
@@ -33,6 +38,9 @@ def expectations(
     >>> stop = Summary(None, None, 5, False, False)
     >>> expectations(frozenset(), lambda used: {one: Fraction(1, 20), stop: Fraction(19, 20)})[0]
     Fraction(20, 19)
+    >>> two = Summary(None, None, 6, False, True, again_times=2)
+    >>> expectations(frozenset(), lambda used: {two: Fraction(1, 6), stop: Fraction(5, 6)})[0]
+    Fraction(3, 2)
     """
     states = [start]
     index = {start: 0}
@@ -58,13 +66,30 @@ def expectations(
         constants = [Fraction(1)] + [Fraction(0)] * len(cards)
         for summary, p in distribution.items():
             if summary.again:
-                line[index[summary.used]] -= p
+                line[index[summary.used]] -= p * summary.again_times
             for card, count in summary.triggers:
                 constants[1 + cards.index(card)] += p * count
         matrix.append(line + constants)
+    for distribution in found:
+        for summary in distribution:
+            if summary.again and summary.again_times > 1 and not _settled(found[index[summary.used]], summary.used):
+                raise RollLimitError(
+                    "odds: a repeat asks for several executions from a turn state later executions can still "
+                    "change; this roll is not solved exactly (use simulation)"
+                )
     solution = _solve(matrix, size)
+    if any(line[0] < 0 for line in solution):
+        raise RollLimitError(
+            "odds: the roll never stops on average (each execution asks for one or more further executions "
+            "on average), so the expected number of executions is infinite"
+        )
     first = solution[0]
     return first[0], {card: first[1 + i] for i, card in enumerate(cards)}
+
+
+def _settled(distribution: Distribution, state: frozenset[str]) -> bool:
+    """Whether nothing further changes the turn state from ``state`` (every execution keeps it)."""
+    return all(summary.used == state for summary in distribution)
 
 
 def _solve(matrix: list[list[Fraction]], size: int) -> list[list[Fraction]]:

@@ -28,11 +28,10 @@ from mtgdice.rules import (
     Board,
     Chooser,
     Die,
-    Execution,
     Face,
     Fate,
-    PlanarFace,
-    RerollPermission,
+    Footprint,
+    PolicyChooser,
     Resolution,
     RollInstruction,
     TurnState,
@@ -59,7 +58,8 @@ class Summary:
 
     ``value`` is the counted result (the chosen one when the instruction chooses), the total when
     several dice count, a planar face's name, or ``None`` (no die counted, or a planar die among
-    several); ``triggers`` counts triggerings per card, sorted by card.
+    several); ``triggers`` counts triggerings per card, sorted by card; ``again_times`` is how
+    many more executions it asks for when ``again``.
 
     >>> Summary(row=1, rows=None, value=12, doubles=False, again=False).value
     12
@@ -73,18 +73,7 @@ class Summary:
     used: frozenset[str] = frozenset()
     triggers: tuple[tuple[str, int], ...] = ()
     outcomes: tuple[int, ...] = ()
-
-
-def value_of(execution: Execution) -> ResultKey:
-    """The counted result an execution is tabulated by (see :class:`Summary`)."""
-    results = execution.results
-    if execution.chosen is not None:
-        chosen = results[execution.chosen]
-        return chosen.value if isinstance(chosen, PlanarFace) else chosen
-    if len(results) == 1:
-        only = results[0]
-        return only.value if isinstance(only, PlanarFace) else only
-    return execution.total
+    again_times: int = 1
 
 
 def summarize(resolution: Resolution) -> Summary:
@@ -97,12 +86,13 @@ def summarize(resolution: Resolution) -> Summary:
     return Summary(
         execution.row,
         execution.rows,
-        value_of(execution),
+        execution.tabulated,
         execution.doubles,
         execution.again,
         resolution.used,
         triggers,
         execution.outcomes,
+        execution.again_times if execution.again else 1,
     )
 
 
@@ -159,6 +149,7 @@ class Problem:
     chooser: Chooser
     amounts: Mapping[str, int]
     turn: TurnState
+    players: int = 2
 
     def run(self, prefix: Sequence[Face]) -> Resolution:
         """``resolve(..., limit=1)`` with ``prefix`` as the faces; raises ``_Branch`` past it."""
@@ -171,6 +162,7 @@ class Problem:
             amounts=self.amounts,
             turn=self.turn,
             limit=1,
+            players=self.players,
         )
 
 
@@ -287,6 +279,7 @@ class Search:
                     amounts=self.problem.amounts,
                     turn=self.problem.turn,
                     limit=1,
+                    players=self.problem.players,
                 )
             except _Endless:
                 self._filler = None
@@ -414,9 +407,7 @@ def first_roll(problem: Problem, search: Search | None = None) -> tuple[int, int
     >>> first_roll(Problem(two, "~", Board(), PolicyChooser(), {}, TurnState()))
     (3, 1)
     """
-    from mtgdice.rules import PolicyChooser
-
-    rerolls = any(isinstance(effect, RerollPermission) for _, _, _, effect in problem.board.active())
+    rerolls = Footprint.REROLLS in problem.board.footprint()
     counting = _CountingSource()
     resolution = resolve(
         problem.instruction,
@@ -427,6 +418,7 @@ def first_roll(problem: Problem, search: Search | None = None) -> tuple[int, int
         amounts=problem.amounts,
         turn=problem.turn,
         limit=1,
+        players=problem.players,
     )
     if search is not None and not rerolls:
         search.remember(tuple(counting.faces), summarize(resolution))

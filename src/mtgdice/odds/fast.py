@@ -1,183 +1,260 @@
-"""Fast paths for one execution's distribution, each evaluated through the same ``resolve``.
+"""Fast paths for one execution's distribution, chosen by footprints and evaluated through ``resolve``.
 
-When nothing in a roll depends on the order of the faces (no per-die pair, no once-each-turn
-reroll that takes the first die in roll order, no optional modifier offered die by die, no
-"choose one result", no chosen ignore), the first physical roll of ``K`` identical dice only
-matters as a multiset. The paths, by size:
+Every path counts *how many* face sequences lead to what ``resolve`` is then shown; which row,
+which result, doubles, triggers and outcomes always come from running ``resolve`` itself on a
+representative sequence. A path is taken only when the footprint of every effect on the board and
+of the instruction is inside what the path relies on (:mod:`mtgdice.rules.footprint`); anything
+else returns ``None`` and the caller enumerates every face sequence (``enumerate``). The plan of
+the first physical roll — how many dice stand for each die of the instruction, how many of the
+lowest are ignored — comes from the rules' own replacement window (:func:`mtgdice.rules.plan_of`).
 
-- **settled dice** (every die counts; reroll permissions that meet the new roll too, so a die is
-  rerolled until it shows a face nothing rerolls): ``resolve`` says which faces get rerolled and
-  confirms one step of the chain; each die then settles uniformly on the other faces, and the
-  settled dice are counted like the totals below;
-- **multisets** (like icepool): every multiset of ``K`` faces, weighted by its multinomial count,
-  evaluated by running ``resolve(..., limit=1)`` on one sorted sequence of it; draws past the
-  first roll (rerolls) branch by brute force from there, with nodes in the same state shared;
-- **kept dice** (keep highest ``k`` of many, no rerolls): the number of sequences whose counted
-  dice are a given multiset ``T`` is counted in closed form; ``resolve`` runs on ``T`` plus the
-  ignored dice shown as ``min(T)``;
-- **totals** (no rerolls, nothing reads one die's value: no per-die condition, no repeat on a
-  result): the counted dice matter only through their total and whether they are all alike, so
-  the ways to reach each total are counted (from the kept multisets, or by polynomial powers when
-  every die counts); ``resolve`` runs once per table row some total reaches (the row of a total
-  is ``ResultsTable.row_for``, the object ``resolve`` reads, and ``resolve`` confirms it on the
-  first total of each row), for all-alike dice (doubles, CR 706.5) and the others apart.
+Two stages. First, what each die of the instruction (a *slot*) comes to, as a law: each value it
+can count as, how many ways, and a fragment of faces that gets there:
 
-None of this is a second copy of the rules: the counting only says *how many* face sequences
-share what ``resolve`` is shown; which row, which result, doubles and triggers always come from
-``resolve`` itself. Paths apply only under conditions checked on the effect steps
-(:class:`mtgdice.rules.Step`) present on the board.
+- a lone die: each face, equally likely (the planar die: 1/6 chaos, 1/6 planeswalk, 4/6 blank);
+- a group (``GROUPS``: a die and its partners, the roller keeping one): ``resolve`` is run on one
+  group alone for every way its dice can fall, and the die it keeps is read off the record (relies
+  on the group's decision depending on that group only: a stateless policy, ``GROUPS_SAFE``);
+- a die that rerolls settle (``DROPPABLE_REROLL`` permissions only, nothing ignored): ``resolve``
+  is run on one die alone with just those permissions (the enumeration closes reroll loops
+  exactly), and the permissions are then left off the board — the dice settle independently.
+
+Second, the slots counted together, smallest path first:
+
+- **totals** (``TOTALS_SAFE``: nothing reads one die, every die gets the same modifiers): the ways
+  to reach each total and whether all dice are alike (CR 706.3a, 706.5) — by sliding sums for equal
+  faces, by convolution otherwise, or in closed form for the highest of many equal dice
+  (``IGNORES_LOWEST``: lowest by face); ``resolve`` runs once per table row a total reaches and
+  confirms it, all-alike dice apart;
+- **kept dice** (``MULTISET_SAFE``, the highest of many equal dice): each multiset of counted dice,
+  with the number of sequences giving it in closed form;
+- **multisets** (``MULTISET_SAFE``: only the multiset of faces matters): each multiset of slot
+  values, weighted by its multinomial count; rerolls that are not droppable branch by enumeration
+  from there, with nodes in the same state shared.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Iterator
+from dataclasses import dataclass, replace
 from fractions import Fraction
-from itertools import combinations_with_replacement
+from itertools import combinations_with_replacement, product
 
-from mtgdice.odds.enumerate import Problem, Search, Summary, _Branch, face_weights, first_roll
-from mtgdice.rules import ExtraDice, Face, PairEachDie, RerollPermission, ResultModifier, Trigger
-
-
-def order_free(problem: Problem) -> bool:
-    """Whether only the multiset of the first roll's faces matters (see the module docstring)."""
-    instruction = problem.instruction
-    if instruction.choose or instruction.reroll_stored:
-        return False
-    for _, _, _, effect in problem.board.active():
-        if isinstance(effect, PairEachDie):
-            return False
-        if isinstance(effect, ExtraDice) and effect.ignore != "lowest":
-            return False
-        if isinstance(effect, RerollPermission) and effect.once_each_turn and not effect.many:
-            return False
-        if isinstance(effect, ResultModifier) and effect.optional:
-            return False
-    return True
-
-
-def _rerolls(problem: Problem) -> bool:
-    return any(isinstance(effect, RerollPermission) for _, _, _, effect in problem.board.active())
-
-
-def _reads_one_die(problem: Problem) -> bool:
-    instruction = problem.instruction
-    if instruction.repeat_when is not None or instruction.table_each_result:
-        return True
-    if any(outcome.condition is not None for outcome in instruction.outcomes):
-        return True
-    for _, _, _, effect in problem.board.active():
-        if isinstance(effect, Trigger) and effect.condition is not None:
-            return True  # per die, or a batch trigger when any die meets it
-    return False
-
+from mtgdice.odds.enumerate import MAX_RUNS, Problem, Search, Summary, face_weights
+from mtgdice.rules import (
+    Amount,
+    Board,
+    Die,
+    EffectBase,
+    Face,
+    Footprint,
+    PairEachDie,
+    Permanent,
+    PolicyChooser,
+    RollInstruction,
+    RollPlan,
+    plan_of,
+)
+from mtgdice.rules.footprint import (
+    DROPPABLE_REROLL,
+    GROUPS_SAFE,
+    INDEPENDENT_SAFE,
+    MULTISET_SAFE,
+    TOTALS_SAFE,
+)
 
 MAX_KEPT = 40_000
-"""Largest number of multisets of counted dice the kept-dice paths enumerate."""
+"""Largest number of multisets of counted dice the multiset paths enumerate."""
+
+
+@dataclass(frozen=True, slots=True)
+class Law:
+    """What one slot can come to: ``(value, ways, fragment)`` with ``ways`` out of ``denominator``.
+
+    ``value`` is the face the slot counts as; ``fragment`` is a run of faces that gets there.
+    ``uniform`` marks a lone numbered die (faces 1..sides, one way each).
+    """
+
+    outcomes: tuple[tuple[Face, int, tuple[Face, ...]], ...]
+    denominator: int
+    uniform: bool = False
 
 
 def fast_distribution(problem: Problem) -> tuple[dict[Summary, Fraction], str] | None:
     """One execution's distribution by the fastest path that applies, or ``None`` if none does."""
-    if not order_free(problem):
+    instruction = problem.instruction
+    if not isinstance(problem.chooser, PolicyChooser) or instruction.reroll_stored:
         return None
-    die = problem.instruction.die_for(dict(problem.amounts))
-    # Past the first roll, a node is known by its state when every reroll is one new die.
-    extra = any(isinstance(effect, ExtraDice) for _, _, _, effect in problem.board.active())
-    search = Search(problem, 0, keyed=not extra)
-    first, counted = first_roll(problem, search)
-    search.first_roll = first
-    if first == 0:
+    footprint = problem.board.footprint() | instruction.footprint()
+    if not footprint.within(MULTISET_SAFE | Footprint.GROUPS | Footprint.STORED):
         return None
-    weights = face_weights(die)
-    if die.sides is not None and _rerolls(problem) and not extra and counted == first and _settling(problem):
-        found = _by_settled_dice(search, die.sides, first, _reads_one_die(problem))
-        if found is not None:
-            return found, "settled dice"
-    if die.sides is None or _rerolls(problem):
-        return _by_multisets(search, weights, first), "multisets"
-    sides = die.sides
-    if counted == 0:
+    plan = plan_of(
+        instruction, board=problem.board, chooser=problem.chooser, amounts=problem.amounts, turn=problem.turn
+    )
+    if plan.dice_count == 0 or plan.chosen:
         return None
-    kept_multisets = math.comb(sides + counted - 1, counted)
-    if _reads_one_die(problem):
-        if kept_multisets > MAX_KEPT:
+    footprint &= ~Footprint.STORED  # storing results happens after the execution (CR 706.8a)
+    die = plan.die
+    reduced = problem
+    if Footprint.REROLLS in footprint:
+        settled = _settled(problem, plan, footprint)
+        if settled is None:
+            if Footprint.GROUPS in footprint or not footprint.within(MULTISET_SAFE):
+                return None
+            search = Search(problem, plan.dice_count, keyed=Footprint.ADDS_DICE not in footprint)
+            return _by_multisets(search, {1: _lone(die)}, plan), "multisets"
+        law, reduced = settled
+        footprint = reduced.board.footprint() | instruction.footprint()
+        laws = {1: law}
+        method = "settled dice"
+    elif Footprint.GROUPS in footprint:
+        if not footprint.within(GROUPS_SAFE):
             return None
-        return _by_kept(search, sides, first, counted), "kept dice"
-    if kept_multisets <= MAX_KEPT:
-        groups = _kept_totals(sides, first, counted)
-    elif counted == first:
-        groups = _totals(sides, first)
+        grouped = _group_laws(problem, plan)
+        if grouped is None:
+            return None
+        laws, method = grouped, "groups"
     else:
-        return None
-    return _by_rows(search, groups, sides**first), "totals"
+        laws, method = {1: _lone(die)}, ""
+    search = Search(reduced, plan.dice_count)
+    counted = len(plan.slots) - plan.lowest
+    if die.sides is not None and footprint.within(TOTALS_SAFE) and counted >= 1:
+        groups = _total_groups(laws, plan)
+        if groups is not None:
+            found = _by_rows(search, groups)
+            if found is not None:
+                return found, method or "totals"
+    if footprint.within(MULTISET_SAFE):
+        only = laws.get(1)
+        if only is not None and only.uniform and set(plan.slots) == {1} and plan.lowest and die.sides is not None:
+            if math.comb(die.sides + counted - 1, counted) <= MAX_KEPT:
+                return _by_kept(search, die.sides, plan.dice_count, counted), method or "kept dice"
+        if _multisets(laws, plan) <= MAX_KEPT:
+            return _by_multisets(search, laws, plan), method or "multisets"
+    return None
 
 
-def _settling(problem: Problem) -> bool:
-    """Every reroll permission may be used again on the new roll (none is once each turn, many,
-    or "once" for its own reroll)."""
-    return all(
-        not effect.once_each_turn and not effect.many and effect.again
-        for _, _, _, effect in problem.board.active()
-        if isinstance(effect, RerollPermission)
+# -- stage one: what each slot comes to ---------------------------------------------------------
+
+
+def _lone(die: Die) -> Law:
+    weights = face_weights(die)
+    denominator = math.lcm(*(weight.denominator for _, weight in weights))
+    return Law(
+        tuple((face, int(weight * denominator), (face,)) for face, weight in weights),
+        denominator,
+        uniform=die.sides is not None,
     )
 
 
-def _by_settled_dice(search: Search, sides: int, first: int, one_die: bool) -> dict[Summary, Fraction] | None:
-    """Rerolls that may go on until a die shows a face nothing rerolls (CR 706.2b).
+def _is_reroll(effect: EffectBase) -> bool:
+    return Footprint.REROLLS in effect.footprint()
 
-    Which faces get rerolled is found by running ``resolve`` on a first roll with that face and
-    the other dice on a face nothing rerolls; one level of the reroll chain is checked the same
-    way (a rerolled face leads to another draw; any other face ends the roll with the new die
-    counted as it shows). A rerolled roll never happened (Unfinity ruling) and the permission
-    meets the new roll like the first, so each die settles on a face nothing rerolls, every such
-    face equally likely, independently of the other dice. The settled dice are then counted like
-    a first roll of dice with only those faces, and ``resolve`` gives every summary.
-    """
-    problem = search.problem
-    filler = next((face for face in range(sides, 0, -1) if isinstance(search.outcome((face,) * first), Summary)), None)
-    if filler is None:
+
+def _settled(problem: Problem, plan: RollPlan, footprint: Footprint) -> tuple[Law, Problem] | None:
+    """The law of one die that droppable rerolls settle, and the problem without them (or None)."""
+    die = plan.die
+    if die.sides is None or plan.lowest or set(plan.slots) != {1}:
         return None
-    rest = (filler,) * (first - 1)
-    rerolled = [face for face in range(1, sides + 1) if not isinstance(search.outcome((face,) + rest), Summary)]
-    if not rerolled:
+    rerolls = [holder.effect for holder in problem.board.holders() if _is_reroll(holder.effect)]
+    if not all(effect.footprint().within(DROPPABLE_REROLL) for effect in rerolls):
         return None
-    kept = [face for face in range(1, sides + 1) if face not in rerolled]
-    for face in range(1, sides + 1):
-        try:
-            resolution = problem.run((rerolled[0],) + rest + (face,))
-        except _Branch:
-            if face in rerolled:
-                continue
+    reduced = replace(problem, board=problem.board.keeping(lambda effect: not _is_reroll(effect)))
+    if not (reduced.board.footprint() | problem.instruction.footprint()).within(INDEPENDENT_SAFE):
+        return None
+    alone = replace(problem, instruction=RollInstruction(Amount(1), die), board=problem.board.keeping(_is_reroll))
+    ways: dict[int, Fraction] = {}
+    for summary, p in Search(alone, 1, keyed=True).distribution().items():
+        if not isinstance(summary.value, int):
             return None
-        counted = sorted(roll.face for roll in resolution.executions[0].counted if isinstance(roll.face, int))
-        if face in rerolled or counted != sorted(rest + (face,)):
+        ways[summary.value] = ways.get(summary.value, Fraction(0)) + p
+    denominator = math.lcm(*(p.denominator for p in ways.values()))
+    outcomes = tuple((face, int(ways[face] * denominator), (face,)) for face in sorted(ways))
+    return Law(outcomes, denominator), reduced
+
+
+def _group_laws(problem: Problem, plan: RollPlan) -> dict[int, Law] | None:
+    """For each group size of the plan, which die a group keeps, by ``resolve`` on one group alone."""
+    die = plan.die
+    faces = face_weights(die)
+    laws: dict[int, Law] = {}
+    for size in sorted(set(plan.slots)):
+        if size == 1:
+            laws[size] = _lone(die)
+            continue
+        if len(faces) ** size > MAX_RUNS:
             return None
-    width = len(kept)
-    multisets = math.comb(width + first - 1, first)
-    if one_die or kept[-1] - kept[0] + 1 != width:
-        if multisets > MAX_KEPT:
-            return None
-        out: dict[Summary, Fraction] = {}
-        groups: Groups = {}
-        factorial = math.factorial(first)
-        for combo in combinations_with_replacement(kept, first):
-            ways = factorial
-            for value in set(combo):
-                ways //= math.factorial(combo.count(value))
-            if one_die:
-                _add(out, search.distribution(combo, Fraction(ways, width**first)))
-                continue
-            key = (sum(combo), combo[0] if first >= 2 and combo[0] == combo[-1] else None)
-            known = groups.get(key)
-            groups[key] = (ways, combo) if known is None else (known[0] + ways, known[1])
-        return out if one_die else _by_rows(search, groups, width**first)
-    # Kept faces in one run low..high: count as dice with faces 1..width, shifted.
-    shifted = _kept_totals(width, first, first) if multisets <= MAX_KEPT else _totals(width, first)
-    groups = {}
-    for (total, alike), (ways, prefix) in shifted.items():
-        key = (total + first * (kept[0] - 1), None if alike is None else alike + kept[0] - 1)
-        groups[key] = (ways, tuple(face + kept[0] - 1 for face in prefix))
-    return _by_rows(search, groups, width**first)
+        partners = Permanent("~", tuple(PairEachDie() for _ in range(size - 1)))
+        alone = replace(problem, instruction=RollInstruction(Amount(1), die), board=Board(battlefield=(partners,)))
+        kept: dict[Face, tuple[Face, ...]] = {}
+        weights: dict[Face, Fraction] = {}
+        for combo in product(faces, repeat=size):
+            fragment = tuple(face for face, _ in combo)
+            weight = math.prod((p for _, p in combo), start=Fraction(1))
+            counted = [roll for roll in alone.run(fragment).executions[0].dice if roll.counted]
+            if len(counted) != 1:
+                return None
+            face = counted[0].face
+            weights[face] = weights.get(face, Fraction(0)) + weight
+            kept.setdefault(face, fragment)
+        denominator = math.lcm(*(w.denominator for w in weights.values()))
+        laws[size] = Law(
+            tuple((face, int(weights[face] * denominator), kept[face]) for face in weights),
+            denominator,
+        )
+    return laws
+
+
+# -- stage two: the slots together ------------------------------------------------------------
+
+
+def _classes(laws: dict[int, Law], plan: RollPlan) -> list[tuple[Law, list[int]]]:
+    """The slots grouped by law: each law with the slot positions that follow it."""
+    classes: dict[int, list[int]] = {}
+    for position, size in enumerate(plan.slots):
+        classes.setdefault(size, []).append(position)
+    return [(laws[size], positions) for size, positions in classes.items()]
+
+
+def _multisets(laws: dict[int, Law], plan: RollPlan) -> int:
+    return math.prod(
+        math.comb(len(law.outcomes) + len(positions) - 1, len(positions)) for law, positions in _classes(laws, plan)
+    )
+
+
+def _class_multisets(law: Law, slots: int) -> Iterator[tuple[tuple[tuple[Face, ...], ...], int]]:
+    """Each multiset of ``slots`` outcomes of ``law``: their fragments and the ways to get them."""
+    factorial = math.factorial(slots)
+    for combo in combinations_with_replacement(range(len(law.outcomes)), slots):
+        ways = factorial
+        run = 0
+        for position, index in enumerate(combo):
+            run = run + 1 if position and combo[position - 1] == index else 1
+            ways = ways // run * law.outcomes[index][1]
+        yield tuple(law.outcomes[index][2] for index in combo), ways
+
+
+def _weighted_multisets(laws: dict[int, Law], plan: RollPlan) -> Iterator[tuple[tuple[Face, ...], int, int]]:
+    """Each multiset of slot values over every class: a representative sequence of faces, its
+    ways and the denominator they are out of."""
+    classes = _classes(laws, plan)
+    denominator = math.prod(law.denominator ** len(positions) for law, positions in classes)
+    for picks in product(*(list(_class_multisets(law, len(positions))) for law, positions in classes)):
+        fragments: list[tuple[Face, ...]] = [()] * len(plan.slots)
+        ways = 1
+        for (_, positions), (chosen, count) in zip(classes, picks, strict=True):
+            ways *= count
+            for position, fragment in zip(positions, chosen, strict=True):
+                fragments[position] = fragment
+        yield tuple(face for fragment in fragments for face in fragment), ways, denominator
+
+
+def _by_multisets(search: Search, laws: dict[int, Law], plan: RollPlan) -> dict[Summary, Fraction]:
+    out: dict[Summary, Fraction] = {}
+    for prefix, ways, denominator in _weighted_multisets(laws, plan):
+        _add(out, search.distribution(prefix, Fraction(ways, denominator)))
+    return out
 
 
 def _add(out: dict[Summary, Fraction], more: dict[Summary, Fraction]) -> None:
@@ -185,24 +262,9 @@ def _add(out: dict[Summary, Fraction], more: dict[Summary, Fraction]) -> None:
         out[summary] = out.get(summary, Fraction(0)) + p
 
 
-def _by_multisets(search: Search, weights: tuple[tuple[Face, Fraction], ...], first: int) -> dict[Summary, Fraction]:
-    out: dict[Summary, Fraction] = {}
-    factorial = math.factorial(first)
-    for combo in combinations_with_replacement(range(len(weights)), first):
-        ways = factorial
-        probability = Fraction(1)
-        run = 0
-        for position, index in enumerate(combo):
-            run = run + 1 if position and combo[position - 1] == index else 1
-            ways //= run
-            probability *= weights[index][1]
-        prefix = tuple(weights[index][0] for index in combo)
-        _add(out, search.distribution(prefix, probability * ways))
-    return out
-
-
 def _kept_multisets(sides: int, first: int, kept: int) -> Iterator[tuple[tuple[int, ...], int]]:
-    """Each multiset of the ``kept`` highest of ``first`` dice and how many sequences give it.
+    """Each multiset of the ``kept`` highest of ``first`` equal dice and how many sequences give it
+    (``IGNORES_LOWEST``: the ignored dice are the lowest by face).
 
     With ``low`` the lowest kept value shown by ``at_low`` kept dice, the dice above it are
     placed among the ``first`` positions; the ``rest`` show at most ``low``, at least ``at_low``
@@ -244,6 +306,34 @@ def _by_kept(search: Search, sides: int, first: int, kept: int) -> dict[Summary,
     return out
 
 
+Groups = dict[tuple[int, int | None], tuple[int, tuple[Face, ...]]]
+"""(natural total of the counted dice, the face if all of them show it) -> (ways, a sequence)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TotalGroups:
+    groups: Groups
+    denominator: int
+
+
+def _total_groups(laws: dict[int, Law], plan: RollPlan) -> TotalGroups | None:
+    die = plan.die
+    assert die.sides is not None
+    slots = len(plan.slots)
+    counted = slots - plan.lowest
+    only = laws.get(1)
+    if only is not None and only.uniform and set(plan.slots) == {1}:
+        if plan.lowest == 0:
+            return TotalGroups(_totals(die.sides, slots), die.sides**slots)
+        if math.comb(die.sides + counted - 1, counted) <= MAX_KEPT:
+            return TotalGroups(_kept_totals(die.sides, slots, counted), die.sides**slots)
+        return None
+    if plan.lowest == 0 and len(set(plan.slots)) == 1:
+        law = laws[plan.slots[0]]
+        return TotalGroups(_convolved(law, slots), law.denominator**slots)
+    return None
+
+
 def _total_counts(sides: int, first: int) -> list[int]:
     """How many sequences of ``first`` dice have each total (index = total), by sliding sums."""
     counts = [1]
@@ -268,16 +358,12 @@ def _unlike(total: int, sides: int, first: int) -> tuple[int, ...] | None:
         step = min(sides - 1, remaining)
         faces[position] += step
         remaining -= step
-    if len(set(faces)) == 1:
-        if faces[0] in (1, sides) or first < 2:
+    if len(set(faces)) == 1 and first >= 2:
+        if faces[0] in (1, sides):
             return None
         faces[0] += 1
         faces[1] -= 1
     return tuple(faces)
-
-
-Groups = dict[tuple[int, int | None], tuple[int, tuple[int, ...]]]
-"""(natural total of the counted dice, the face if all of them show it) -> (ways, a sequence)."""
 
 
 def _kept_totals(sides: int, first: int, kept: int) -> Groups:
@@ -306,42 +392,57 @@ def _totals(sides: int, first: int) -> Groups:
     return groups
 
 
-def _by_rows(search: Search, groups: Groups, denominator: int) -> dict[Summary, Fraction]:
+def _convolved(law: Law, slots: int) -> Groups:
+    """Totals of ``slots`` dice following ``law`` by convolution, each state keeping whether all its
+    dice are alike so far and one sequence of fragments that reaches it."""
+    start: tuple[int, int | None] = (0, None)
+    states: dict[tuple[int, int | None], tuple[int, tuple[Face, ...]]] = {start: (1, ())}
+    for step in range(slots):
+        new: dict[tuple[int, int | None], tuple[int, tuple[Face, ...]]] = {}
+        for (total, alike), (ways, sequence) in states.items():
+            for value, count, fragment in law.outcomes:
+                assert isinstance(value, int)
+                key: tuple[int, int | None]
+                if step == 0:
+                    key = (value, value)
+                else:
+                    key = (total + value, alike if alike == value else None)
+                known = new.get(key)
+                new[key] = (ways * count, sequence + fragment) if known is None else (known[0] + ways * count, known[1])
+        states = new
+    if slots < 2:
+        return {(total, None): found for (total, _), found in states.items()}
+    return states
+
+
+def _by_rows(search: Search, found: TotalGroups) -> dict[Summary, Fraction] | None:
     """Evaluate the groups with one run of ``resolve`` per table row, all alike or not (doubles).
 
-    Used only when nothing reads one die's value: then an execution's summary depends on the
-    counted dice through their total (the table reads the total, CR 706.3a) and whether they are
-    all alike (doubles, CR 706.5). ``resolve`` runs once per row that some total reaches; the
-    other totals in that row take its summary with their own value; all-alike dice (doubles) are a
-    row of their own. The row of a total is found by the table's own ``row_for``; ``resolve``
-    checks it on the first total of each row.
+    Used only when nothing reads one die's value (``TOTALS_SAFE``): then an execution's summary
+    depends on the counted dice through their total (the table reads the total, CR 706.3a) and
+    whether they are all alike (doubles, CR 706.5). ``resolve`` runs once per row that some total
+    reaches, and confirms the row and the total; the other totals in that row take its summary
+    with their own value. ``None`` when a run disagrees (the caller then enumerates).
     """
     table = search.problem.instruction.table
     counts: dict[Summary, int] = {}
     by_row: dict[tuple[int | None, bool], Summary] = {}
     shift: int | None = None
-    for (total, alike), (ways, prefix) in groups.items():
+    for (total, alike), (ways, prefix) in found.groups.items():
         if shift is None:
-            summary = search.outcome(prefix)
-            assert isinstance(summary, Summary) and isinstance(summary.value, int)
-            shift = summary.value - total  # the modifiers of the counted dice (CR 706.2)
+            first = search.outcome(prefix)
+            if not isinstance(first, Summary) or not isinstance(first.value, int):
+                return None
+            shift = first.value - total  # the modifiers of the counted dice (CR 706.2)
         value = total + shift
         row = table.row_for(value) if table is not None else None
         template = by_row.get((row, alike is not None))
         if template is None:
             summary = search.outcome(prefix)
-            assert isinstance(summary, Summary) and summary.value == value and summary.row == row
+            if not isinstance(summary, Summary) or summary.value != value or summary.row != row:
+                return None
             by_row[(row, alike is not None)] = template = summary
         else:
-            summary = Summary(
-                template.row,
-                template.rows,
-                value,
-                template.doubles,
-                template.again,
-                template.used,
-                template.triggers,
-                template.outcomes,
-            )
+            summary = replace(template, value=value)
         counts[summary] = counts.get(summary, 0) + ways
-    return {summary: Fraction(ways, denominator) for summary, ways in counts.items()}
+    return {summary: Fraction(ways, found.denominator) for summary, ways in counts.items()}

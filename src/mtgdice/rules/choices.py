@@ -17,7 +17,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
+from mtgdice.rules.dice import DieRoll
 from mtgdice.rules.errors import ChoiceError
+from mtgdice.rules.players import Seat
+from mtgdice.rules.zones import Zone
 
 Answer = bool | int | tuple[int, ...]
 
@@ -33,6 +36,7 @@ class Ask(enum.Enum):
 class Topic(enum.Enum):
     """What a decision is about; policies and renderers read it, the pipeline never branches on text."""
 
+    ORDER = "order"  # which replacement applies first (CR 616.1)
     REPLACE = "replace"  # apply an optional replacement ("you may instead roll ...")
     IGNORE = "ignore"  # which die to ignore (pair choice, tie for lowest, chosen ignore)
     REROLL = "reroll"  # use a reroll permission on this die
@@ -42,26 +46,33 @@ class Topic(enum.Enum):
     CHOOSE_RESULT = "choose result"  # "roll two d10 and choose one result"
     ROLL_AGAIN = "roll again"  # an optional "you may roll again"
     STORED = "stored"  # which stored results to reroll (CR 706.8b)
+    REFLIP = "reflip"  # use a reflip permission on this coin (CR 705)
 
 
 @dataclass(frozen=True, slots=True)
 class Decision:
     """One question for one player.
 
-    ``options`` label the choices of a pick; ``values`` give, where it means something, the
-    result each option leads to (a policy that maximises the result reads them).
+    ``player`` is the seat that answers; ``options`` label the choices of a pick; ``values``
+    give, where it means something, the result each option leads to (a policy that maximises
+    the result reads them). ``dice`` are the dice of the execution as they stand when it is asked
+    (shown before any decision about them); ``source``, ``zone`` and ``position`` name the card
+    whose effect asks, and where it is on the board.
 
-    >>> Decision(Ask.YES_NO, Topic.REROLL, "you", "Reroll the 3 (a reroll permission)?").ask.value
+    >>> Decision(Ask.YES_NO, Topic.REROLL, Seat(0), "Reroll the 3 (a reroll permission)?").ask.value
     'yes/no'
     """
 
     ask: Ask
     topic: Topic
-    player: str
+    player: Seat
     prompt: str
     options: tuple[str, ...] = ()
     values: tuple[float | None, ...] = ()
     source: str = ""
+    dice: tuple[DieRoll, ...] = ()
+    zone: Zone | None = None
+    position: int | None = None
 
 
 @runtime_checkable
@@ -111,9 +122,9 @@ class ScriptedChooser:
     When the answers run out: yes/no is declined, a pick takes index 0, a subset is empty.
 
     >>> chooser = ScriptedChooser([True])
-    >>> chooser.decide(Decision(Ask.YES_NO, Topic.ROLL_AGAIN, "you", "Roll again?"))
+    >>> chooser.decide(Decision(Ask.YES_NO, Topic.ROLL_AGAIN, Seat(0), "Roll again?"))
     True
-    >>> chooser.decide(Decision(Ask.YES_NO, Topic.ROLL_AGAIN, "you", "Roll again?"))
+    >>> chooser.decide(Decision(Ask.YES_NO, Topic.ROLL_AGAIN, Seat(0), "Roll again?"))
     False
     """
 
@@ -146,7 +157,7 @@ class PolicyChooser:
     or smallest and take optional actions whose decision carries values (the value if declined,
     then each value accepting can lead to) only when they help.
 
-    >>> PolicyChooser("accept").decide(Decision(Ask.YES_NO, Topic.ROLL_AGAIN, "you", "Roll again?"))
+    >>> PolicyChooser("accept").decide(Decision(Ask.YES_NO, Topic.ROLL_AGAIN, Seat(0), "Roll again?"))
     True
     """
 

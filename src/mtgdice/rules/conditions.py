@@ -3,11 +3,15 @@
 A numeric condition reads the result (after modifiers) unless it says natural (CR 706.2 and the
 natural-result ruling). Any numeric condition is false for the planar die, which has no number
 (CR 706.7).
+
+Each condition also has an array form, ``holds_array(natural, result, sides)``, over numpy arrays of
+numbered dice, for the vectorised simulation: the same test, written once beside the scalar one.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from mtgdice.rules.dice import DieRoll, PlanarFace
 
@@ -31,6 +35,15 @@ class InRange:
 
     def holds_value(self, value: int | None) -> bool:
         return holds_range(self, value)
+
+    def holds_array(self, natural: Any, result: Any, sides: int) -> Any:
+        values = natural if self.natural else result
+        mask = values == values  # every lane
+        if self.low is not None:
+            mask = mask & (values >= self.low)
+        if self.high is not None:
+            mask = mask & (values <= self.high)
+        return mask
 
     def describe(self) -> str:
         word = "natural " if self.natural else ""
@@ -56,6 +69,9 @@ class NaturalMax:
     def holds(self, roll: DieRoll) -> bool:
         return roll.natural is not None and roll.natural == roll.die.sides
 
+    def holds_array(self, natural: Any, result: Any, sides: int) -> Any:
+        return natural == sides
+
     def describe(self) -> str:
         return "highest natural result"
 
@@ -69,6 +85,9 @@ class FaceIs:
     def holds(self, roll: DieRoll) -> bool:
         return roll.planar_face is self.face
 
+    def holds_array(self, natural: Any, result: Any, sides: int) -> Any:
+        return natural != natural  # numbered dice show no planar face
+
     def describe(self) -> str:
         return self.face.value
 
@@ -81,6 +100,12 @@ class AnyOf:
 
     def holds(self, roll: DieRoll) -> bool:
         return any(condition.holds(roll) for condition in self.conditions)
+
+    def holds_array(self, natural: Any, result: Any, sides: int) -> Any:
+        mask = natural != natural
+        for condition in self.conditions:
+            mask = mask | condition.holds_array(natural, result, sides)
+        return mask
 
     def describe(self) -> str:
         return " or ".join(condition.describe() for condition in self.conditions)

@@ -12,6 +12,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from mtgdice.rules.players import YOU, Seat
+
 
 class PlanarFace(enum.Enum):
     """The faces of the planar die (CR 901.3): one chaos, one planeswalk, four blank."""
@@ -91,8 +93,9 @@ class DieRoll:
     """One physical die that was rolled.
 
     ``index`` is its identity: the order in which it was physically rolled during the resolution.
-    ``rerolls`` is the index of the die whose roll this one replaced, if any; ``roller`` is who
-    rolled it (``"opponent"`` when another player rerolled the roller's die, Pippa ruling).
+    ``rerolls`` is the index of the die whose roll this one replaced, if any; ``roller`` is the
+    seat of the player who rolled it (another seat when that player rerolled the roller's die,
+    Pippa ruling, or when each player rolls).
 
     >>> roll = DieRoll(0, Die(20), 18, (Modifier(2, "Static Bonus"),))
     >>> roll.natural, roll.result
@@ -105,7 +108,7 @@ class DieRoll:
     modifiers: tuple[Modifier, ...] = ()
     fate: Fate = Fate.COUNTED
     rerolls: int | None = None
-    roller: str = "you"
+    roller: Seat = YOU
 
     @property
     def natural(self) -> int | None:
@@ -129,3 +132,30 @@ class DieRoll:
     @property
     def planar_face(self) -> PlanarFace | None:
         return self.face if isinstance(self.face, PlanarFace) else None
+
+    @property
+    def label(self) -> str:
+        """How a decision names this die: "12 (d20, natural 10)", "chaos (planar die)"."""
+        if self.natural is None:
+            face = self.planar_face
+            return f"{face.value if face is not None else '?'} (planar die)"
+        result = self.result
+        if result != self.natural:
+            return f"{result} ({self.die.name}, natural {self.natural})"
+        return f"{result} ({self.die.name})"
+
+    @property
+    def value(self) -> float | None:
+        """The result as a policy compares it (``None`` for the planar die)."""
+        result = self.result
+        return float(result) if result is not None else None
+
+    @property
+    def shown(self) -> int | PlanarFace:
+        """What the die shows as a counted result: its result, or a planar face."""
+        result = self.result
+        if result is not None:
+            return result
+        face = self.planar_face
+        assert face is not None
+        return face

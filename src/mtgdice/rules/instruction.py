@@ -4,20 +4,79 @@ The instruction names the kind and number of dice, the modifier printed with it,
 the lowest rolls it ignores itself, whether the roller chooses one result, the results table
 (CR 706.3) and when to roll again or repeat (CR 706.3c), and whether its results are stored on
 the permanent or reroll the stored ones (CR 706.8). ``purpose`` names a roll made for a game
-action ("visit attractions"), which triggers only abilities that ask for it. ``outcomes`` keeps the other instructions
-based on the result ("if the result is 3 or less, ...", "if you rolled doubles, ...") for
-renderers and the odds engine.
+action ("visit attractions"), which triggers only abilities that ask for it. ``outcomes`` keeps
+the other instructions based on the result ("if the result is 3 or less, ...", "if you rolled
+doubles, ...", "if one or more opponents had the highest result, ..."); each one says itself
+whether it holds for an execution. ``roller`` says who rolls: the player resolving it, or every
+player (then ``compare`` finds the lowest or highest result, rerolling ties when told to).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import enum
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from mtgdice.rules.amounts import Amount
 from mtgdice.rules.conditions import Condition
-from mtgdice.rules.dice import Die
+from mtgdice.rules.dice import Die, DieRoll
+from mtgdice.rules.footprint import Footprint
+from mtgdice.rules.players import YOU, Scope, Seat
 from mtgdice.rules.tables import ResultsTable
+
+
+class Reads(enum.Enum):
+    """What an outcome sentence uses of an execution."""
+
+    RESULT = "result"
+    TOTAL = "total"
+    DIFFERENCE = "difference"
+    EACH = "each"
+    CHOSEN = "chosen"
+    OTHER = "other"
+    COUNT = "count"
+    DOUBLES = "doubles"
+    OTHERWISE = "otherwise"
+    TIES = "ties"
+    STANDING = "standing"
+
+
+class Roller(enum.Enum):
+    """Who an instruction has roll. A single roller is the player the request is resolved for."""
+
+    YOU = "you"
+    THAT_PLAYER = "that player"
+    TARGET_PLAYER = "target player"
+    TARGET_OPPONENT = "target opponent"
+    EACH_PLAYER = "each player"
+    EACH_OPPONENT = "each opponent"
+
+    def seats(self, players: int) -> tuple[Seat, ...]:
+        """The seats that roll, in turn order, at a table of ``players``.
+
+        >>> Roller.EACH_PLAYER.seats(3), Roller.EACH_OPPONENT.seats(3), Roller.YOU.seats(3)
+        ((0, 1, 2), (1, 2), (0,))
+        """
+        if self is Roller.EACH_PLAYER:
+            return tuple(Seat(seat) for seat in range(players))
+        if self is Roller.EACH_OPPONENT:
+            return tuple(Seat(seat) for seat in range(1, players))
+        return (YOU,)
+
+
+class Extreme(enum.Enum):
+    """Which result a comparison of players' results looks for."""
+
+    LOWEST = "lowest"
+    HIGHEST = "highest"
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """ "The player with the lowest result"; ``break_ties``: "reroll to break ties"."""
+
+    extreme: Extreme
+    break_ties: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,16 +84,29 @@ class Outcome:
     """An instruction based on the result that is not a table row.
 
     ``condition`` is on the die result (or ``None``); ``doubles`` means "if you rolled doubles";
-    ``reads`` names what the text uses: ``"result"``, ``"total"``, ``"difference"``, ``"each"``,
-    ``"chosen"``, ``"other"``, ``"count"``; ``times`` asks for exactly that many counted dice meeting
-    the condition ("if you rolled 6 exactly seven times").
+    ``reads`` names what the text uses; ``times`` asks for exactly that many counted dice meeting
+    the condition ("if you rolled 6 exactly seven times"); ``who`` and ``extreme`` ask which
+    players had the lowest or highest result ("if one or more opponents had the highest result").
     """
 
     text: str
     condition: Condition | None = None
     doubles: bool = False
-    reads: str = "result"
+    reads: Reads = Reads.RESULT
     times: int | None = None
+    who: Scope | None = None
+    extreme: Extreme | None = None
+
+    def holds(self, counted: Sequence[DieRoll], doubles: bool, standing: Sequence[Seat]) -> bool:
+        """Whether this outcome's condition holds for an execution's counted dice."""
+        if self.doubles:
+            return doubles
+        if self.who is not None:
+            return any(self.who.sees(YOU, seat) for seat in standing)
+        if self.condition is None:
+            return False
+        meeting = sum(1 for roll in counted if self.condition.holds(roll))
+        return meeting == self.times if self.times is not None else meeting > 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +132,8 @@ class RollInstruction:
     repeat_optional: bool = False
     store: bool = False
     reroll_stored: bool = False
-    roller: str = "you"
+    roller: Roller = Roller.YOU
+    compare: Comparison | None = None
     purpose: str = ""
     outcomes: tuple[Outcome, ...] = ()
     text: str = ""
@@ -75,3 +148,26 @@ class RollInstruction:
         if self.sides_amount is None:
             return self.die
         return Die(self.sides_amount.value(amounts))
+
+    def footprint(self) -> Footprint:
+        """What the instruction itself reads of its roll, beyond counting and the table by value.
+
+        >>> RollInstruction(Amount(2), Die(10), choose=True).footprint() == Footprint.CHOOSES_RESULT
+        True
+        """
+        found = Footprint.NONE
+        if self.choose:
+            found |= Footprint.CHOOSES_RESULT
+        if self.table_each_result or self.repeat_when is not None:
+            found |= Footprint.READS_DIE
+        if any(outcome.condition is not None for outcome in self.outcomes):
+            found |= Footprint.READS_DIE
+        if self.repeat_optional or (self.table is not None and any(r.roll_again_optional for r in self.table.rows)):
+            found |= Footprint.DECIDES
+        if self.store or self.reroll_stored:
+            found |= Footprint.STORED
+        if self.roller in (Roller.EACH_PLAYER, Roller.EACH_OPPONENT) or self.compare is not None:
+            found |= Footprint.EACH_PLAYER
+        if self.ignore_lowest or self.keep_highest is not None:
+            found |= Footprint.IGNORES_LOWEST
+        return found

@@ -4,42 +4,42 @@
 decisions from a ``Chooser``. One execution is:
 
 1. the instruction (kind and number of dice, CR 706.1);
-2. replacement effects on the roll (CR 616): extra dice, per-die pairs;
+2. replacement effects on the roll (CR 616), ordered by the roller when of different kinds;
 3. the physical roll, every die a record with an identity;
-4. ignoring (CR 706.6): pair choices, then the lowest (roller picks among ties);
+4. ignoring (CR 706.6): each group's choice, then the lowest (roller picks among ties), then
+   dice other players pick;
 5. the reroll window, then the ±N window (CR 706.2b), decisions die by die in roll order;
-6. results (CR 706.2): natural + modifiers;
+6. results (CR 706.2): natural + modifiers; when each player rolled, the lowest or highest;
 7. choosing one result, then the results table (CR 706.3a);
 8. roll again / repeat (CR 706.3c), bounded by :data:`MAX_EXECUTIONS`;
 9. doubles (CR 706.5);
-10. events and triggers: ``DieRolled`` per counted die, ``DiceRolled`` once.
+10. events and triggers: ``DieRolled`` per counted die, ``DiceRolled`` once per roller.
 
-Stored results (CR 706.8) are read before step 1 and written after the last execution.
-This module does no parsing, no I/O and no printing.
+Each step is a short method of :class:`_Resolution`; the effects do their own work at their step
+(:mod:`mtgdice.rules.effects`) through the context the resolution gives them. Stored results
+(CR 706.8) are read before step 1 and written after the last execution. This module does no
+parsing, no I/O and no printing.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import Any, cast
+from dataclasses import dataclass
+from typing import cast
 
-from mtgdice.rules.board import Board, Permanent, controller_of, sees
+from mtgdice.rules.board import Board, Holder, Permanent
 from mtgdice.rules.choices import Answer, Ask, Chooser, Decision, PolicyChooser, Topic
 from mtgdice.rules.dice import Die, DieRoll, Face, Fate, Modifier, PlanarFace
-from mtgdice.rules.effects import (
-    Cost,
-    Event,
-    ExtraDice,
-    FaceCountsAs,
-    RerollPermission,
-    ResultModifier,
-    Step,
-    Trigger,
-    Zone,
-)
+from mtgdice.rules.effects.base import EffectBase, Step
+from mtgdice.rules.effects.coin import CoinEffect
+from mtgdice.rules.effects.face import FaceEffect
+from mtgdice.rules.effects.modifier import ModifierEffect
+from mtgdice.rules.effects.replacement import Replacement, RollPlan
+from mtgdice.rules.effects.reroll import RerollEffect
+from mtgdice.rules.effects.trigger import RollEvents, TriggeredAbility, TriggerHit
 from mtgdice.rules.errors import InputError, RollLimitError
-from mtgdice.rules.instruction import RollInstruction
+from mtgdice.rules.instruction import Extreme, RollInstruction
+from mtgdice.rules.players import YOU, Seat
 from mtgdice.rules.sources import DiceSource
 
 MAX_DICE = 10_000
@@ -54,23 +54,13 @@ MAX_REROLLS = 1_000
 
 @dataclass(frozen=True, slots=True)
 class TurnState:
-    """What this turn has done already: keys of "once each turn" effects used (``"Card#i"``) and
-    how many dice the roller has rolled (counted dice only: ignored and rerolled-away dice never
-    happened, CR 706.6)."""
+    """What this turn has done already: keys of "once each turn" effects used (``"Card#i"``), how
+    many dice the roller has rolled (counted dice only: ignored and rerolled-away dice never
+    happened, CR 706.6), and how many planar-die special actions were taken (CR 901.9b)."""
 
     used: frozenset[str] = frozenset()
     dice_rolled: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class TriggerHit:
-    """One triggering of a triggered ability: its card, zone, ability and the die (if per die)."""
-
-    card: str
-    zone: Zone
-    trigger: Trigger
-    die: int | None = None
-    execution: int = 0
+    planar_actions: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +69,9 @@ class Execution:
 
     ``chosen`` indexes ``results`` (the chosen result, when the instruction chooses one); ``row``
     is the matched results-table row (``None``: no table, no match, or a table read per result,
-    then ``rows``); ``outcomes`` indexes the instruction's outcomes that hold.
+    then ``rows``); ``outcomes`` indexes the instruction's outcomes that hold; ``again_times`` is
+    how many more executions a roll again or repeat asks for; ``standing`` are the seats with the
+    lowest or highest result when each player rolled.
     """
 
     dice: tuple[DieRoll, ...]
@@ -90,6 +82,7 @@ class Execution:
     again: bool = False
     outcomes: tuple[int, ...] = ()
     again_times: int = 1
+    standing: tuple[Seat, ...] = ()
 
     @property
     def counted(self) -> tuple[DieRoll, ...]:
@@ -98,19 +91,43 @@ class Execution:
     @property
     def results(self) -> tuple[int | PlanarFace, ...]:
         """The counted results in roll order; a planar die gives its face."""
-        return tuple(_result_or_face(roll) for roll in self.counted)
+        return tuple(roll.shown for roll in self.counted)
 
     @property
     def total(self) -> int | None:
-        numbers = [roll.result for roll in self.counted]
-        if not numbers or any(number is None for number in numbers):
+        return total_of(self.counted)
+
+    @property
+    def table_value(self) -> int | None:
+        """What a results table read once is read with (CR 706.3a): the chosen result, the only
+        counted result, or the total when several dice count (DESIGN.md §3.7)."""
+        return read_once(self.counted, self.chosen)
+
+    @property
+    def tabulated(self) -> int | str | None:
+        """What the odds engine counts an execution by: :attr:`table_value`, or a planar face's name."""
+        counted = self.counted
+        if self.chosen is not None or len(counted) == 1:
+            shown = counted[self.chosen or 0].shown
+            return shown.value if isinstance(shown, PlanarFace) else shown
+        return total_of(counted)
+
+
+def total_of(dice: Sequence[DieRoll]) -> int | None:
+    """The total of counted results, ``None`` with no die or a planar die among them."""
+    total = 0
+    for roll in dice:
+        result = roll.result
+        if result is None:
             return None
-        return sum(number for number in numbers if number is not None)
+        total += result
+    return total if dice else None
 
 
 @dataclass(frozen=True, slots=True)
 class Resolution:
-    """Everything that happened: executions, triggerings, stored results, decisions asked."""
+    """Everything that happened: executions, triggerings, stored results, decisions asked, and
+    the turn afterwards."""
 
     executions: tuple[Execution, ...]
     triggers: tuple[TriggerHit, ...]
@@ -119,15 +136,13 @@ class Resolution:
     source: str
     decisions: tuple[tuple[Decision, Answer], ...] = ()
     dice_rolled: int = 0
+    planar_cost: int | None = None
+    planar_actions: int = 0
 
-
-def _result_or_face(roll: DieRoll) -> int | PlanarFace:
-    result = roll.result
-    if result is not None:
-        return result
-    face = roll.planar_face
-    assert face is not None
-    return face
+    @property
+    def turn(self) -> TurnState:
+        """The turn state after this resolution, for the next roll of the same turn."""
+        return TurnState(self.used, self.dice_rolled, self.planar_actions)
 
 
 def resolve(
@@ -140,11 +155,15 @@ def resolve(
     amounts: Mapping[str, int] | None = None,
     turn: TurnState | None = None,
     limit: int | None = None,
+    players: int = 2,
+    action: bool = False,
 ) -> Resolution:
     """Resolve ``instruction`` of the card named ``source`` (CR 706).
 
     ``limit`` stops after that many executions even when another is due (the last execution's
     ``again`` says so); the odds engine uses ``limit=1`` to study one execution at a time.
+    ``players`` is how many players are at the table (for "each player rolls"); ``action`` marks
+    a planar-die roll made as the special action (CR 901.9b: it counts toward the next one's cost).
 
     >>> from mtgdice.rules.amounts import Amount
     >>> from mtgdice.rules.sources import ScriptedSource
@@ -154,7 +173,9 @@ def resolve(
     >>> outcome.executions[0].results, outcome.executions[0].row
     ((12,), 1)
     """
-    return _Resolver(
+    if players < 1:
+        raise InputError("players", f"{players} players cannot roll; a table has 1 or more players")
+    return _Resolution(
         instruction,
         source,
         dice,
@@ -163,9 +184,45 @@ def resolve(
         amounts or _NO_AMOUNTS,
         turn or _NEW_TURN,
         limit,
+        players,
+        action,
     ).run()
 
 
+def plan_of(
+    instruction: RollInstruction,
+    *,
+    board: Board | None = None,
+    chooser: Chooser | None = None,
+    amounts: Mapping[str, int] | None = None,
+    turn: TurnState | None = None,
+    roller: Seat = YOU,
+) -> RollPlan:
+    """Steps 1 and 2 alone: the plan of the first physical roll of ``roller`` (CR 616), before any
+    die is drawn — what the odds engine and the simulation count the dice of.
+
+    >>> from mtgdice.rules.amounts import Amount
+    >>> plan_of(RollInstruction(Amount(3), Die(20), keep_highest=1)).lowest
+    2
+    """
+    values = amounts or _NO_AMOUNTS
+    work = _Resolution(
+        instruction, "~", _NO_DICE, board or _NO_BOARD, chooser or _DECLINE, values, turn or _NEW_TURN, 1, 2, False
+    )
+    count = instruction.count.value(values)
+    die = instruction.die_for(values)
+    _check_roll(count, die)
+    return work._plan(count, die, roller, instruction.ignore_lowest, instruction.keep_highest)
+
+
+class _NoDice:
+    name = "none"
+
+    def roll(self, die: Die) -> Face:
+        raise RollLimitError("plan_of draws no die")
+
+
+_NO_DICE = _NoDice()
 _NO_BOARD = Board()
 _DECLINE = PolicyChooser()
 _NO_AMOUNTS: Mapping[str, int] = {}
@@ -173,93 +230,193 @@ _NEW_TURN = TurnState()
 
 
 @dataclass(frozen=True, slots=True)
-class _Found:
-    """An effect found on the board, with where it is."""
+class Effects:
+    """A board's functioning effects by step, in zone order (the ±N ones: static first)."""
 
-    zone: Zone
-    position: int
-    permanent: Permanent
-    effect: Any
-
-    @property
-    def key(self) -> str:
-        """This card in this zone position (one permanent can be tapped once)."""
-        return f"{self.permanent.name}#{self.position}@{self.zone.value}"
-
-    @property
-    def controller(self) -> str:
-        return controller_of(self.zone)
-
-    def sees(self, roller: str) -> bool:
-        """Whether this effect sees a roll by ``roller`` (its scope against its controller)."""
-        return sees(self.effect.scope, self.controller, roller)
-
-    @property
-    def once_key(self) -> str:
-        effect_index = self.permanent.effects.index(self.effect)
-        return f"{self.permanent.name}#{effect_index}"
+    replacements: tuple[Holder[Replacement], ...]
+    rerolls: tuple[Holder[RerollEffect], ...]
+    modifiers: tuple[Holder[ModifierEffect], ...]
+    faces: tuple[Holder[FaceEffect], ...]
+    triggers: tuple[Holder[TriggeredAbility], ...]
+    coins: tuple[Holder[CoinEffect], ...]
 
 
-@dataclass(frozen=True, slots=True)
-class _Groups:
-    """A board's functioning effects grouped by pipeline step, in zone order."""
-
-    count: tuple[_Found, ...]
-    each_die: tuple[_Found, ...]
-    reroll: tuple[_Found, ...]
-    modify: tuple[_Found, ...]
-    face: tuple[_Found, ...]
-    trigger: tuple[_Found, ...]
+_EFFECTS: dict[int, tuple[Board, Effects]] = {}
 
 
-_STEP_GROUP = {
-    Step.COUNT: 0,
-    Step.EACH_DIE: 1,
-    Step.REROLL: 2,
-    Step.MODIFY: 3,
-    Step.FACE: 4,
-    Step.TRIGGER: 5,
-}
-_GROUPS: dict[int, tuple[Board, _Groups]] = {}
-
-
-def _groups(board: Board) -> _Groups:
+def effects_of(board: Board) -> Effects:
     """The board's effects by step; boards are frozen, so the grouping is kept for the next roll."""
-    cached = _GROUPS.get(id(board))
+    cached = _EFFECTS.get(id(board))
     if cached is not None and cached[0] is board:
         return cached[1]
-    lists: list[list[_Found]] = [[], [], [], [], [], []]
-    for zone, position, permanent, effect in board.functioning():
-        group = _STEP_GROUP.get(effect.step)
-        if group is not None:
-            lists[group].append(_Found(zone, position, permanent, effect))
-    groups = _Groups(*(tuple(found) for found in lists))
-    if len(_GROUPS) >= 256:
-        _GROUPS.clear()
-    _GROUPS[id(board)] = (board, groups)
-    return groups
+    replacements: list[Holder[Replacement]] = []
+    rerolls: list[Holder[RerollEffect]] = []
+    modifiers: list[Holder[ModifierEffect]] = []
+    faces: list[Holder[FaceEffect]] = []
+    triggers: list[Holder[TriggeredAbility]] = []
+    coins: list[Holder[CoinEffect]] = []
+    for holder in board.holders():
+        effect: EffectBase = holder.effect
+        if isinstance(effect, Replacement):
+            replacements.append(cast(Holder[Replacement], holder))
+        elif isinstance(effect, RerollEffect):
+            rerolls.append(cast(Holder[RerollEffect], holder))
+        elif isinstance(effect, ModifierEffect):
+            modifiers.append(cast(Holder[ModifierEffect], holder))
+        elif isinstance(effect, FaceEffect):
+            faces.append(cast(Holder[FaceEffect], holder))
+        elif isinstance(effect, TriggeredAbility):
+            triggers.append(cast(Holder[TriggeredAbility], holder))
+        elif isinstance(effect, CoinEffect):
+            coins.append(cast(Holder[CoinEffect], holder))
+        elif effect.step is not Step.NONE:
+            raise TypeError(f"{type(effect).__name__} acts at step {effect.step.value} but has no step base class")
+    modifiers.sort(key=lambda holder: holder.effect.offered)  # CR 706.2b: static ones, then those offered
+    grouped = Effects(
+        tuple(replacements), tuple(rerolls), tuple(modifiers), tuple(faces), tuple(triggers), tuple(coins)
+    )
+    if len(_EFFECTS) >= 256:
+        _EFFECTS.clear()
+    _EFFECTS[id(board)] = (board, grouped)
+    return grouped
 
 
-class _Resolver:
-    """The state of one resolution: the dice drawn so far, decisions, once-each-turn uses."""
+class Decisions:
+    """Asking the chooser, keeping every decision with its answer, and once-each-turn uses and
+    costs paid during one resolution (the part of the context that dice and coins share)."""
+
+    __slots__ = ("chooser", "asked", "used", "tapped", "counters_paid")
+
+    def __init__(self, chooser: Chooser, used: frozenset[str]) -> None:
+        self.chooser = chooser
+        self.asked: list[tuple[Decision, Answer]] = []
+        self.used: set[str] = set(used)
+        self.tapped: set[str] = set()
+        self.counters_paid: dict[tuple[str, str], int] = {}
+
+    def current_dice(self) -> tuple[DieRoll, ...]:
+        """The dice a decision shows (those of the roll in progress)."""
+        return ()
+
+    def ask(self, decision: Decision) -> Answer:
+        answer = self.chooser.decide(decision)
+        self.asked.append((decision, answer))
+        return answer
+
+    def ask_yes(
+        self,
+        topic: Topic,
+        prompt: str,
+        *,
+        player: Seat,
+        holder: Holder[EffectBase] | None = None,
+        values: Sequence[float | None] = (),
+    ) -> bool:
+        decision = _decision(Ask.YES_NO, topic, player, prompt, ("no", "yes"), values, holder, self.current_dice())
+        return bool(self.ask(decision))
+
+    def ask_one(
+        self,
+        topic: Topic,
+        prompt: str,
+        options: Sequence[str],
+        *,
+        player: Seat,
+        values: Sequence[float | None] = (),
+        invert: bool = False,
+        holder: Holder[EffectBase] | None = None,
+    ) -> int:
+        if len(options) < 2:
+            return 0
+        if invert and values:
+            # The option ignores a die: the value it leads to is the best of the others.
+            values = tuple(_best_other(values, index) for index in range(len(values)))
+        answer = self.ask(_decision(Ask.PICK_ONE, topic, player, prompt, options, values, holder, self.current_dice()))
+        assert isinstance(answer, int)
+        return answer
+
+    def ask_subset(
+        self,
+        topic: Topic,
+        prompt: str,
+        options: Sequence[str],
+        *,
+        player: Seat,
+        holder: Holder[EffectBase] | None = None,
+    ) -> tuple[int, ...]:
+        answer = self.ask(_decision(Ask.PICK_ANY, topic, player, prompt, options, (), holder, self.current_dice()))
+        assert isinstance(answer, tuple)
+        return answer
+
+    def may_use(self, holder: Holder[EffectBase], die: Die | None = None) -> bool:
+        effect = holder.effect
+        sides = getattr(effect, "sides", None)
+        if die is not None and sides is not None and sides != die.sides:
+            return False
+        if effect.once_each_turn and holder.once_key in self.used:
+            return False
+        cost = getattr(effect, "cost", None)
+        if cost is None:
+            return True
+        permanent = holder.permanent
+        if cost.tap and (permanent.tapped or holder.key in self.tapped):
+            return False  # tapped already, or tapped to pay for an earlier use in this resolution
+        if cost.counter is not None:
+            have = permanent.counter(cost.counter)
+            paid = self.counters_paid.get((holder.key, cost.counter), 0)
+            if have is not None and have - paid < 1:
+                return False  # one counter removed per use
+        return True
+
+    def use(self, holder: Holder[EffectBase]) -> None:
+        effect = holder.effect
+        if effect.once_each_turn:
+            self.used.add(holder.once_key)
+        cost = getattr(effect, "cost", None)
+        if cost is not None and cost.tap:
+            self.tapped.add(holder.key)
+        if cost is not None and cost.counter is not None:
+            key = (holder.key, cost.counter)
+            self.counters_paid[key] = self.counters_paid.get(key, 0) + 1
+
+
+def _decision(
+    ask: Ask,
+    topic: Topic,
+    player: Seat,
+    prompt: str,
+    options: Sequence[str],
+    values: Sequence[float | None],
+    holder: Holder[EffectBase] | None,
+    dice: tuple[DieRoll, ...],
+) -> Decision:
+    if holder is None:
+        return Decision(ask, topic, player, prompt, tuple(options), tuple(values), "", dice)
+    return Decision(
+        ask, topic, player, prompt, tuple(options), tuple(values), holder.name, dice, holder.zone, holder.position
+    )
+
+
+class _Resolution(Decisions):
+    """The state of one resolution, and the context effects act through (``RollContext``)."""
 
     __slots__ = (
         "instruction",
         "source_name",
         "dice_source",
         "board",
-        "chooser",
         "amounts",
         "turn",
         "limit",
+        "players",
+        "action",
+        "effects",
         "next_index",
         "rerolls",
         "dice_counted",
-        "used",
-        "tapped",
-        "decisions",
-        "groups",
-        "rerolled",
+        "records",
+        "base",
+        "made",
     )
 
     def __init__(
@@ -271,26 +428,54 @@ class _Resolver:
         chooser: Chooser,
         amounts: Mapping[str, int],
         turn: TurnState,
-        limit: int | None = None,
+        limit: int | None,
+        players: int,
+        action: bool,
     ) -> None:
+        Decisions.__init__(self, chooser, turn.used)
         self.instruction = instruction
         self.source_name = source_name
         self.dice_source = dice_source
         self.board = board
-        self.chooser = chooser
         self.amounts = amounts
         self.turn = turn
         self.limit = limit
+        self.players = players
+        self.action = action
+        self.effects = effects_of(board)
         self.next_index = 0
         self.rerolls = 0
         self.dice_counted = 0
-        self.used: set[str] = set(turn.used)
-        self.tapped: set[str] = set()
-        self.rerolled: set[tuple[str, int]] = set()
-        self.decisions: list[tuple[Decision, Answer]] = []
-        self.groups = _groups(board)
+        self.records: list[DieRoll] = []
+        self.base = 0
+        self.made: set[tuple[str, int]] = set()
 
-    # -- the whole resolution ---------------------------------------------------------------
+    # -- the context effects see --------------------------------------------------------------
+
+    @property
+    def dice(self) -> tuple[DieRoll, ...]:
+        return tuple(self.records)
+
+    def current_dice(self) -> tuple[DieRoll, ...]:
+        return tuple(self.records)
+
+    def made_by(self, die: DieRoll, holder: Holder[EffectBase]) -> bool:
+        return die.rerolls is not None and (holder.key, die.rerolls) in self.made
+
+    def reroll(self, die: DieRoll, roller: Seat, holder: Holder[EffectBase] | None) -> None:
+        self.rerolls += 1
+        if self.rerolls > MAX_REROLLS:
+            raise RollLimitError(f"reroll: more than {MAX_REROLLS} rerolls in one roll; the loop was stopped")
+        self._set(die.index, fate=Fate.REROLLED)
+        if holder is not None:
+            self.made.add((holder.key, die.index))
+        # A reroll is a new roll of that die: the replacements meet it again (DESIGN.md §3.5).
+        first = len(self.records)
+        self._roll(self._plan(1, die.die, roller))
+        for position in range(first, len(self.records)):
+            self._set(self.base + position, rerolls=die.index)
+
+    # -- the whole resolution -------------------------------------------------------------------
 
     def run(self) -> Resolution:
         instruction = self.instruction
@@ -298,6 +483,7 @@ class _Resolver:
         die = instruction.die_for(self.amounts)
         count = 0 if instruction.reroll_stored else instruction.count.value(self.amounts)
         _check_roll(count, die)
+        planar_cost = self._planar_action(die)
 
         slots: tuple[int, ...] = ()
         holder: Permanent | None = None
@@ -305,14 +491,15 @@ class _Resolver:
             # CR 706.8b: the subset to reroll is chosen first; rerolling it is one roll.
             holder = self._stored_holder()
             if holder is None or not holder.stored:
-                return self._finish((), (), stored)
-            slots = self._ask_subset(
+                return self._finish((), (), stored, planar_cost)
+            slots = self.ask_subset(
                 Topic.STORED,
                 f"Which stored results of {holder.name} to reroll?",
                 tuple(str(value) for value in holder.stored),
+                player=YOU,
             )
             if not slots:
-                return self._finish((), (), stored)
+                return self._finish((), (), stored, planar_cost)
             count = len(slots)
             die = holder.stored_die or die
 
@@ -326,7 +513,7 @@ class _Resolver:
                     f"roll again: more than {MAX_EXECUTIONS} executions of one instruction; "
                     "the loop was stopped (answer false to an optional roll again, or give other dice)"
                 )
-            execution = self._execute(count, die, len(executions))
+            execution = self._execute(count, die)
             triggers.extend(self._triggers(execution, len(executions)))
             executions.append(execution)
             if execution.again:
@@ -343,10 +530,21 @@ class _Resolver:
             for slot, value in zip(slots, new, strict=False):
                 values[slot] = value
             stored[holder.name] = tuple(values)
-        return self._finish(tuple(executions), tuple(triggers), stored)
+        return self._finish(tuple(executions), tuple(triggers), stored, planar_cost)
+
+    def _planar_action(self, die: Die) -> int | None:
+        if not self.action:
+            return None
+        if not die.planar:
+            raise InputError("action", "only a roll of the planar die is a special action (CR 901.9a)")
+        return self.turn.planar_actions  # CR 901.9b: the Nth roll this turn costs N-1 generic mana
 
     def _finish(
-        self, executions: tuple[Execution, ...], triggers: tuple[TriggerHit, ...], stored: dict[str, tuple[int, ...]]
+        self,
+        executions: tuple[Execution, ...],
+        triggers: tuple[TriggerHit, ...],
+        stored: dict[str, tuple[int, ...]],
+        planar_cost: int | None,
     ) -> Resolution:
         return Resolution(
             executions,
@@ -354,8 +552,10 @@ class _Resolver:
             stored,
             frozenset(self.used),
             self.dice_source.name,
-            tuple(self.decisions),
+            tuple(self.asked),
             self.turn.dice_rolled + self.dice_counted,
+            planar_cost,
+            self.turn.planar_actions + (planar_cost is not None),
         )
 
     def _stored_holder(self) -> Permanent | None:
@@ -364,25 +564,26 @@ class _Resolver:
                 return permanent
         return None
 
-    # -- one execution ----------------------------------------------------------------------
+    # -- one execution --------------------------------------------------------------------------
 
-    def _execute(self, count: int, die: Die, number: int) -> Execution:
+    def _execute(self, count: int, die: Die) -> Execution:
         instruction = self.instruction
+        self.records = []
+        self.base = self.next_index
+        self.rerolls = 0
+        rollers = instruction.roller.seats(self.players)
         # Steps 1-4: the instruction, its replacements, the physical roll and ignoring.
-        records = self._physical_roll(count, die, instruction.ignore_lowest, instruction.keep_highest)
+        for roller in rollers:
+            plan = self._plan(count, die, roller, instruction.ignore_lowest, instruction.keep_highest)
+            self._roll(plan)
         # Step 5: reroll window, then ±N window (CR 706.2b).
-        records = self._reroll_window(records)
-        records = self._modify_window(records)
-        counted = [roll for roll in records if roll.counted]
+        self._reroll_window(0)
+        self._modify_window(0)
+        # Step 6: with several players rolling, who has the lowest or highest result.
+        standing = self._standing(rollers)
+        counted = [roll for roll in self.records if roll.counted]
         # Step 7: choose one result, then the table (CR 706.3a).
-        chosen: int | None = None
-        if instruction.choose and counted:
-            chosen = 0
-            if len(counted) >= 2:
-                labels = tuple(_label(roll) for roll in counted)
-                chosen = self._ask_one(
-                    Topic.CHOOSE_RESULT, "Choose one result", labels, tuple(_value(roll) for roll in counted)
-                )
+        chosen = self._choose(counted)
         row: int | None = None
         rows: tuple[int | None, ...] | None = None
         table = instruction.table
@@ -390,349 +591,270 @@ class _Resolver:
             if instruction.table_each_result:
                 rows = tuple(table.row_for(roll.result) for roll in counted)
             else:
-                row = table.row_for(self._table_value(counted, chosen))
+                row = table.row_for(read_once(counted, chosen))
         # Step 9: doubles (CR 706.5).
-        results = [roll.result for roll in counted]
-        doubles = len(results) >= 2 and results[0] is not None and all(r == results[0] for r in results)
-        outcomes = self._outcomes(counted, doubles)
+        doubles = _doubles(counted)
+        outcomes = tuple(
+            index for index, outcome in enumerate(instruction.outcomes) if outcome.holds(counted, doubles, standing)
+        )
         # Step 8: roll again / repeat (CR 706.3c).
+        again, times = self._again(row, counted)
+        return Execution(tuple(self.records), chosen, row, rows, doubles, again, outcomes, times, standing)
+
+    def _choose(self, counted: Sequence[DieRoll]) -> int | None:
+        if not self.instruction.choose or not counted:
+            return None
+        return self.ask_one(
+            Topic.CHOOSE_RESULT,
+            "Choose one result",
+            tuple(roll.label for roll in counted),
+            player=YOU,
+            values=tuple(roll.value for roll in counted),
+        )
+
+    def _again(self, row: int | None, counted: Sequence[DieRoll]) -> tuple[bool, int]:
+        instruction = self.instruction
+        table = instruction.table
         again = False
         times = 1
         if table is not None and row is not None and table.rows[row].roll_again:
-            again = True
-            times = table.rows[row].roll_again_times
-            if table.rows[row].roll_again_optional:
-                again = self._ask_yes(Topic.ROLL_AGAIN, f"Roll again ({table.rows[row].label})?")
-        if instruction.repeat_when is not None and any(instruction.repeat_when.holds(roll) for roll in counted):
+            matched = table.rows[row]
+            if not matched.roll_again_optional or self.ask_yes(
+                Topic.ROLL_AGAIN, f"Roll again ({matched.label})?", player=YOU
+            ):
+                again, times = True, matched.roll_again_times
+        repeat = instruction.repeat_when
+        if repeat is not None and any(repeat.holds(roll) for roll in counted):
             again = True
             if instruction.repeat_optional:
-                again = self._ask_yes(Topic.ROLL_AGAIN, "Repeat this process?")
-        return Execution(tuple(records), chosen, row, rows, doubles, again, outcomes, times)
+                again = self.ask_yes(Topic.ROLL_AGAIN, "Repeat this process?", player=YOU)
+        return again, times
 
-    def _table_value(self, counted: Sequence[DieRoll], chosen: int | None) -> int | None:
-        if chosen is not None:
-            return counted[chosen].result
-        if len(counted) == 1:
-            return counted[0].result
-        # Several dice count and the table is read once: by their total (DESIGN.md §3.7).
-        values = [roll.result for roll in counted]
-        if not values or any(value is None for value in values):
-            return None
-        return sum(value for value in values if value is not None)
+    # -- step 2 ---------------------------------------------------------------------------------
 
-    def _outcomes(self, counted: Sequence[DieRoll], doubles: bool) -> tuple[int, ...]:
-        holding = []
-        for index, outcome in enumerate(self.instruction.outcomes):
-            if outcome.doubles:
-                if doubles:
-                    holding.append(index)
-            elif outcome.condition is not None:
-                meeting = sum(1 for roll in counted if outcome.condition.holds(roll))
-                if (meeting == outcome.times) if outcome.times is not None else meeting > 0:
-                    holding.append(index)
-        return tuple(holding)
-
-    # -- steps 2-4 --------------------------------------------------------------------------
-
-    def _physical_roll(
-        self, count: int, die: Die, ignore_lowest: int, keep_highest: int | None, roller: str = "you"
-    ) -> list[DieRoll]:
-        """Roll ``count`` of ``die`` through every replacement that sees ``roller``'s roll and decide
-        which dice count."""
-        # Step 2: replacements of "roll one or more dice" (CR 616); identical ones in zone order.
-        total = count
-        lowest = ignore_lowest
-        chosen_ignores: list[_Found] = []
-        if count >= 1:
-            for found in self.groups.count:
-                effect: ExtraDice = found.effect
-                if not found.sees(roller) or (effect.sides is not None and effect.sides != die.sides):
-                    continue
-                if effect.ignore == "lowest" and die.planar:
-                    # "Ignore the lowest" compares numbers: never the planar die (CR 706.7).
-                    continue
-                if effect.optional and not self._ask_yes(
-                    Topic.REPLACE,
-                    f"Roll {total + effect.extra} instead of {total} ({found.permanent.name})?",
-                    source=found.permanent.name,
-                ):
-                    continue
-                if effect.ignore == "lowest":
-                    lowest += effect.extra
-                else:
-                    chosen_ignores.append(found)
-                total += effect.extra
-        if total > MAX_DICE:
+    def _plan(
+        self, count: int, die: Die, roller: Seat, ignore_lowest: int = 0, keep_highest: int | None = None
+    ) -> RollPlan:
+        """CR 616: the replacements that see ``roller``'s roll, each once; the roller orders those
+        of different kinds (CR 616.1), identical ones apply in zone order without a question."""
+        plan = RollPlan(die, roller, (1,) * count, ignore_lowest)
+        remaining = [holder for holder in self.effects.replacements if holder.sees(roller)]
+        while remaining:
+            applicable = [holder for holder in remaining if holder.effect.applies(plan)]
+            if not applicable:
+                break
+            pick = 0
+            if len({holder.effect.behaviour() for holder in applicable}) > 1:
+                pick = self.ask_one(
+                    Topic.ORDER,
+                    "Which replacement applies first (CR 616.1)?",
+                    tuple(f"{holder.name} ({holder.effect.kind})" for holder in applicable),
+                    player=roller,
+                )
+            holder = applicable[pick]
+            remaining.remove(holder)
+            plan = holder.effect.replace(plan, holder, self)
+        if plan.dice_count > MAX_DICE:
             raise RollLimitError(
-                f"count: {total} dice in one roll is more than the limit of {MAX_DICE}; roll fewer dice"
+                f"count: {plan.dice_count} dice in one roll is more than the limit of {MAX_DICE}; roll fewer dice"
             )
-        pairs = [
-            found
-            for found in self.groups.each_die
-            if found.sees(roller) and (found.effect.sides is None or found.effect.sides == die.sides)
-        ]
-        # Step 3: the physical roll; each pair partner right after its die.
-        per_die = 1 + len(pairs)
-        records = [self._draw(die, roller) for _ in range(total * per_die)]
-        # Step 4: ignore (CR 706.6). First each pair's free choice, in roll order.
-        if pairs:
-            for start in range(0, len(records), per_die):
-                group = records[start : start + per_die]
-                while len(group) > 1:
-                    pick = self._ask_one(
-                        Topic.IGNORE,
-                        "Ignore which of these dice?",
-                        tuple(_label(roll) for roll in group),
-                        tuple(_value(roll) for roll in group),
-                        invert=True,
-                    )
-                    _set_fate(records, group.pop(pick).index, Fate.IGNORED)
-        # Then the lowest, the instruction's own count and every replacement's in one count.
-        live = [roll for roll in records if roll.fate is Fate.COUNTED and roll.natural is not None]
         if keep_highest is not None and not die.planar:
-            lowest = max(lowest, len(live) - keep_highest)
-        for _ in range(min(lowest, len(live))):
+            plan = RollPlan(plan.die, roller, plan.slots, max(plan.lowest, len(plan.slots) - keep_highest), plan.chosen)
+        return plan
+
+    # -- steps 3 and 4 --------------------------------------------------------------------------
+
+    def _roll(self, plan: RollPlan) -> None:
+        """Step 3, the physical roll (each die's partners right after it), then step 4 on it."""
+        first = len(self.records)
+        for _ in range(plan.dice_count):
+            face: Face = self.dice_source.roll(plan.die)
+            self.records.append(DieRoll(self.next_index, plan.die, face, roller=plan.roller))
+            self.next_index += 1
+        self._ignore(plan, first)
+
+    def _ignore(self, plan: RollPlan, first: int) -> None:
+        """CR 706.6: decide which dice of this roll count, by the face shown."""
+        # First each group's free choice, in roll order.
+        start = first
+        for size in plan.slots:
+            group = [self.base + position for position in range(start, start + size)]
+            start += size
+            while len(group) > 1:
+                pick = self.ask_one(
+                    Topic.IGNORE,
+                    "Ignore which of these dice?",
+                    tuple(self.records[i - self.base].label for i in group),
+                    player=plan.roller,
+                    values=tuple(self.records[i - self.base].value for i in group),
+                    invert=True,
+                )
+                self._set(group.pop(pick), fate=Fate.IGNORED)
+        # Then the lowest: the instruction's own count and every replacement's in one count.
+        live = [roll for roll in self.records[first:] if roll.counted and roll.natural is not None]
+        for _ in range(min(plan.lowest, len(live))):
             low = min(cast(int, roll.face) for roll in live)  # numbered dice: the face is the natural result
             tied = [roll for roll in live if roll.face == low]
             pick = 0
             if len(tied) > 1:
-                pick = self._ask_one(
-                    Topic.IGNORE, f"Ignore which of the tied lowest ({low})?", tuple(_label(roll) for roll in tied)
+                pick = self.ask_one(
+                    Topic.IGNORE,
+                    f"Ignore which of the tied lowest ({low})?",
+                    tuple(roll.label for roll in tied),
+                    player=plan.roller,
                 )
             live.remove(tied[pick])
-            _set_fate(records, tied[pick].index, Fate.IGNORED)
+            self._set(tied[pick].index, fate=Fate.IGNORED)
         # Then each extra die whose ignored roll a player chooses.
-        for found in chosen_ignores:
-            live = [roll for roll in records if roll.counted]
+        for chosen in plan.chosen:
+            live = [roll for roll in self.records[first:] if roll.counted]
             if len(live) <= 1:
                 break
-            pick = self._ask_one(
+            pick = self.ask_one(
                 Topic.IGNORE,
-                f"Ignore which die ({found.permanent.name})?",
-                tuple(_label(roll) for roll in live),
-                tuple(_value(roll) for roll in live),
+                f"Ignore which die ({chosen.holder.name})?",
+                tuple(roll.label for roll in live),
+                player=chosen.by.seat(plan.roller, chosen.holder.controller),
+                values=tuple(roll.value for roll in live),
                 invert=True,
-                player=found.effect.chosen_by,
+                holder=chosen.holder,
             )
-            _set_fate(records, live[pick].index, Fate.IGNORED)
-        return records
+            self._set(live[pick].index, fate=Fate.IGNORED)
 
-    def _draw(self, die: Die, roller: str = "you") -> DieRoll:
-        face: Face = self.dice_source.roll(die)
-        roll = DieRoll(self.next_index, die, face, roller=roller)
-        self.next_index += 1
-        return roll
+    def _set(
+        self,
+        index: int,
+        *,
+        fate: Fate | None = None,
+        modifiers: tuple[Modifier, ...] | None = None,
+        rerolls: int | None = None,
+    ) -> None:
+        """Replace die ``index`` by a changed copy (an execution's records are in draw order)."""
+        roll = self.records[index - self.base]
+        self.records[index - self.base] = DieRoll(
+            roll.index,
+            roll.die,
+            roll.face,
+            roll.modifiers if modifiers is None else modifiers,
+            roll.fate if fate is None else fate,
+            roll.rerolls if rerolls is None else rerolls,
+            roll.roller,
+        )
 
-    # -- step 5 -----------------------------------------------------------------------------
+    # -- step 5 ---------------------------------------------------------------------------------
 
-    def _reroll_window(self, records: list[DieRoll]) -> list[DieRoll]:
-        """CR 706.2b: rerolls first. A reroll is a new roll (replacements apply again); the old
-        roll "never happened" (Unfinity ruling) but stays in the record as rerolled."""
-        permissions = self.groups.reroll
+    def _reroll_window(self, start: int) -> None:
+        """CR 706.2b: rerolls first, die by die in roll order (a new roll joins the end), each die
+        offered to the permissions in zone order; then "one or more dice" permissions."""
+        permissions = self.effects.rerolls
         if not permissions:
-            return records
-        position = 0
-        while position < len(records):
-            roll = records[position]
+            return
+        position = start
+        while position < len(self.records):
+            roll = self.records[position]
             position += 1
             if not roll.counted:
                 continue
-            for found in permissions:
-                effect: RerollPermission = found.effect
-                if effect.many or not found.sees(roll.roller) or not self._may_use(found, roll.die):
-                    continue
-                if not effect.again and roll.rerolls is not None and (found.key, roll.rerolls) in self.rerolled:
-                    continue  # "reroll ... once": not again on the die it rolled
-                if effect.condition is not None and not effect.condition.holds(roll):
-                    continue
-                question = f"Reroll the {_label(roll)} ({found.permanent.name}{_cost_text(effect.cost)})?"
-                if self._ask_yes(Topic.REROLL, question, source=found.permanent.name, player=found.controller):
-                    self._use(found)
-                    self.rerolled.add((found.key, roll.index))
-                    records = self._reroll(records, roll, _rerolled_by(found, roll))
+            for holder in permissions:
+                if holder.effect.consider(roll, holder, self):
                     break
-        for found in permissions:
-            effect = found.effect
-            if not effect.many or not self._may_use(found, None):
-                continue
-            live = [roll for roll in records if roll.counted and found.sees(roll.roller)]
-            if not live:
-                continue
-            picked = self._ask_subset(
-                Topic.REROLL_WHICH,
-                f"Reroll which dice ({found.permanent.name}{_cost_text(effect.cost)})?",
-                tuple(_label(roll) for roll in live),
-            )
-            if picked:
-                self._use(found)
-                for index in picked:
-                    records = self._reroll(records, live[index], _rerolled_by(found, live[index]))
-        return records
+        for holder in permissions:
+            holder.effect.consider_batch(self.records[start:], holder, self)
 
-    def _reroll(self, records: list[DieRoll], roll: DieRoll, roller: str) -> list[DieRoll]:
-        self.rerolls += 1
-        if self.rerolls > MAX_REROLLS:
-            raise RollLimitError(f"reroll: more than {MAX_REROLLS} rerolls in one roll; the loop was stopped")
-        records = [_remade(r, fate=Fate.REROLLED) if r.index == roll.index else r for r in records]
-        new = self._physical_roll(1, roll.die, 0, None, roller)
-        return records + [_remade(r, rerolls=roll.index) for r in new]
-
-    def _may_use(self, found: _Found, die: Die | None) -> bool:
-        effect = found.effect
-        if die is not None and effect.sides is not None and effect.sides != die.sides:
-            return False
-        if effect.once_each_turn and found.once_key in self.used:
-            return False
-        if effect.cost is not None and effect.cost.tap and found.key in self.tapped:
-            return False  # tapped to pay for an earlier use in this resolution
-        return _can_pay(effect.cost, found.permanent)
-
-    def _use(self, found: _Found) -> None:
-        if found.effect.once_each_turn:
-            self.used.add(found.once_key)
-        if found.effect.cost is not None and found.effect.cost.tap:
-            self.tapped.add(found.key)
-
-    def _modify_window(self, records: list[DieRoll]) -> list[DieRoll]:
-        """CR 706.2b second: effects that increase or decrease by a specified amount.
-
-        The printed modifier and static ones apply to every counted numbered die; optional ones
-        are offered after the result is visible (CR 706.2a), die by die, in zone order."""
+    def _modify_window(self, start: int) -> None:
+        """CR 706.2b second: effects that increase or decrease by a specified amount. The printed
+        modifier and static ones apply to every counted numbered die; optional ones are offered
+        after the result is visible (CR 706.2a), die by die, in zone order."""
         instruction = self.instruction
         printed = instruction.modifier.value(self.amounts) if instruction.modifier is not None else None
-        if printed is None and not self.groups.modify:
-            return records
-        result: list[DieRoll] = []
-        for roll in records:
+        modifiers = self.effects.modifiers
+        if printed is None and not modifiers:
+            return
+        for position in range(start, len(self.records)):
+            roll = self.records[position]
             if not roll.counted or roll.natural is None:
-                result.append(roll)
                 continue
-            modifiers = list(roll.modifiers)
             if printed is not None:
-                modifiers.append(Modifier(printed, self.source_name))
-            for found in self.groups.modify:
-                effect: ResultModifier = found.effect
-                if not found.sees(roll.roller):
-                    continue
-                if effect.optional or (effect.sides is not None and effect.sides != roll.die.sides):
-                    continue
-                modifiers.append(Modifier(effect.delta, found.permanent.name))
-            roll = _remade(roll, modifiers=tuple(modifiers))
-            for found in self.groups.modify:
-                effect = found.effect
-                if not effect.optional or not found.sees(roll.roller) or not self._may_use(found, roll.die):
-                    continue
-                current = roll.result
-                assert current is not None
-                # values: the result if declined, then each result accepting can lead to.
-                values: tuple[float | None, ...] = (current, current + effect.delta)
-                if effect.either_direction:
-                    values = (current, current + effect.delta, current - effect.delta)
-                question = f"Use {found.permanent.name} on the {_label(roll)}{_cost_text(effect.cost)}?"
-                if not self._ask_yes(Topic.MODIFY, question, values=values, source=found.permanent.name):
-                    continue
-                self._use(found)
-                delta = effect.delta
-                if effect.either_direction:
-                    direction = self._ask_one(
-                        Topic.DIRECTION,
-                        f"Increase or decrease the {_label(roll)}?",
-                        ("increase", "decrease"),
-                        (current + effect.delta, current - effect.delta),
-                    )
-                    delta = effect.delta if direction == 0 else -effect.delta
-                roll = _remade(roll, modifiers=roll.modifiers + (Modifier(delta, found.permanent.name),))
-            result.append(roll)
-        return result
+                self._set(roll.index, modifiers=roll.modifiers + (Modifier(printed, self.source_name),))
+            for holder in modifiers:
+                added = holder.effect.modify(self.records[position], holder, self)
+                if added is not None:
+                    self._set(roll.index, modifiers=self.records[position].modifiers + (added,))
 
-    # -- step 10 ----------------------------------------------------------------------------
+    # -- step 6 ---------------------------------------------------------------------------------
+
+    def _standing(self, rollers: tuple[Seat, ...]) -> tuple[Seat, ...]:
+        """The seats with the lowest or highest result; tied ones reroll when the text says so."""
+        compare = self.instruction.compare
+        if compare is None or len(rollers) < 2:
+            return ()
+        while True:
+            totals = {seat: total_of([r for r in self.records if r.counted and r.roller == seat]) for seat in rollers}
+            numbers = [value for value in totals.values() if value is not None]
+            if not numbers:
+                return ()
+            extreme = min(numbers) if compare.extreme is Extreme.LOWEST else max(numbers)
+            standing = tuple(seat for seat, value in totals.items() if value == extreme)
+            if len(standing) == 1 or not compare.break_ties:
+                return standing
+            first = len(self.records)
+            for roll in [r for r in self.records if r.counted and r.roller in standing]:
+                self.reroll(roll, roll.roller, None)
+            self._reroll_window(first)
+            self._modify_window(first)
+
+    # -- step 10 --------------------------------------------------------------------------------
 
     def _triggers(self, execution: Execution, number: int) -> list[TriggerHit]:
         counted = execution.counted
-        hits: list[TriggerHit] = []
         if not counted:
-            return hits
-        # The Nth die this turn counts counted dice of earlier executions and resolutions.
+            return []
+        # The Nth die this turn counts the resolving player's counted dice of earlier executions.
         first = self.turn.dice_rolled + self.dice_counted
-        self.dice_counted += len(counted)
-        if not self.groups.trigger:
-            return hits
-        faces = self._face_rules()
-        nth = {roll.index: first + position + 1 for position, roll in enumerate(counted)}
-        for found in self.groups.trigger:
-            trigger: Trigger = found.effect
-            if trigger.purpose and trigger.purpose != self.instruction.purpose:
-                continue
-            if trigger.event is Event.DICE_ROLLED:
-                if trigger.doubles and not execution.doubles:
-                    continue
-                seen_dice = [_apply_faces(roll, faces) for roll in counted]
-                if found.sees("you") and any(
-                    _trigger_sees(trigger, roll) and (trigger.condition is None or trigger.condition.holds(roll))
-                    for roll in seen_dice
-                ):
-                    hits.append(TriggerHit(found.permanent.name, found.zone, trigger, None, number))
-                continue
-            for roll in counted:
-                seen = _apply_faces(roll, faces)
-                if not found.sees(roll.roller) or not _trigger_sees(trigger, seen):
-                    continue
-                if trigger.condition is not None and not trigger.condition.holds(seen):
-                    continue
-                if trigger.nth_this_turn is not None and nth[roll.index] != trigger.nth_this_turn:
-                    continue
-                hits.append(TriggerHit(found.permanent.name, found.zone, trigger, roll.index, number))
+        mine = [roll for roll in counted if roll.roller == YOU]
+        self.dice_counted += len(mine)
+        triggers = self.effects.triggers
+        if not triggers:
+            return []
+        seen = counted
+        if self.effects.faces:
+            seen = tuple(_face_seen(roll, self.effects.faces) for roll in counted)
+        nth = {roll.index: first + position + 1 for position, roll in enumerate(mine)}
+        rollers = self.instruction.roller.seats(self.players)
+        events = RollEvents(seen, rollers, execution.doubles, self.instruction.purpose, nth, number)
+        hits: list[TriggerHit] = []
+        for holder in triggers:
+            hits.extend(holder.effect.hits(events, holder))
         return hits
 
-    def _face_rules(self) -> list[FaceCountsAs]:
-        return [found.effect for found in self.groups.face]
 
-    # -- decisions --------------------------------------------------------------------------
-
-    def _ask(self, decision: Decision) -> Answer:
-        answer = self.chooser.decide(decision)
-        self.decisions.append((decision, answer))
-        return answer
-
-    def _ask_yes(
-        self, topic: Topic, prompt: str, values: tuple[float | None, ...] = (), source: str = "", player: str = "you"
-    ) -> bool:
-        answer = self._ask(Decision(Ask.YES_NO, topic, player, prompt, ("no", "yes"), values, source))
-        return bool(answer)
-
-    def _ask_one(
-        self,
-        topic: Topic,
-        prompt: str,
-        options: tuple[str, ...],
-        values: tuple[float | None, ...] = (),
-        invert: bool = False,
-        player: str = "roller",
-    ) -> int:
-        if len(options) < 2:
-            return 0
-        if invert and values:
-            # The option ignores a die: the value it leads to is the best of the others.
-            values = tuple(_best_other(values, index) for index in range(len(values)))
-        answer = self._ask(Decision(Ask.PICK_ONE, topic, player, prompt, options, values))
-        assert isinstance(answer, int)
-        return answer
-
-    def _ask_subset(self, topic: Topic, prompt: str, options: tuple[str, ...]) -> tuple[int, ...]:
-        answer = self._ask(Decision(Ask.PICK_ANY, topic, "you", prompt, options))
-        assert isinstance(answer, tuple)
-        return answer
+def read_once(counted: Sequence[DieRoll], chosen: int | None) -> int | None:
+    """The value a table read once is read with (CR 706.3a, DESIGN.md §3.7)."""
+    if chosen is not None:
+        return counted[chosen].result
+    if len(counted) == 1:
+        return counted[0].result
+    # Several dice count and the table is read once: by their total (DESIGN.md §3.7).
+    return total_of(counted)
 
 
-def _rerolled_by(found: _Found, roll: DieRoll) -> str:
-    """Who rolls the new die: the effect's controller for "reroll any die" abilities (Pippa
-    ruling: the rerolling player is the roller), otherwise whoever rolled the old one."""
-    if found.effect.rerolled_by == "controller":
-        return found.controller
-    return roll.roller
+def _doubles(counted: Sequence[DieRoll]) -> bool:
+    """CR 706.5: two or more counted dice, all showing the same result."""
+    if len(counted) < 2:
+        return False
+    first = counted[0].result
+    return first is not None and all(roll.result == first for roll in counted)
 
 
-def _best_other(values: tuple[float | None, ...], index: int) -> float | None:
+def _face_seen(roll: DieRoll, faces: Sequence[Holder[FaceEffect]]) -> DieRoll:
+    for holder in faces:
+        seen = holder.effect.seen(roll)
+        if seen is not None:
+            return seen
+    return roll
+
+
+def _best_other(values: Sequence[float | None], index: int) -> float | None:
     others = [value for i, value in enumerate(values) if i != index and value is not None]
     return max(others) if others else None
 
@@ -744,74 +866,3 @@ def _check_roll(count: int, die: Die) -> None:
         raise RollLimitError(f"count: {count} dice in one roll is more than the limit of {MAX_DICE}; roll fewer dice")
     if die.sides is not None and die.sides < 1:
         raise InputError("sides", f"a die with {die.sides} sides cannot be rolled; a die has 1 or more sides")
-
-
-def _remade(
-    roll: DieRoll,
-    *,
-    fate: Fate | None = None,
-    modifiers: tuple[Modifier, ...] | None = None,
-    rerolls: int | None = None,
-) -> DieRoll:
-    """A changed copy of a die record (built directly: ``dataclasses.replace`` is slow here)."""
-    return DieRoll(
-        roll.index,
-        roll.die,
-        roll.face,
-        roll.modifiers if modifiers is None else modifiers,
-        roll.fate if fate is None else fate,
-        roll.rerolls if rerolls is None else rerolls,
-        roll.roller,
-    )
-
-
-def _set_fate(records: list[DieRoll], index: int, fate: Fate) -> None:
-    for position, roll in enumerate(records):
-        if roll.index == index:
-            records[position] = _remade(roll, fate=fate)
-
-
-def _label(roll: DieRoll) -> str:
-    if roll.natural is None:
-        return f"{roll.planar_face.value if roll.planar_face else '?'} (planar die)"
-    result = roll.result
-    if result != roll.natural:
-        return f"{result} ({roll.die.name}, natural {roll.natural})"
-    return f"{result} ({roll.die.name})"
-
-
-def _value(roll: DieRoll) -> float | None:
-    result = roll.result
-    return float(result) if result is not None else None
-
-
-def _cost_text(cost: Cost | None) -> str:
-    return f", {cost.text}" if cost is not None else ""
-
-
-def _can_pay(cost: Cost | None, permanent: Permanent) -> bool:
-    if cost is None:
-        return True
-    if cost.tap and permanent.tapped:
-        return False
-    if cost.counter is not None:
-        have = permanent.counter(cost.counter)
-        if have is not None and have < 1:
-            return False
-    return True
-
-
-def _trigger_sees(trigger: Trigger, roll: DieRoll) -> bool:
-    if trigger.planar and not roll.die.planar:
-        return False
-    return trigger.sides is None or trigger.sides == roll.die.sides
-
-
-def _apply_faces(roll: DieRoll, rules: Sequence[FaceCountsAs]) -> DieRoll:
-    face = roll.planar_face
-    if face is None:
-        return roll
-    for rule in rules:
-        if rule.face is face:
-            return replace(roll, face=rule.counts_as)
-    return roll

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from mtgdice.rules.errors import CardTextError
 
@@ -65,6 +66,16 @@ class ResultsTable:
             if row.matches(result):
                 return index
         return None
+
+    def rows_array(self, values: Any) -> Any:
+        """:meth:`row_for` over a numpy array of results: the row index per lane, -1 for none."""
+        import numpy as np
+
+        found = np.full(values.shape, -1, dtype=np.int16)
+        for index, row in enumerate(self.rows):
+            inside = values >= row.low if row.high is None else (values >= row.low) & (values <= row.high)
+            found[inside] = index
+        return found
 
     @property
     def roll_again(self) -> bool:

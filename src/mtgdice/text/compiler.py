@@ -22,23 +22,28 @@ from mtgdice.rules import (
     AnyOf,
     Condition,
     Cost,
+    Decider,
     Die,
     Effect,
     Event,
     ExtraDice,
     FaceCountsAs,
     FaceIs,
+    IgnoreMode,
     InRange,
     NaturalMax,
     Outcome,
     PairEachDie,
     Passive,
     PlanarFace,
+    Reads,
     RerollPermission,
     ResultModifier,
     ResultsTable,
+    Roller,
     RollInstruction,
     Row,
+    Scope,
     Trigger,
     Zone,
 )
@@ -122,7 +127,7 @@ def roll_json(roll: RollInstruction) -> dict[str, Any]:
         "repeat_when": roll.repeat_when.describe() if roll.repeat_when is not None else None,
         "store": roll.store,
         "reroll_stored": roll.reroll_stored,
-        "roller": roll.roller,
+        "roller": roll.roller.value,
         "purpose": roll.purpose or None,
         "outcomes": [outcome_json(outcome) for outcome in roll.outcomes],
         "text": roll.text,
@@ -132,7 +137,7 @@ def roll_json(roll: RollInstruction) -> dict[str, Any]:
 def outcome_json(outcome: Outcome) -> dict[str, Any]:
     return {
         "when": "doubles" if outcome.doubles else (outcome.condition.describe() if outcome.condition else None),
-        "reads": outcome.reads,
+        "reads": outcome.reads.value,
         "times": outcome.times,
         "text": outcome.text,
     }
@@ -301,7 +306,7 @@ class _State:
     roll: int | None = None
     effect: int | None = None
     trigger: bool = False
-    pending_cost: tuple[str, str, int | None, str] | None = None  # (cost, who, sides, sentence) of "you may <cost>"
+    pending_cost: tuple[str, Scope, int | None, str] | None = None  # (cost, who, sides, sentence) of "you may <cost>"
 
 
 # -- splitting text into abilities and sentences ----------------------------------------------
@@ -487,7 +492,13 @@ def _rule_replacement(c: _Compiler, text: str, original: str, state: _State) -> 
         count = 1 if extra.group("extra") in ("a", "an") else int(extra.group("extra"))
         c.add_effect(
             ExtraDice(
-                extra=count, ignore="lowest", sides=sides, optional=optional, zone=c.zone, scope=who, text=original
+                extra=count,
+                ignore=IgnoreMode.LOWEST,
+                sides=sides,
+                optional=optional,
+                zone=c.zone,
+                scope=who,
+                text=original,
             ),
             state,
         )
@@ -495,11 +506,11 @@ def _rule_replacement(c: _Compiler, text: str, original: str, state: _State) -> 
     chosen = g.HOW_EXTRA_CHOSEN.match(how)
     if chosen:
         count = 1 if chosen.group("extra") in ("a", "an") else int(chosen.group("extra"))
-        chooser = "opponent" if chosen.group("chooser") else "roller"
+        chooser = Decider.OPPONENT if chosen.group("chooser") else Decider.ROLLER
         c.add_effect(
             ExtraDice(
                 extra=count,
-                ignore="chosen",
+                ignore=IgnoreMode.CHOSEN,
                 chosen_by=chooser,
                 sides=sides,
                 optional=optional,
@@ -517,7 +528,13 @@ def _rule_replacement(c: _Compiler, text: str, original: str, state: _State) -> 
         extra_dice = int(more.group("n")) - 1
         c.add_effect(
             ExtraDice(
-                extra=extra_dice, ignore="lowest", sides=sides, optional=optional, zone=c.zone, scope=who, text=original
+                extra=extra_dice,
+                ignore=IgnoreMode.LOWEST,
+                sides=sides,
+                optional=optional,
+                zone=c.zone,
+                scope=who,
+                text=original,
             ),
             state,
         )
@@ -546,7 +563,7 @@ def _recognise(
     original: str,
     what: str,
     note: str,
-    scope: str = "you",
+    scope: Scope = Scope.YOU,
     details: dict[str, Any] | None = None,
 ) -> None:
     """An ability about dice that ``resolve`` recognises but does not apply (a ``Passive`` effect)."""
@@ -568,7 +585,7 @@ def _rule_static_modifier(c: _Compiler, text: str, original: str, state: _State)
     if match is None:
         return False
     delta = int(match.group("n")) * (1 if match.group("verb") == "increase" else -1)
-    scope = "you" if match.group("who") == "you roll" else "any"
+    scope = Scope.YOU if match.group("who") == "you roll" else Scope.ANY
     c.add_effect(
         ResultModifier(delta=delta, sides=_sides_filter(match.group("die")), zone=c.zone, scope=scope, text=original),
         state,
@@ -642,7 +659,7 @@ def _rule_reroll_by_cost(c: _Compiler, text: str, original: str, state: _State) 
         return False
     what = match.group("what")
     many = what.startswith(("1 or more", "any number"))
-    scope = "any" if match.group("who") or what in ("any die",) else "you"
+    scope = Scope.ANY if match.group("who") or what in ("any die",) else Scope.YOU
     c.add_effect(
         RerollPermission(
             cost=_cost(match.group("cost")),
@@ -667,9 +684,9 @@ def _rule_reroll_activated(c: _Compiler, text: str, original: str, state: _State
             cost=_cost(state.cost),
             activated=True,
             many=what.startswith("any number"),
-            rerolled_by="controller",
+            rerolled_by=Decider.CONTROLLER,
             zone=c.zone,
-            scope="any",
+            scope=Scope.ANY,
             text=original,
         ),
         state,
@@ -716,13 +733,13 @@ def _trigger_what(what: str) -> tuple[Event, Condition | None, int | None, bool,
     return Event.DIE_ROLLED, condition, sides, planar, None, ""
 
 
-def _scope(who: str) -> str:
+def _scope(who: str) -> Scope:
     """Whose rolls an effect sees: its controller's, an opponent's, or any player's."""
     if who == "you":
-        return "you"
+        return Scope.YOU
     if who in ("an opponent", "each opponent", "another player"):
-        return "opponent"
-    return "any"
+        return Scope.OPPONENT
+    return Scope.ANY
 
 
 def _original_effect(original: str, effect_text: str) -> str:
@@ -762,14 +779,15 @@ def _rule_trigger(c: _Compiler, text: str, original: str, state: _State) -> bool
                 _sides_filter(passive.group("die")),
                 False,
             )
-            effect_text, scope, nth, purpose = passive.group("effect"), "any", None, ""
+            effect_text, scope, nth, purpose = passive.group("effect"), Scope.ANY, None, ""
         elif chaos is not None:
             event, condition, sides, planar = Event.DIE_ROLLED, FaceIs(PlanarFace.CHAOS), None, True
-            effect_text, scope, nth, purpose = chaos.group("effect"), "you", None, ""
+            effect_text, scope, nth, purpose = chaos.group("effect"), Scope.YOU, None, ""
         else:
             return False
     intervening = re.match(
-        r"^if (?:you roll(?:ed)?|the result is|the roll is|it's|any of those results (?:is|was)) (?P<cond>[^,]+), "
+        r"^if (?:you roll(?:ed)?|(?:the|its|that die's) result is|the roll is|it's|any of those results (?:is|was)) "
+        r"(?P<cond>[^,]+), "
         r"(?P<rest>.+)$",
         effect_text,
     )
@@ -821,7 +839,11 @@ def _rule_face_counts_as(c: _Compiler, text: str, original: str, state: _State) 
 
     c.add_effect(
         FaceCountsAs(
-            face=face(match.group("face")), counts_as=face(match.group("as")), zone=c.zone, scope="any", text=original
+            face=face(match.group("face")),
+            counts_as=face(match.group("as")),
+            zone=c.zone,
+            scope=Scope.ANY,
+            text=original,
         ),
         state,
     )
@@ -865,7 +887,7 @@ def _rule_doubles(c: _Compiler, text: str, original: str, state: _State) -> bool
     match = g.DOUBLES.match(text)
     if match is None:
         return False
-    return c.add_outcome(state, Outcome(original, doubles=True, reads="doubles"))
+    return c.add_outcome(state, Outcome(original, doubles=True, reads=Reads.DOUBLES))
 
 
 def _rule_exactly(c: _Compiler, text: str, original: str, state: _State) -> bool:
@@ -874,7 +896,7 @@ def _rule_exactly(c: _Compiler, text: str, original: str, state: _State) -> bool
         return False
     value = int(match.group("value"))
     times = int(match.group("times"))
-    return c.add_outcome(state, Outcome(original, InRange(value, value), reads="count", times=times))
+    return c.add_outcome(state, Outcome(original, InRange(value, value), reads=Reads.COUNT, times=times))
 
 
 def _rule_for_each(c: _Compiler, text: str, original: str, state: _State) -> bool:
@@ -885,19 +907,19 @@ def _rule_for_each(c: _Compiler, text: str, original: str, state: _State) -> boo
     if match.group("value"):
         value = int(match.group("value"))
         condition = InRange(value, value)
-    return c.add_outcome(state, Outcome(original, condition, reads="each"))
+    return c.add_outcome(state, Outcome(original, condition, reads=Reads.EACH))
 
 
 def _rule_otherwise(c: _Compiler, text: str, original: str, state: _State) -> bool:
     if not g.OTHERWISE.match(text):
         return False
-    return c.add_outcome(state, Outcome(original, reads="otherwise"))
+    return c.add_outcome(state, Outcome(original, reads=Reads.OTHERWISE))
 
 
 def _rule_ties(c: _Compiler, text: str, original: str, state: _State) -> bool:
     if not g.REROLL_TIES.match(text):
         return False
-    return c.add_outcome(state, Outcome(original, reads="ties"))
+    return c.add_outcome(state, Outcome(original, reads=Reads.TIES))
 
 
 def _rule_conditional(c: _Compiler, text: str, original: str, state: _State) -> bool:
@@ -911,7 +933,7 @@ def _rule_conditional(c: _Compiler, text: str, original: str, state: _State) -> 
     symbolic = r"equal to|greater than|less than|the same as|higher than|lower than|any other|an? (?:even|odd)"
     if condition is None and not re.match(symbolic, match.group("cond")):
         return False
-    return c.add_outcome(state, Outcome(original, condition, reads="result"))
+    return c.add_outcome(state, Outcome(original, condition, reads=Reads.RESULT))
 
 
 def _rule_roll(c: _Compiler, text: str, original: str, state: _State) -> bool:
@@ -941,17 +963,17 @@ def _rule_follow_up(c: _Compiler, text: str, original: str, state: _State) -> bo
 _USES_RESULT = re.compile(r"\bresults?\b|\bthat much\b|\bthe total\b|\bthe difference\b|\bdice\b|\bdie\b")
 
 
-def _reads(text: str) -> str:
+def _reads(text: str) -> Reads:
     for word, reads in (
-        ("difference", "difference"),
-        ("total", "total"),
-        ("other result", "other"),
-        ("first result", "each"),
-        ("each result", "each"),
+        ("difference", Reads.DIFFERENCE),
+        ("total", Reads.TOTAL),
+        ("other result", Reads.OTHER),
+        ("first result", Reads.EACH),
+        ("each result", Reads.EACH),
     ):
         if word in text:
             return reads
-    return "result"
+    return Reads.RESULT
 
 
 _SENTENCE_RULES = (
@@ -1030,13 +1052,9 @@ def _roll_from_match(match: re.Match[str], text: str, original: str) -> RollInst
     count = _count(match.group("count"))
     tail = match.group("tail")
     subject = (match.groupdict().get("subject") or "").strip()
-    roller = (
-        subject
-        if subject in ("each player", "each opponent", "that player", "target player", "target opponent", "they")
-        else "you"
-    )
-    if roller == "they":
-        roller = "that player"
+    roller = Roller.THAT_PLAYER if subject == "they" else Roller.YOU
+    if subject in ("each player", "each opponent", "that player", "target player", "target opponent"):
+        roller = Roller(subject)
     twice = g.TAIL_TWICE.match(tail)
     if twice:
         count = Amount(count.constant * 2) if count.fixed else count

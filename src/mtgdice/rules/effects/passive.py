@@ -1,0 +1,29 @@
+"""Abilities about dice that change nothing while a roll resolves (kept so the compiler can say it
+understood them, and renderers can show them)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from mtgdice.rules.effects.base import EffectBase, Step
+from mtgdice.rules.footprint import Footprint
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Passive(EffectBase):
+    """``what`` says which ability (``"protection from die rolls"``, ``"exchange result"``, ...);
+    ``note`` says why it does not act in ``resolve``."""
+
+    step: ClassVar[Step] = Step.NONE
+    kind: ClassVar[str] = "passive"
+
+    what: str = ""
+    note: str = ""
+    details: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
+
+    def footprint(self) -> Footprint:
+        return Footprint.NONE
+
+    def _details(self) -> dict[str, Any]:
+        return {"what": self.what, "note": self.note, **self.details}

@@ -1,0 +1,37 @@
+"""Zones a card can be in for a roll, and who controls what is there (json-interface.md zones).
+
+Zone order — battlefield, opponents, graveyard, command — is the order effects are met in
+(DESIGN.md §3.5); list order within a zone comes after it.
+"""
+
+from __future__ import annotations
+
+import enum
+
+from mtgdice.rules.players import OPPONENT, YOU, Seat
+
+
+class Zone(enum.Enum):
+    """Where a permanent or card is, from the roller's side."""
+
+    BATTLEFIELD = "battlefield"
+    OPPONENTS = "opponents"
+    GRAVEYARD = "graveyard"
+    COMMAND = "command"
+
+    @property
+    def controller(self) -> Seat:
+        """Who controls a card here: an opponent for the opponents' battlefield, else the roller.
+
+        >>> Zone.OPPONENTS.controller, Zone.GRAVEYARD.controller
+        (1, 0)
+        """
+        return OPPONENT if self is Zone.OPPONENTS else YOU
+
+    @property
+    def functions_as(self) -> Zone:
+        """The zone an ability must name to work here: the opponents' battlefield is a battlefield."""
+        return Zone.BATTLEFIELD if self is Zone.OPPONENTS else self
+
+
+ZONE_ORDER = (Zone.BATTLEFIELD, Zone.OPPONENTS, Zone.GRAVEYARD, Zone.COMMAND)
