@@ -296,18 +296,31 @@ def test_prompts_number_from_one_and_show_the_dice_first(monkeypatch: pytest.Mon
 
     from mtgdice.cli_roll import PromptChooser
     from mtgdice.rules import Ask, Decision, Die, DieRoll, Topic
+    from mtgdice.rules.players import Seat
 
-    decision = Decision(Ask.PICK_ONE, Topic.IGNORE, "you", "Which die to ignore?", ("the first d20", "the second d20"))
-    if "dice" in getattr(Decision, "__dataclass_fields__", {}):
-        from dataclasses import replace
-
-        decision = replace(decision, dice=(DieRoll(0, Die(20), 7), DieRoll(1, Die(20), 7)))  # type: ignore[call-arg]
+    dice = (DieRoll(0, Die(20), 7), DieRoll(1, Die(20), 7))
+    decision = Decision(
+        Ask.PICK_ONE, Topic.IGNORE, Seat(0), "Which die to ignore?", ("the first", "the second"), dice=dice
+    )
     monkeypatch.setattr(IntPrompt, "ask", classmethod(lambda cls, *a, **k: 2))
     assert PromptChooser().decide(decision) == 1  # the second option, 0-based for the rules
     err = capsys.readouterr().err
-    assert "1: the first d20" in err and "2: the second d20" in err and "0:" not in err
-    if "dice" in getattr(Decision, "__dataclass_fields__", {}):
-        assert "#1 d20: 7" in err
-    many = Decision(Ask.PICK_ANY, Topic.STORED, "you", "Reroll which?", ("4", "6", "2"))
+    assert "  1: the first" in err and "  2: the second" in err and "  0:" not in err
+    assert err.index("Dice: #1 d20: 7, #2 d20: 7") < err.index("1: the first")  # the dice come first
+    many = Decision(Ask.PICK_ANY, Topic.STORED, Seat(0), "Reroll which?", ("4", "6", "2"))
     monkeypatch.setattr(Prompt, "ask", classmethod(lambda cls, *a, **k: "1, 3"))
     assert PromptChooser().decide(many) == (0, 2)
+
+
+def test_a_decision_at_the_terminal_shows_the_dice_then_takes_a_1_based_answer(cards_path: str) -> None:
+    for answer, ignored in (("1", 0), ("2", 1)):
+        result = subprocess.run(
+            [MTGDICE, "roll", "--no-log", "--json", "--ask", "--seed", "1", "--cards", cards_path,
+             "--card", "Wizard's Spellbook", "--with", "Krark's Other Thumb"],
+            input=answer + "\n", capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        assert result.returncode == 0, result.stderr
+        dice = json.loads(result.stdout)["rolls"][0]["dice"]
+        assert [die["ignored"] for die in dice] == [position == ignored for position in range(2)]
+        shown = f"Dice: #1 d20: {dice[0]['natural']}, #2 d20: {dice[1]['natural']}"
+        assert result.stderr.index(shown) < result.stderr.index("Ignore which")

@@ -214,8 +214,8 @@ def _log(roll_log: Any, request: dict[str, Any], resolution: Any) -> None:
 class PromptChooser:
     """Asks each decision at the terminal (the roller answers), options numbered from 1.
 
-    The dice of the execution as they stand are shown first (``Decision.dice``, when the rules
-    give them), so a player decides having seen them. Answers go back 0-based, as the rules
+    The dice of the execution as they stand are shown first (``Decision.dice``), so a player
+    decides having seen them. Answers go back 0-based, as the rules
     and JSON ``choices`` count.
     """
 
@@ -229,9 +229,8 @@ class PromptChooser:
         from mtgdice.rules.choices import check_answer
 
         err = console(stderr=True)
-        dice = getattr(decision, "dice", ())
-        if dice:
-            err.print(f"Dice: {dice_line(tuple(dice))}", markup=False)
+        if decision.dice:
+            err.print(f"Dice: {dice_line(decision.dice)}", markup=False)
         if decision.ask is Ask.YES_NO:
             return Confirm.ask(decision.prompt, console=err, default=False)
         for number, option in enumerate(decision.options, start=1):

@@ -181,13 +181,14 @@ def compiled_table(card: CompiledCard) -> Table:
 
 
 def describe_outcome(outcome: Outcome) -> str:
-    """What an outcome sentence reads and when it holds: "when the result is 1 to 3", "on doubles"."""
+    """What an outcome sentence reads and when it holds: "when the result is 3 or 4", "on doubles"."""
+    reads = outcome.reads.value
     if outcome.doubles:
         return "when the dice show doubles"
     if outcome.condition is None:
-        return f"reads the {outcome.reads}"
+        return f"reads the {reads}"
     times = f" exactly {outcome.times} times" if outcome.times is not None else ""
-    return f"when the {outcome.reads} is {outcome.condition.describe()}{times}"
+    return f"when the {reads} is {outcome.condition.describe()}{times}"
 
 
 def describe_roll(roll: RollInstruction) -> str:
