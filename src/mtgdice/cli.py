@@ -16,6 +16,7 @@ It leaves out every command's work (``cli_roll``, ``cli_resolve``, ``cli_odds``,
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import sys
@@ -381,7 +382,26 @@ def in_cli_terms(error: Exception, entries: dict[str, list[str]] | None = None) 
 
 
 def card_options(function: Callable[..., Any]) -> Callable[..., Any]:
-    """The options that put a card's roll on a board: ``--card``, ``--roll``, board zones, ``--amount``."""
+    """The options that put a card's roll on a board (``--card``, ``--roll``, the board zones,
+    ``--amount``, ``--cards``), handed to the command as one :class:`CardOptions` named ``options``."""
+
+    @functools.wraps(function)
+    def command(
+        *args: Any,
+        card: str | None,
+        roll_number: int,
+        with_: Sequence[str],
+        opponents: Sequence[str],
+        graveyard: Sequence[str],
+        command_zone: Sequence[str],
+        amount: Sequence[str],
+        cards: str | None,
+        **kwargs: Any,
+    ) -> Any:
+        zones = {"battlefield": with_, "opponents": opponents, "graveyard": graveyard, "command": command_zone}
+        return function(*args, options=CardOptions(card, roll_number, amount, zones, cards), **kwargs)
+
+    decorated: Callable[..., Any] = command
     for decorator in reversed(
         [
             click.option("--card", metavar="NAME", help="The card whose roll instruction to use."),
@@ -403,8 +423,8 @@ def card_options(function: Callable[..., Any]) -> Callable[..., Any]:
             click.option("--cards", metavar="PATH", help=CARDS_HELP),
         ]
     ):
-        function = decorator(function)
-    return function
+        decorated = decorator(decorated)
+    return decorated
 
 
 class CardOptions:
@@ -417,17 +437,25 @@ class CardOptions:
     (['Nadia, Keeper of Dice', 'Lucky Sprite'], 'Lucky Sprite')
     """
 
-    def __init__(self, card: str, roll_number: int, amount: Iterable[str], zones: dict[str, Sequence[str]]) -> None:
+    def __init__(
+        self,
+        card: str | None,
+        roll_number: int,
+        amount: Iterable[str],
+        zones: dict[str, Sequence[str]],
+        cards: str | None = None,
+    ) -> None:
         self.card = card
         self.roll_number = roll_number
         self.amount = list(amount)
         self.entries = {zone: board_entries(options) for zone, options in zones.items()}
+        self.cards = cards
 
     def request(self) -> dict[str, Any]:
         board = {
             zone: [board_item(entry, ZONE_FLAGS[zone]) for entry in entries] for zone, entries in self.entries.items()
         }
-        return {"card": self.card, "roll": self.roll_number - 1, "amounts": amounts(self.amount), **board}
+        return {"card": self.card or "", "roll": self.roll_number - 1, "amounts": amounts(self.amount), **board}
 
     def fail(self, error: Exception) -> NoReturn:
         """Stop with ``error`` in the terms of these options."""

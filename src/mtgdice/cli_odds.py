@@ -178,14 +178,7 @@ def _policy_option(default: str | None) -> Callable[[Callable[..., Any]], Callab
 )
 def odds_command(
     file: str | None,
-    card: str | None,
-    roll_number: int,
-    with_: tuple[str, ...],
-    opponents: tuple[str, ...],
-    graveyard: tuple[str, ...],
-    command_zone: tuple[str, ...],
-    amount: tuple[str, ...],
-    cards: str | None,
+    options: CardOptions,
     policy: str | None,
     as_json: bool,
     plot_file: str | None,
@@ -195,17 +188,12 @@ def odds_command(
     from mtgdice.errors import MtgDiceError
     from mtgdice.jsonio import card_from, dumps
 
-    options = CardOptions(
-        card or "",
-        roll_number,
-        amount,
-        {"battlefield": with_, "opponents": opponents, "graveyard": graveyard, "command": command_zone},
-    )
+    card = options.card
     try:
         request = options.request() if card is not None else read_request(file)
         if policy is not None:
             request["policy"] = policy
-        card_data = catalog(cards, required=needs_cards(request))
+        card_data = catalog(options.cards, required=needs_cards(request))
         if card is not None:
             options.check_roll_number(card_from(request, "card", card_data))
         name, instruction, result = odds_request(request, card_data)
@@ -241,14 +229,7 @@ def odds_command(
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the PCG64 generator.")
 @click.option("--json", "as_json", is_flag=True, help="Print the counts as JSON.")
 def simulate_command(
-    card: str | None,
-    roll_number: int,
-    with_: tuple[str, ...],
-    opponents: tuple[str, ...],
-    graveyard: tuple[str, ...],
-    command_zone: tuple[str, ...],
-    amount: tuple[str, ...],
-    cards: str | None,
+    options: CardOptions,
     policy: str,
     rolls: int,
     seed: int,
@@ -258,19 +239,13 @@ def simulate_command(
     from mtgdice.errors import InputError, MtgDiceError
     from mtgdice.jsonio import amounts_from, board_from, card_from, dumps, instruction_from
 
-    options = CardOptions(
-        card or "",
-        roll_number,
-        amount,
-        {"battlefield": with_, "opponents": opponents, "graveyard": graveyard, "command": command_zone},
-    )
     try:
-        if card is None:
+        if options.card is None:
             raise InputError("--card", "name the card whose roll to simulate")
         if not 1 <= rolls <= 100_000_000:
             raise InputError("--rolls", f"{rolls} is not between 1 and 100000000")
         request = options.request()
-        card_data = catalog(cards)
+        card_data = catalog(options.cards)
         options.check_roll_number(card_from(request, "card", card_data))
         compiled, instruction = instruction_from(request, card_data)
         from mtgdice.sim import simulate

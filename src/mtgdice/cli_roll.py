@@ -53,14 +53,7 @@ def join_specs(words: tuple[str, ...]) -> list[str]:
 @click.option("--db", metavar="PATH", help=DB_HELP)
 def roll_command(
     dice: tuple[str, ...],
-    card: str | None,
-    roll_number: int,
-    with_: tuple[str, ...],
-    opponents: tuple[str, ...],
-    graveyard: tuple[str, ...],
-    command_zone: tuple[str, ...],
-    amount: tuple[str, ...],
-    cards: str | None,
+    options: CardOptions,
     choices: str,
     seed: int | None,
     as_json: bool,
@@ -79,22 +72,16 @@ def roll_command(
     from mtgdice.rules.sources import SecureSource, SeededSource
 
     source = SeededSource(seed) if seed is not None else SecureSource()
-    options = CardOptions(
-        card or "",
-        roll_number,
-        amount,
-        {"battlefield": with_, "opponents": opponents, "graveyard": graveyard, "command": command_zone},
-    )
     roll_log = None
     try:
         if log:
             from mtgdice.log.store import RollLog, default_db_path
 
             roll_log = RollLog(db or default_db_path())  # opened first: a bad log fails before any roll
-        if card is not None:
+        if options.card is not None:
             if dice:
                 raise InputError("dice", f"roll either --card NAME or plain dice, not both ({' '.join(dice)!r})")
-            _roll_card(options, cards, choices, source, as_json, ask, roll_log)
+            _roll_card(options, choices, source, as_json, ask, roll_log)
             return
         specs = join_specs(dice)
         if not specs:
@@ -168,9 +155,7 @@ def _flip_coin(source: Any, as_json: bool, roll_log: Any) -> None:
     _log(roll_log, {"text": COIN_TEXT, "name": "coin"}, resolution)
 
 
-def _roll_card(
-    options: CardOptions, cards: str | None, choices: str, source: Any, as_json: bool, ask: bool | None, roll_log: Any
-) -> None:
+def _roll_card(options: CardOptions, choices: str, source: Any, as_json: bool, ask: bool | None, roll_log: Any) -> None:
     import json
 
     from mtgdice.cli import catalog
@@ -185,7 +170,7 @@ def _roll_card(
     if not isinstance(answers, list):
         raise InputError("--choices", "expected a JSON list such as [true, 1]")
     request = options.request() | {"choices": answers}
-    card_data = catalog(cards)
+    card_data = catalog(options.cards)
     options.check_roll_number(card_from(request, "card", card_data))
     compiled, instruction = instruction_from(request, card_data)
     board = board_from(request, card_data)
