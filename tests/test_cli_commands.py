@@ -47,6 +47,7 @@ def test_version_and_short_help() -> None:
     roll_help = ok("roll", "-h")
     assert "--with NAMES" in roll_help and "<bool>" not in roll_help and "plain" in roll_help.lower()
     assert "Usage:" in ok("log", "list", "-h")
+    assert ok().startswith("Usage: mtgdice") and ok("log").startswith("Usage: mtgdice log")  # a group alone: help
 
 
 def test_a_usage_mistake_is_one_line() -> None:

@@ -71,6 +71,11 @@ class Failure(click.ClickException):
         click.echo(f"mtgdice: error: {self.message}", err=True)
 
 
+def _asks_for_help(error: click.UsageError) -> bool:
+    """A group named without a subcommand: click (8.2+) raises this to show the help."""
+    return type(error).__name__ == "NoArgsIsHelpError"
+
+
 def usage_line(error: click.UsageError) -> str:
     """A command-line mistake in one line, with where to find help."""
     where = error.ctx.command_path if error.ctx is not None else "mtgdice"
@@ -96,6 +101,8 @@ class LazyGroup(click.Group):
         try:
             return super().invoke(ctx)
         except click.UsageError as error:
+            if _asks_for_help(error):
+                raise
             raise Failure(usage_line(error)) from None
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
@@ -130,8 +137,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     try:
         status = cli.main(args=list(argv) if argv is not None else None, prog_name="mtgdice", standalone_mode=False)
     except click.UsageError as error:
-        click.echo(f"mtgdice: error: {usage_line(error)}", err=True)
-        status = error.exit_code
+        if _asks_for_help(error) and error.ctx is not None:
+            click.echo(error.ctx.get_help())
+            status = 0
+        else:
+            click.echo(f"mtgdice: error: {usage_line(error)}", err=True)
+            status = error.exit_code
     except click.ClickException as error:
         error.show()
         status = error.exit_code
