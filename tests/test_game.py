@@ -10,7 +10,8 @@ import pytest
 from mtgdice.errors import InputError
 from mtgdice.fair import CommitRevealSource
 from mtgdice.game import Game, Pending, Roll, RollSpec, dice_text
-from mtgdice.jsonio import resolve_json
+from mtgdice.jsonio import execution_json, request_json, resolve_json
+from mtgdice.rules import Fate
 
 SEED = b"game-test-seed-0123456789abcdef!"
 
@@ -39,12 +40,12 @@ def test_request_uses_the_roller_view_of_the_board(table: tuple[Game, str, str],
     game.set_plane("Example Plane", text="Whenever you roll a die, scry 1.")
     spellbook = game.add_card(alice, "Wizard's Spellbook")
     request = game.request_for(alice, RollSpec("card", card_id=spellbook.id))
-    assert request["card"] == "Wizard's Spellbook" and request["roll"] == 0
-    assert [item["card"] for item in request["battlefield"]] == ["Pixie Guide", "Wizard's Spellbook"]
-    assert [item["card"] for item in request["opponents"]] == ["Clam-I-Am"]
-    assert [item["card"] for item in request["graveyard"]] == ["Critical Hit"]
-    assert request["command"][0]["name"] == "Example Plane"
-    assert [item["card"] for item in game.request_for(bob, RollSpec.plain("d20"))["opponents"]] == [
+    assert request.card is not None and request.card.name == "Wizard's Spellbook" and request.roll == 0
+    assert [item.card.name for item in request.battlefield] == ["Pixie Guide", "Wizard's Spellbook"]
+    assert [item.card.name for item in request.opponents] == ["Clam-I-Am"]
+    assert [item.card.name for item in request.graveyard] == ["Critical Hit"]
+    assert request.command[0].card.name == "Example Plane"
+    assert [item.card.name for item in game.request_for(bob, RollSpec.plain("d20")).opponents] == [
         "Pixie Guide",
         "Wizard's Spellbook",
     ]
@@ -56,12 +57,13 @@ def test_a_roll_resolves_through_the_json_interface(table: tuple[Game, str, str]
     game.add_card(alice, "Pixie Guide")
     spellbook = game.add_card(alice, "Wizard's Spellbook")
     roll = finish(game, alice, RollSpec("card", card_id=spellbook.id), 0, catalog, [])
-    dice = roll.output["rolls"][0]["dice"]
-    assert len(dice) == 2 and sum(die["ignored"] for die in dice) == 1  # Pixie Guide: plus one, ignore the lowest
+    assert roll.resolution is not None
+    dice = roll.resolution.executions[0].dice
+    assert len(dice) == 2 and sum(die.fate is Fate.IGNORED for die in dice) == 1  # plus one, ignore the lowest
     assert roll.row_texts and "|" in roll.row_texts[0][0]
     # The logged request replays to the same outcome with the faces drawn.
-    replayed = resolve_json({**roll.request, "dice": [die["natural"] for die in dice]}, catalog)
-    assert replayed["rolls"] == roll.output["rolls"]
+    replayed = resolve_json({**request_json(roll.request), "dice": [die.natural for die in dice]}, catalog)
+    assert replayed["rolls"] == [execution_json(execution) for execution in roll.resolution.executions]
 
 
 def test_open_decision_comes_back_and_the_answer_keeps_the_faces(table: tuple[Game, str, str], catalog: Any) -> None:
@@ -75,10 +77,11 @@ def test_open_decision_comes_back_and_the_answer_keeps_the_faces(table: tuple[Ga
     faces = [option.split(" ")[0] for option in first.question.options]
     for answer in (0, 1):
         done = finish(game, alice, spec, 7, catalog, [answer])
-        dice = done.output["rolls"][0]["dice"]
-        assert [str(die["natural"]) for die in dice[:2]] == faces  # same nonce, same faces
-        assert dice[answer]["ignored"] and not dice[1 - answer]["ignored"]
-        assert done.request["choices"] == [answer]
+        assert done.resolution is not None
+        dice = done.resolution.executions[0].dice
+        assert [str(die.natural) for die in dice[:2]] == faces  # same nonce, same faces
+        assert dice[answer].fate is Fate.IGNORED and dice[1 - answer].counted
+        assert done.request.choices == (answer,)
     assert game.history == []  # resolving changes nothing
 
 
@@ -120,7 +123,7 @@ def test_once_each_turn_keys_last_until_the_next_turn(table: tuple[Game, str, st
         nonce += 1
     done = finish(game, alice, RollSpec.plain("d6"), nonce, catalog, [True, 0])
     game.record(done)
-    assert game.used and done.output["rolls"][0]["dice"][0]["modifiers"]
+    assert game.used and done.resolution is not None and done.resolution.executions[0].dice[0].modifiers
     for later in range(nonce + 1, nonce + 8):  # used this turn: never asked again
         again = game.resolve_roll(alice, RollSpec.plain("d6"), source(later), (), catalog)
         assert isinstance(again, Roll)
@@ -150,9 +153,10 @@ def test_coin_and_plain_dice(table: tuple[Game, str, str], catalog: Any) -> None
     game, alice, _ = table
     game.add_card(alice, "Pixie Guide")
     coin = finish(game, alice, RollSpec("coin"), 0, catalog, [])
-    assert coin.output["coin"] in ("heads", "tails") and len(coin.output["rolls"][0]["dice"]) == 1  # no die effect
+    assert coin.flip is not None and len(coin.flip.coins) == 1 and len(coin.flip.results) == 1  # no die effect
     two = finish(game, alice, RollSpec.plain("2d10"), 1, catalog, [])
-    assert len(two.output["rolls"][0]["dice"]) == 3 and len(two.output["rolls"][0]["results"]) == 2
+    assert two.resolution is not None
+    assert len(two.resolution.executions[0].dice) == 3 and len(two.resolution.executions[0].results) == 2
     assert dice_text("d6+2") == "Roll a d6 and add 2 to the result."
     for bad in ("2q10", "d0", "30d6", "2d6+1", ""):
         with pytest.raises(InputError):

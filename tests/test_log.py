@@ -23,6 +23,7 @@ from mtgdice.errors import InputError
 from mtgdice.fair import Room, commitment
 from mtgdice.jsonio import resolve_json
 from mtgdice.log import RollLog, default_db_path, replay, verify_export
+from rolling import record
 from shared_data import shared_path
 
 D6 = {"text": "Roll a d6."}
@@ -44,7 +45,7 @@ def fill_room(log: RollLog, requests: list[dict[str, Any]], cards: Any = None, r
     log.record_commitment(room_id, room.commitment, room.first_nonce)
     for request in requests:
         source, room = room.next_source()
-        log.record(request, resolve_json(request, cards, source), source, room=room_id, player="alice")
+        record(log, request, cards, source, room=room_id, player="alice")
     return room
 
 
@@ -115,10 +116,9 @@ def test_bad_faces_and_commitment_inputs(log: RollLog) -> None:
 def test_a_nonce_is_logged_once(log: RollLog) -> None:
     room = Room.open("table")
     source = room.source()
-    outcome = resolve_json(D6, None, source)
-    log.record(D6, outcome, source, room="table")
+    record(log, D6, None, source, room="table")
     with pytest.raises(InputError, match="already logged"):
-        log.record(D6, outcome, source, room="table")
+        record(log, D6, None, source, room="table")
     assert len(log.list()) == 1
 
 
@@ -209,15 +209,21 @@ CHILD = textwrap.dedent(
     """
     import sys
     from mtgdice.fair import Room
-    from mtgdice.jsonio import resolve_json
+    from mtgdice.jsonio import request_from_json
     from mtgdice.log import RollLog
+    from mtgdice.request import resolve_request
+    from mtgdice.rules import ScriptedChooser
+
+    def record(log, request, cards, source, **where):
+        typed = request_from_json(request)
+        return log.record(typed, resolve_request(typed, cards, source, ScriptedChooser()), source, **where)
 
     log = RollLog(sys.argv[1])
     room = Room.open("table", ("alice",))
     request = {"text": "Roll two d20 and ignore the lower roll."}
     while True:
         source, room = room.next_source()
-        roll_id = log.record(request, resolve_json(request, None, source), source, room="table")
+        roll_id = record(log, request, None, source, room="table")
         print(roll_id, flush=True)
     """
 )
@@ -329,7 +335,7 @@ def test_room_state_survives_a_restart_and_never_reuses_a_nonce(tmp_path: Path) 
         log.save_room(room)
         for _ in range(3):
             source, room = room.next_source()
-            log.record(D6, resolve_json(D6, None, source), source, room="table")
+            record(log, D6, None, source, room="table")
         # The server dies here without saving the room again.
     with RollLog(path) as log:
         loaded = log.load_room("table")
@@ -352,8 +358,14 @@ WRITER = textwrap.dedent(
     """
     import sys
     from mtgdice.fair import Room
-    from mtgdice.jsonio import resolve_json
+    from mtgdice.jsonio import request_from_json
     from mtgdice.log import RollLog
+    from mtgdice.request import resolve_request
+    from mtgdice.rules import ScriptedChooser
+
+    def record(log, request, cards, source, **where):
+        typed = request_from_json(request)
+        return log.record(typed, resolve_request(typed, cards, source, ScriptedChooser()), source, **where)
 
     log = RollLog(sys.argv[1])
     room = Room.open(sys.argv[2])
@@ -361,7 +373,7 @@ WRITER = textwrap.dedent(
     request = {"text": "Roll a d20."}
     for _ in range(int(sys.argv[3])):
         source, room = room.next_source()
-        log.record(request, resolve_json(request, None, source), source, room=sys.argv[2])
+        record(log, request, None, source, room=sys.argv[2])
     """
 )
 
@@ -385,4 +397,4 @@ def test_no_roll_under_a_revealed_seed(log: RollLog) -> None:
     log.record_reveal("table", reveal.seed, reveal.end_nonce)
     source = room.source()  # the old room, by mistake
     with pytest.raises(InputError, match="already revealed"):
-        log.record(D6, resolve_json(D6, None, source), source, room="table")
+        record(log, D6, None, source, room="table")

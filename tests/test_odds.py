@@ -38,9 +38,9 @@ SPELLBOOK_TABLE = ResultsTable((Row(1, 9), Row(10, 19), Row(20, 20)))
 
 @pytest.fixture(scope="module")
 def compiled(catalog: Any) -> Any:
-    from mtgdice.jsonio import compile_card_record
+    from mtgdice.request import compile_record
 
-    return lambda name: compile_card_record(catalog.lookup(name))
+    return lambda name: compile_record(catalog.lookup(name))
 
 
 def _board(compiled: Any, *names: str, graveyard: tuple[str, ...] = ()) -> Board:

@@ -48,9 +48,9 @@ def _board(compiled: Any, battlefield: tuple[str, ...], graveyard: tuple[str, ..
 
 @pytest.fixture(scope="module")
 def compiled(catalog: Any) -> Any:
-    from mtgdice.jsonio import compile_card_record
+    from mtgdice.request import compile_record
 
-    return lambda name: compile_card_record(catalog.lookup(name))
+    return lambda name: compile_record(catalog.lookup(name))
 
 
 def chi_square_p(observed: dict[Any, int], exact: dict[Any, Fraction], rolls: int) -> float:

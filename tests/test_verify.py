@@ -15,6 +15,7 @@ from mtgdice.errors import InputError
 from mtgdice.fair import Room
 from mtgdice.jsonio import resolve_json
 from mtgdice.log import RollLog, Status, verify_export
+from rolling import record
 
 REQUESTS: list[dict[str, Any]] = [
     {"card": "Berserker's Frenzy", "battlefield": ["Pixie Guide"]},
@@ -34,7 +35,7 @@ def room_log(tmp_path: Path, catalog: Any, rolls: int = 10, reveal: bool = True)
         for number in range(rolls):
             request = REQUESTS[number % len(REQUESTS)]
             source, room = room.next_source()
-            log.record(request, resolve_json(request, catalog, source), source, room="table", player="bob")
+            record(log, request, catalog, source, room="table", player="bob")
         if reveal:
             revealed, room = room.rotate()
             log.record_reveal("table", revealed.seed, revealed.end_nonce)

@@ -237,8 +237,10 @@ def test_log_writer_keeps_order_and_shares_commits() -> None:
     import asyncio
 
     from mtgdice.fair import Room
-    from mtgdice.jsonio import resolve_json
-    from mtgdice.web.logwriter import LogWriter, append_fields
+    from mtgdice.log import LogEntry
+    from mtgdice.request import CardRef, RollRequest, resolve_request
+    from mtgdice.rules import ScriptedChooser
+    from mtgdice.web.logwriter import LogWriter
 
     log = _BatchingLog()
     writer = LogWriter(log)  # type: ignore[arg-type]
@@ -248,8 +250,9 @@ def test_log_writer_keeps_order_and_shares_commits() -> None:
         futures = []
         for _ in range(20):
             source, room = room.next_source()
-            outcome = resolve_json({"text": "Roll a d20."}, None, source)
-            futures.append(writer.submit(append_fields({"text": "Roll a d20."}, outcome, source, "bench", None)))
+            request = RollRequest(card=CardRef("", "Roll a d20."))
+            outcome = resolve_request(request, None, source, ScriptedChooser())
+            futures.append(writer.submit(LogEntry(request, outcome, source, "bench")))
         return list(await asyncio.gather(*futures))
 
     ids = asyncio.run(roll_many())

@@ -1,50 +1,103 @@
-"""The JSON interface (spec/json-interface.md): requests in, outcomes out, validated at the edge.
+"""The JSON interface (spec/json-interface.md): request objects in, outcome objects out, checked at the edge.
 
-``resolve_json`` takes a ``resolve`` request (a parsed JSON object), builds the board from card
-names or texts, resolves the chosen roll instruction and returns the outcome object.
-``compile_json`` does the same for ``compile``. Every problem with the input is an
-:class:`~mtgdice.errors.InputError` naming the field. Renderers for people live in ``render.py``.
+:func:`request_from_json` reads a ``resolve`` request object into a typed
+:class:`~mtgdice.request.RollRequest` — every field checked, an unknown one refused with the
+nearest known name (``"batlefield"``: did you mean ``"battlefield"``?) — and :func:`request_json`
+writes one back (the roll log stores it so). :func:`outcome_json` writes a resolution or a coin
+flip as the outcome object; :func:`resolve_json` does the three in a row. Every problem with the
+input is an :class:`~mtgdice.errors.InputError` naming the field. Renderers for people live in
+``render.py``; the rules live in ``rules``.
 """
 
 from __future__ import annotations
 
-import functools
+import difflib
 import json
-from collections.abc import Mapping
-from typing import Any, Protocol
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from mtgdice.errors import InputError
+from mtgdice.request import (
+    CardRef,
+    CardSource,
+    Outcome,
+    RollKind,
+    RollRequest,
+    ZoneItem,
+    board_of,
+    compile_ref,
+    instruction_of,
+    resolve_request,
+)
 from mtgdice.rules import (
+    COIN,
     YOU,
     Board,
     Chooser,
+    CoinFace,
     DiceSource,
     DieRoll,
     Execution,
-    Permanent,
+    FlipResolution,
     PlanarFace,
     Resolution,
     RollInstruction,
     ScriptedChooser,
     ScriptedSource,
+    Seat,
     SecureSource,
-    TurnState,
-    resolve,
     seat_name,
 )
 from mtgdice.text import CompiledCard
-from mtgdice.text.translate import compile_foreign
+
+__all__ = [
+    "MAX_REQUEST_BYTES",
+    "CardSource",
+    "amounts_from",
+    "board_from",
+    "card_from",
+    "compile_json",
+    "dumps",
+    "instruction_from",
+    "outcome_json",
+    "parse_request",
+    "request_from_json",
+    "request_json",
+    "resolution_json",
+    "resolve_json",
+    "source_from",
+]
 
 MAX_REQUEST_BYTES = 1_000_000
 """Largest JSON request read (bounded memory); larger input is refused with an error."""
 
 ZONES = ("battlefield", "opponents", "graveyard", "command")
-
-
-class CardSource(Protocol):
-    """Anything that finds a card by name (``mtgdice.cards.CardCatalog``)."""
-
-    def lookup(self, name: str) -> Any: ...
+REQUEST_FIELDS = frozenset(
+    {
+        "card",
+        "text",
+        "name",
+        "layout",
+        "roll",
+        *ZONES,
+        "amounts",
+        "dice",
+        "planar",
+        "coins",
+        "random",
+        "choices",
+        "used",
+        "dice_rolled",
+        "planar_actions",
+        "players",
+        "kind",
+        "notation",
+        "action",
+        "call",
+    }
+)
+"""Every field a ``resolve`` request may have (odds adds ``policy`` and ``method``)."""
+ITEM_FIELDS = frozenset({"card", "text", "name", "layout", "level", "counters", "tapped", "stored", "seat"})
 
 
 def parse_request(raw: str | bytes, field: str = "input") -> dict[str, Any]:
@@ -84,55 +137,25 @@ def _kind(value: object) -> str:
     return "a number"
 
 
-# -- compiling cards -------------------------------------------------------------------------------
+def check_fields(data: Mapping[str, Any], allowed: Iterable[str], where: str = "") -> None:
+    """Refuse a field that is not one of ``allowed``, suggesting the nearest known one.
+
+    >>> check_fields({"batlefield": []}, REQUEST_FIELDS)
+    Traceback (most recent call last):
+      ...
+    mtgdice.rules.errors.InputError: batlefield: not a field of this request; did you mean "battlefield"?
+    """
+    known = sorted(allowed)
+    for key in data:
+        if key in allowed:
+            continue
+        near = difflib.get_close_matches(str(key), known, n=1)
+        hint = f'; did you mean "{near[0]}"?' if near else f"; the fields are {', '.join(known)}"
+        name = f"{where}.{key}" if where else str(key)
+        raise InputError(name[:80], f"not a field of this {'item' if where else 'request'}{hint}")
 
 
-@functools.lru_cache(maxsize=4096)
-def _compiled(text: str, name: str, layout: str, type_line: str) -> CompiledCard:
-    # Oracle text is English; printed text in another language goes through its lexicon.
-    return compile_foreign(text, name, layout=layout, type_line=type_line)
-
-
-def compile_card_record(record: Any) -> CompiledCard:
-    """Compile a card record (anything with ``name``, ``oracle_text``, ``layout``, ``type_line``)."""
-    return _compiled(
-        getattr(record, "oracle_text", "") or "",
-        record.name,
-        getattr(record, "layout", "normal") or "normal",
-        getattr(record, "type_line", "") or "",
-    )
-
-
-def card_from(item: Mapping[str, Any], field: str, cards: CardSource | None) -> CompiledCard:
-    """A card from ``{"card": name}`` or ``{"text": ..., "name": ...}``."""
-    if "text" in item and item["text"] is not None:
-        text = item["text"]
-        if not isinstance(text, str):
-            raise InputError(f"{field}.text", f"expected a string, got {_kind(text)}")
-        name = item.get("name", item.get("card", "")) or ""
-        if not isinstance(name, str):
-            raise InputError(f"{field}.name", f"expected a string, got {_kind(name)}")
-        layout = item.get("layout", "normal")
-        return _compiled(text, name, layout if isinstance(layout, str) else "normal", "")
-    name = item.get("card")
-    if not isinstance(name, str) or not name.strip():
-        raise InputError(field, "give the card's name as 'card', or its text as 'text'")
-    if cards is None:
-        raise InputError("cards", "no card data: pass --cards PATH or set MTGDICE_CARDS")
-    try:
-        record = cards.lookup(name)
-    except LookupError as error:
-        message = str(error)
-        raise InputError(field, message.removeprefix("card: ")) from None
-    return compile_card_record(record)
-
-
-def compile_json(request: Mapping[str, Any], cards: CardSource | None) -> dict[str, Any]:
-    """The ``compile`` output for ``{"card": name}`` or ``{"text": ..., "name": ...}``."""
-    return card_from(request, "card", cards).to_json()
-
-
-# -- building the board ---------------------------------------------------------------------------
+# -- reading a request ------------------------------------------------------------------------------
 
 
 def _int(value: object, field: str, low: int | None = None) -> int:
@@ -149,62 +172,126 @@ def _list(value: object, field: str) -> list[Any]:
     return value
 
 
-def _permanent(item: object, field: str, cards: CardSource | None) -> Permanent:
-    if isinstance(item, str):
-        item = {"card": item}
-    if not isinstance(item, dict):
-        raise InputError(field, f"expected a card name or an object, got {_kind(item)}")
-    compiled = card_from(item, field, cards)
-    level = _int(item.get("level", 1), f"{field}.level", 1)
-    counters_value = item.get("counters")
+def _str(value: object, field: str) -> str:
+    if not isinstance(value, str):
+        raise InputError(field, f"expected a string, got {_kind(value)}")
+    return value
+
+
+def _ref(item: Mapping[str, Any], field: str) -> CardRef:
+    text = item.get("text")
+    layout = item.get("layout", "normal")
+    layout = layout if isinstance(layout, str) else "normal"
+    if text is not None:
+        name = item.get("name", item.get("card", "")) or ""
+        return CardRef(_str(name, f"{field}.name"), _str(text, f"{field}.text"), layout)
+    name = item.get("card")
+    if not isinstance(name, str) or not name.strip():
+        raise InputError(field, "give the card's name as 'card', or its text as 'text'")
+    return CardRef(name)
+
+
+def _item(value: object, field: str) -> ZoneItem:
+    if isinstance(value, str):
+        return ZoneItem(_ref({"card": value}, field))
+    if not isinstance(value, dict):
+        raise InputError(field, f"expected a card name or an object, got {_kind(value)}")
+    check_fields(value, ITEM_FIELDS, field)
     counters: tuple[tuple[str, int], ...] | None = None
-    if counters_value is not None:
-        if not isinstance(counters_value, dict):
+    raw_counters = value.get("counters")
+    if raw_counters is not None:
+        if not isinstance(raw_counters, dict):
             raise InputError(
-                f"{field}.counters", f'expected an object such as {{"+1/+1": 2}}, got {_kind(counters_value)}'
+                f"{field}.counters", f'expected an object such as {{"+1/+1": 2}}, got {_kind(raw_counters)}'
             )
         counters = tuple(
-            (str(kind), _int(number, f"{field}.counters.{kind}", 0)) for kind, number in counters_value.items()
+            (str(kind), _int(number, f"{field}.counters.{kind}", 0)) for kind, number in raw_counters.items()
         )
-    tapped = item.get("tapped", False)
+    tapped = value.get("tapped", False)
     if not isinstance(tapped, bool):
         raise InputError(f"{field}.tapped", f"expected true or false, got {_kind(tapped)}")
-    stored_value = item.get("stored")
     stored: tuple[int, ...] | None = None
-    stored_die = None
-    store_rolls = [roll for roll in compiled.rolls if roll.store]
-    if store_rolls:
-        stored_die = store_rolls[0].die
-    if stored_value is not None:
-        stored = tuple(_int(v, f"{field}.stored[{i}]") for i, v in enumerate(_list(stored_value, f"{field}.stored")))
-    return Permanent(
-        compiled.name or str(item.get("card", "")), compiled.effects, level, counters, tapped, stored, stored_die
+    if value.get("stored") is not None:
+        stored = tuple(_int(v, f"{field}.stored[{i}]") for i, v in enumerate(_list(value["stored"], f"{field}.stored")))
+    seat = Seat(_int(value["seat"], f"{field}.seat", 1)) if value.get("seat") is not None else None
+    return ZoneItem(
+        _ref(value, field), _int(value.get("level", 1), f"{field}.level", 1), counters, tapped, stored, seat
     )
 
 
-def board_from(request: Mapping[str, Any], cards: CardSource | None) -> Board:
-    """The four zones of a request as a :class:`Board`."""
-    zones: dict[str, tuple[Permanent, ...]] = {}
-    for zone in ZONES:
-        items = _list(request.get(zone, []) or [], zone)
-        zones[zone] = tuple(_permanent(item, f"{zone}[{i}]", cards) for i, item in enumerate(items))
-    return Board(**zones)
+def _zone(data: Mapping[str, Any], zone: str) -> tuple[ZoneItem, ...]:
+    items = _list(data.get(zone, []) or [], zone)
+    return tuple(_item(item, f"{zone}[{i}]") for i, item in enumerate(items))
 
 
-def amounts_from(request: Mapping[str, Any]) -> dict[str, int]:
-    value = request.get("amounts", {}) or {}
+def amounts_from(data: Mapping[str, Any]) -> dict[str, int]:
+    value = data.get("amounts", {}) or {}
     if not isinstance(value, dict):
         raise InputError("amounts", f"expected an object of names and numbers, got {_kind(value)}")
     return {str(name): _int(number, f"amounts.{name}") for name, number in value.items()}
 
 
-def source_from(request: Mapping[str, Any]) -> DiceSource:
-    """``dice`` and ``planar`` as a scripted source, or a secure one with ``random``."""
-    if request.get("random") is True:
+def request_from_json(data: Mapping[str, Any], *, allow: Iterable[str] = ()) -> RollRequest:
+    """A typed request from a ``resolve`` request object (``allow``: more fields a shell reads).
+
+    >>> request_from_json({"card": "Lucky Sprite", "battlefield": ["Dice Goblin"]}).battlefield[0].card.name
+    'Dice Goblin'
+    """
+    extra = frozenset(allow)
+    check_fields(data, REQUEST_FIELDS | extra)
+    kind_value = data.get("kind", "card")
+    try:
+        kind = RollKind(kind_value)
+    except ValueError:
+        raise InputError(
+            "kind", f"{json.dumps(kind_value)[:40]} is not a kind; use card, dice, planar or coin"
+        ) from None
+    card: CardRef | None = None
+    if kind is RollKind.CARD:
+        card = _ref(data, "card")
+    used = _list(data.get("used", []) or [], "used")
+    call = data.get("call")
+    if call is not None:
+        try:
+            call = CoinFace(call)
+        except ValueError:
+            raise InputError("call", f'expected "heads" or "tails", got {json.dumps(call)[:40]}') from None
+    action = data.get("action", False)
+    if not isinstance(action, bool):
+        raise InputError("action", f"expected true or false, got {_kind(action)}")
+    return RollRequest(
+        kind=kind,
+        card=card,
+        roll=_int(data.get("roll", 0), "roll", 0),
+        notation=_str(data.get("notation", ""), "notation"),
+        battlefield=_zone(data, "battlefield"),
+        opponents=_zone(data, "opponents"),
+        graveyard=_zone(data, "graveyard"),
+        command=_zone(data, "command"),
+        amounts=tuple(amounts_from(data).items()),
+        choices=tuple(_list(data.get("choices", []) or [], "choices")),
+        used=frozenset(str(key) for key in used),
+        dice_rolled=_int(data.get("dice_rolled", 0), "dice_rolled", 0),
+        planar_actions=_int(data.get("planar_actions", 0), "planar_actions", 0),
+        players=_int(data.get("players", 2), "players", 1),
+        action=action,
+        call=call,
+        extra={key: data[key] for key in extra if key in data},
+    )
+
+
+def source_from(data: Mapping[str, Any]) -> DiceSource:
+    """``dice``, ``planar`` and ``coins`` as a scripted source, or a secure one with ``random``."""
+    if data.get("random") is True:
         return SecureSource()
-    numbers = [_int(v, f"dice[{i}]", 1) for i, v in enumerate(_list(request.get("dice", []) or [], "dice"))]
+    numbers = [_int(v, f"dice[{i}]", 1) for i, v in enumerate(_list(data.get("dice", []) or [], "dice"))]
+    for i, value in enumerate(_list(data.get("coins", []) or [], "coins")):
+        try:
+            numbers.append(CoinFace(value).face)
+        except ValueError:
+            raise InputError(f"coins[{i}]", f'expected "heads" or "tails", got {json.dumps(value)[:40]}') from None
     faces: list[PlanarFace] = []
-    for i, value in enumerate(_list(request.get("planar", []) or [], "planar")):
+    for i, value in enumerate(_list(data.get("planar", []) or [], "planar")):
         try:
             faces.append(PlanarFace(value))
         except ValueError:
@@ -214,48 +301,118 @@ def source_from(request: Mapping[str, Any]) -> DiceSource:
     return ScriptedSource(numbers, faces)
 
 
-def instruction_from(request: Mapping[str, Any], cards: CardSource | None) -> tuple[CompiledCard, RollInstruction]:
-    """The source card and the roll instruction the request picks (``roll``, default 0)."""
-    compiled = card_from(request, "card", cards)
-    index = _int(request.get("roll", 0), "roll", 0)
-    if not compiled.rolls:
-        reason = f"; {compiled.notes[0]}" if compiled.notes else ""
-        unsupported = f"; not understood: {compiled.unsupported[0]!r}" if compiled.unsupported else ""
-        raise InputError("card", f"{compiled.name or 'this text'} has no roll instruction{reason}{unsupported}")
-    if index >= len(compiled.rolls):
-        raise InputError(
-            "roll",
-            f"{compiled.name} has {len(compiled.rolls)} roll instruction(s), "
-            f"numbered 0 to {len(compiled.rolls) - 1}; got {index}",
-        )
-    return compiled, compiled.rolls[index]
+# -- the request's parts, for shells that read a request object -----------------------------------
+
+
+def card_from(data: Mapping[str, Any], field: str, cards: CardSource | None) -> CompiledCard:
+    """A compiled card from ``{"card": name}`` or ``{"text": ..., "name": ...}``."""
+    return compile_ref(_ref(data, field), field, cards)
+
+
+def board_from(data: Mapping[str, Any], cards: CardSource | None) -> Board:
+    """The four zones of a request object as a :class:`~mtgdice.rules.Board`."""
+    zones = RollRequest(
+        battlefield=_zone(data, "battlefield"),
+        opponents=_zone(data, "opponents"),
+        graveyard=_zone(data, "graveyard"),
+        command=_zone(data, "command"),
+    )
+    return board_of(zones, cards)
+
+
+def instruction_from(data: Mapping[str, Any], cards: CardSource | None) -> tuple[CompiledCard, RollInstruction]:
+    """The source card of a request object and the roll instruction it picks (``roll``, default 0)."""
+    compiled, instruction = instruction_of(request_from_json(data, allow=data.keys() - REQUEST_FIELDS), cards)
+    assert compiled is not None
+    return compiled, instruction
+
+
+def compile_json(data: Mapping[str, Any], cards: CardSource | None) -> dict[str, Any]:
+    """The ``compile`` output for ``{"card": name}`` or ``{"text": ..., "name": ...}``."""
+    return card_from(data, "card", cards).to_json()
 
 
 def resolve_json(
-    request: Mapping[str, Any],
+    data: Mapping[str, Any],
     cards: CardSource | None,
     source: DiceSource | None = None,
     chooser: Chooser | None = None,
 ) -> dict[str, Any]:
-    """Resolve a ``resolve`` request and return the outcome object of json-interface.md."""
-    compiled, instruction = instruction_from(request, cards)
-    board = board_from(request, cards)
-    amounts = amounts_from(request)
-    used = request.get("used", []) or []
-    turn = TurnState(frozenset(str(key) for key in _list(used, "used")))
-    resolution = resolve(
-        instruction,
-        source=compiled.name or "~",
-        dice=source or source_from(request),
-        board=board,
-        chooser=chooser or ScriptedChooser(_list(request.get("choices", []) or [], "choices")),
-        amounts=amounts,
-        turn=turn,
+    """Resolve a ``resolve`` request object and return the outcome object of json-interface.md."""
+    request = request_from_json(data)
+    outcome = resolve_request(
+        request,
+        cards,
+        source or source_from(data),
+        chooser or ScriptedChooser(request.choices),
     )
-    return resolution_json(resolution)
+    return outcome_json(outcome)
 
 
-# -- rendering an outcome as JSON -------------------------------------------------------------------
+# -- writing ---------------------------------------------------------------------------------------
+
+
+def _ref_json(ref: CardRef) -> dict[str, Any]:
+    if ref.text is None:
+        return {"card": ref.name}
+    data: dict[str, Any] = {"text": ref.text}
+    if ref.name:
+        data["name"] = ref.name
+    if ref.layout != "normal":
+        data["layout"] = ref.layout
+    return data
+
+
+def _item_json(item: ZoneItem) -> dict[str, Any] | str:
+    data = _ref_json(item.card)
+    if item.level != 1:
+        data["level"] = item.level
+    if item.counters is not None:
+        data["counters"] = dict(item.counters)
+    if item.tapped:
+        data["tapped"] = True
+    if item.stored is not None:
+        data["stored"] = list(item.stored)
+    if item.seat is not None:
+        data["seat"] = item.seat
+    return data["card"] if list(data) == ["card"] else data
+
+
+def request_json(request: RollRequest) -> dict[str, Any]:
+    """The request object of a typed request (what :func:`request_from_json` reads back).
+
+    >>> request_json(RollRequest(RollKind.DICE, notation="2d10"))
+    {'kind': 'dice', 'notation': '2d10'}
+    """
+    data: dict[str, Any] = {}
+    if request.kind is not RollKind.CARD:
+        data["kind"] = request.kind.value
+    if request.card is not None:
+        data.update(_ref_json(request.card))
+    if request.roll:
+        data["roll"] = request.roll
+    if request.notation:
+        data["notation"] = request.notation
+    for zone in ZONES:
+        items = getattr(request, zone)
+        if items:
+            data[zone] = [_item_json(item) for item in items]
+    if request.amounts:
+        data["amounts"] = dict(request.amounts)
+    if request.choices:
+        data["choices"] = list(request.choices)
+    if request.used:
+        data["used"] = sorted(request.used)
+    for name in ("dice_rolled", "planar_actions"):
+        if getattr(request, name):
+            data[name] = getattr(request, name)
+    if request.players != 2:
+        data["players"] = request.players
+    if request.action:
+        data["action"] = True
+    if request.call is not None:
+        data["call"] = request.call.value
+    return data
 
 
 def die_json(roll: DieRoll) -> dict[str, Any]:
@@ -296,27 +453,85 @@ def execution_json(execution: Execution) -> dict[str, Any]:
         data["total"] = execution.total
     if execution.outcomes:
         data["outcomes"] = list(execution.outcomes)
+    if execution.standing:
+        data["standing"] = [seat_name(seat) for seat in execution.standing]
     return data
 
 
+def _decisions_json(outcome: Outcome) -> list[dict[str, Any]]:
+    return [
+        {
+            "ask": decision.ask.value,
+            "topic": decision.topic.value,
+            "prompt": decision.prompt,
+            "answer": list(answer) if isinstance(answer, tuple) else answer,
+        }
+        for decision, answer in outcome.decisions
+    ]
+
+
 def resolution_json(resolution: Resolution) -> dict[str, Any]:
-    """The ``resolve`` output object."""
-    return {
+    """The ``resolve`` output object of a resolution of dice."""
+    data: dict[str, Any] = {
         "rolls": [execution_json(execution) for execution in resolution.executions],
         "triggers": [hit.card for hit in resolution.triggers],
         "stored": {name: list(values) for name, values in resolution.stored.items()},
         "source": resolution.source,
-        "decisions": [
-            {
-                "ask": decision.ask.value,
-                "topic": decision.topic.value,
-                "prompt": decision.prompt,
-                "answer": list(answer) if isinstance(answer, tuple) else answer,
-            }
-            for decision, answer in resolution.decisions
-        ],
+        "decisions": _decisions_json(resolution),
         "used": sorted(resolution.used),
     }
+    if resolution.planar_cost is not None:
+        data["planar_cost"] = resolution.planar_cost
+    return data
+
+
+def flip_json(flip: FlipResolution) -> dict[str, Any]:
+    """The outcome object of a coin flip (CR 705): every coin with its fate, the counted sides."""
+    coins = []
+    for coin in flip.coins:
+        entry: dict[str, Any] = {"side": coin.side.value, "ignored": coin.fate.value == "ignored", "index": coin.index}
+        if coin.fate.value == "rerolled":
+            entry["reflipped"] = True
+        if coin.reflips is not None:
+            entry["reflips"] = coin.reflips
+        coins.append(entry)
+    data: dict[str, Any] = {
+        "flip": {
+            "coins": coins,
+            "results": [side.value for side in flip.results],
+            "call": flip.call.value if flip.call is not None else None,
+            "won": list(flip.won) if flip.won is not None else None,
+        },
+        "triggers": [],
+        "stored": {},
+        "source": flip.source,
+        "decisions": _decisions_json(flip),
+        "used": sorted(flip.used),
+    }
+    return data
+
+
+def outcome_json(outcome: Outcome) -> dict[str, Any]:
+    """The outcome object of a resolution or a coin flip."""
+    if isinstance(outcome, FlipResolution):
+        return flip_json(outcome)
+    return resolution_json(outcome)
+
+
+def faces_shown(outcome: Outcome) -> list[list[Any]]:
+    """The faces an outcome shows, in draw order: ``[sides, natural]``, ``["planar", face]``, a coin
+    as ``[2, 1 or 2]`` (how it was drawn, :data:`~mtgdice.rules.COIN`)."""
+    if isinstance(outcome, FlipResolution):
+        return [[COIN.sides, coin.side.face] for coin in outcome.coins]
+    faces: list[list[Any]] = []
+    for execution in outcome.executions:
+        for roll in execution.dice:
+            if roll.die.planar:
+                face = roll.planar_face
+                faces.append(["planar", face.value if face is not None else None])
+            else:
+                faces.append([roll.die.sides, roll.natural])
+    return faces
 
 
 def dumps(data: Any) -> str:

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from mtgdice.game.table import Game, RollSpec
-from mtgdice.jsonio import CardSource, amounts_from, board_from, instruction_from
-from mtgdice.rules import PolicyChooser, TurnState
+from mtgdice.request import CardSource, prepare
+from mtgdice.rules import PolicyChooser
 
 MAX_SEQUENCES = 200_000
 """Most face sequences of the first physical roll the panel will have enumerated."""
@@ -55,22 +55,21 @@ def row_odds(game: Game, player_id: str, spec: RollSpec, cards: CardSource | Non
     except ImportError:  # pragma: no cover - the odds package ships with mtgdice
         return OddsView(note="the odds engine is not installed")
     request = game.request_for(player_id, spec)
-    compiled, instruction = instruction_from(request, cards)
-    if instruction.table is None:
+    prepared = prepare(request, cards)
+    instruction = prepared.instruction
+    if instruction is None or instruction.table is None:
         return OddsView(note="this roll has no results table")
-    board = board_from(request, cards)
-    amounts = amounts_from(request)
-    turn = TurnState(frozenset(game.used))
+    board, amounts, turn = prepared.board, prepared.amounts, request.turn
     die = instruction.die_for(amounts)
     sides = 6 if die.sides is None else die.sides
     try:
-        problem = Problem(instruction, compiled.name or "~", board, PolicyChooser("decline"), amounts, turn)
+        problem = Problem(instruction, prepared.name, board, PolicyChooser("decline"), amounts, turn)
         count = count_first_roll(problem)
     except Exception as error:  # an amount missing, a limit: say why there are no odds
         return OddsView(note=f"no odds: {error}")
     if sides**count > MAX_SEQUENCES:
         return OddsView(note=f"no odds: {count} d{sides} has too many face sequences to enumerate here")
-    result = odds(instruction, source=compiled.name or "~", board=board, amounts=amounts, turn=turn)
+    result = odds(instruction, source=prepared.name, board=board, amounts=amounts, turn=turn)
     rows = tuple(
         RowOdds(row.label, row.text, probability)
         for row, probability in zip(instruction.table.rows, result.rows, strict=True)

@@ -1,24 +1,23 @@
-"""A game at one table: players, their boards, the turn, and rolling through the JSON interface.
+"""A game at one table: players, their boards, the turn, and rolling through the rules.
 
 :class:`Game` keeps what a dice roll needs to know about a game of Magic and nothing else: each
 player's permanents (a card from the card data or a card given by its text, with Class level,
 counters, tapped, stored results — CR 706.8) and graveyard, the face-up plane, the turn number,
-the active player, the "once each turn" keys used this turn, the number of planar-die special
-actions taken this turn (CR 901.9b: the Nth costs N−1 generic mana; rolls caused by effects
-don't count), and the history of finished rolls.
+the active player, the "once each turn" keys used this turn, how many dice each player has rolled
+this turn (for "your third die each turn"), the planar-die special actions taken this turn
+(CR 901.9b), and the history of finished rolls.
 
 Rolling is two steps, so a shell can log a roll before the game changes:
 
-1. :meth:`Game.resolve_roll` builds a ``resolve`` request from the roller's view of the board
-   (battlefield = own permanents, opponents = every other player's permanents, graveyard, command
-   = the face-up plane) and resolves it with the dice source and the answers given so far. It
-   changes nothing. A decision without an answer yet comes back as :class:`Pending` — re-resolve
-   with the same source (same seed and nonce, so the same faces) and one more answer
-   (:mod:`mtgdice.game.choices`).
-2. :meth:`Game.record` applies a finished :class:`Roll`: stored results, used keys, the planar
-   count, the history.
+1. :meth:`Game.resolve_roll` builds a typed :class:`~mtgdice.request.RollRequest` from the roller's
+   view of the board (battlefield = own permanents, opponents = every other player's permanents,
+   graveyard, command = the face-up plane) and resolves it with the dice source and the answers
+   given so far. It changes nothing. A decision without an answer yet comes back as
+   :class:`Pending`, addressed to the player it belongs to — re-resolve with the same source (same
+   seed and nonce, so the same faces) and one more answer (:mod:`mtgdice.game.choices`).
+2. :meth:`Game.record` applies a finished :class:`Roll`: stored results, the turn state, history.
 
-What this module leaves out: the rules (``jsonio`` and ``rules`` resolve), where faces come from
+What this module leaves out: the rules (``rules``, through ``request``), where faces come from
 (the caller passes a ``DiceSource``, in rooms the commit-reveal one), persistence and transport.
 """
 
@@ -31,27 +30,46 @@ from typing import Any, Literal
 
 from mtgdice.errors import InputError
 from mtgdice.game.choices import AnsweringChooser, DecisionPending, Question
-from mtgdice.jsonio import CardSource, instruction_from, resolve_json
-from mtgdice.rules import YOU, DiceSource, RollInstruction, ScriptedChooser, Seat
-from mtgdice.text.notation import PLANAR_TEXT
+from mtgdice.request import (
+    CardRef,
+    CardSource,
+    Outcome,
+    Prepared,
+    RollKind,
+    RollRequest,
+    ZoneItem,
+    prepare,
+    resolve_prepared,
+)
+from mtgdice.rules import (
+    YOU,
+    Decision,
+    DiceSource,
+    Execution,
+    FlipResolution,
+    Resolution,
+    RollInstruction,
+    ScriptedChooser,
+    Seat,
+    Zone,
+    check_planar_action,
+)
 from mtgdice.text.notation import dice_text as notation_text
 
 MAX_PLAYERS = 8
 MAX_CARDS_PER_PLAYER = 60
 MAX_HISTORY = 500
 
-Zone = Literal["battlefield", "graveyard"]
-RollKind = Literal["card", "dice", "planar", "coin"]
+GameZone = Literal["battlefield", "graveyard"]
+RollKindName = Literal["card", "dice", "planar", "coin"]
 
 
 @dataclass(frozen=True, slots=True)
 class Card:
     """A card a player has: from the card data (``text`` is None) or given by its own text.
 
-    >>> Card(1, "Example Permanent").request_item()
-    {'card': 'Example Permanent', 'level': 1, 'tapped': False}
-    >>> Card(2, "Homebrew", text="Roll a d6.").request_item()["text"]
-    'Roll a d6.'
+    >>> Card(1, "Example Permanent", level=2).item().level
+    2
     """
 
     id: int
@@ -62,20 +80,12 @@ class Card:
     tapped: bool = False
     stored: tuple[int, ...] | None = None
 
-    def request_item(self) -> dict[str, Any]:
-        """The card as a zone item of a ``resolve`` request."""
-        item: dict[str, Any] = {"text": self.text, "name": self.name} if self.text is not None else {"card": self.name}
-        item["level"] = self.level
-        if self.counters:
-            item["counters"] = dict(self.counters)
-        item["tapped"] = self.tapped
-        if self.stored is not None:
-            item["stored"] = list(self.stored)
-        return item
+    def ref(self) -> CardRef:
+        return CardRef(self.name, self.text)
 
-    def source_fields(self) -> dict[str, Any]:
-        """The card as the source of a roll (``card`` or ``text`` of a request)."""
-        return {"text": self.text, "name": self.name} if self.text is not None else {"card": self.name}
+    def item(self) -> ZoneItem:
+        """The card as a zone item of a request."""
+        return ZoneItem(self.ref(), self.level, self.counters or None, self.tapped, self.stored)
 
 
 @dataclass(slots=True)
@@ -87,11 +97,11 @@ class Player:
     battlefield: list[Card] = field(default_factory=list)
     graveyard: list[Card] = field(default_factory=list)
 
-    def zone(self, zone: Zone) -> list[Card]:
+    def zone(self, zone: GameZone) -> list[Card]:
         return self.battlefield if zone == "battlefield" else self.graveyard
 
-    def cards(self) -> Iterator[tuple[Zone, Card]]:
-        zones: tuple[Zone, Zone] = ("battlefield", "graveyard")
+    def cards(self) -> Iterator[tuple[GameZone, Card]]:
+        zones: tuple[GameZone, GameZone] = ("battlefield", "graveyard")
         for zone in zones:
             for card in self.zone(zone):
                 yield zone, card
@@ -103,13 +113,13 @@ class RollSpec:
 
     ``card_id`` picks one of the roller's cards; ``roll`` which instruction of it. ``dice`` is
     ``NdS`` with an optional ``+M``/``-M``. ``cause`` tells a planar-die special action
-    (``"action"``, CR 901.9b) from a roll an effect causes (``"effect"``, free, any player).
+    (``"action"``, CR 901.9a) from a roll an effect causes (``"effect"``, free, any player).
 
     >>> RollSpec.plain("2d10").label
     '2d10'
     """
 
-    kind: RollKind
+    kind: RollKindName
     card_id: int | None = None
     roll: int = 0
     dice: str = ""
@@ -133,22 +143,40 @@ class RollSpec:
 
 @dataclass(frozen=True, slots=True)
 class Roll:
-    """A finished roll: who, what, the ``resolve`` output, the matched rows' text, its cost.
+    """A finished roll: who, what, the typed request and outcome, the instruction it carried out.
 
-    ``output`` has the shape of json-interface.md's ``resolve`` output (a coin flip has no
-    ``rolls`` and a ``coin`` face instead). ``row_texts`` has one entry per execution.
+    ``row_texts`` has one entry per execution: the matched rows' label and text.
     """
 
     player: str
     player_name: str
     label: str
-    kind: RollKind
-    request: dict[str, Any]
-    output: dict[str, Any]
-    row_texts: tuple[tuple[str, ...], ...] = ()
+    kind: RollKindName
+    request: RollRequest
+    outcome: Outcome
+    instruction: RollInstruction | None = None
     turn: int = 1
-    planar_cost: int | None = None
     card_id: int | None = None
+
+    @property
+    def resolution(self) -> Resolution | None:
+        return self.outcome if isinstance(self.outcome, Resolution) else None
+
+    @property
+    def flip(self) -> FlipResolution | None:
+        return self.outcome if isinstance(self.outcome, FlipResolution) else None
+
+    @property
+    def planar_cost(self) -> int | None:
+        resolution = self.resolution
+        return resolution.planar_cost if resolution is not None else None
+
+    @property
+    def row_texts(self) -> tuple[tuple[str, ...], ...]:
+        resolution = self.resolution
+        if resolution is None or self.instruction is None:
+            return ()
+        return row_texts(self.instruction, resolution)
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,9 +198,12 @@ def dice_text(spec: str) -> str:
     return notation_text(spec, max_count=20)
 
 
-COIN_TEXT = "Roll a d2."
-"""A coin flip (CR 705) drawn as a two-sided face, on an empty board: a coin is not a die, so
-no die effect applies to it (coin effects are not modelled). Face 1 is heads."""
+@dataclass(frozen=True, slots=True)
+class _View:
+    """A request from one player's side, and whose permanent each opponents' item is."""
+
+    request: RollRequest
+    owners: tuple[str, ...]
 
 
 class Game:
@@ -191,6 +222,7 @@ class Game:
         self.turn = 1
         self.active: str | None = None
         self.used: set[str] = set()
+        self.dice_rolled: dict[str, int] = {}
         self.planar_rolls = 0
         self.plane: Card | None = None
         self.history: list[Roll] = []
@@ -222,7 +254,7 @@ class Game:
         player_id: str,
         name: str,
         text: str | None = None,
-        zone: Zone = "battlefield",
+        zone: GameZone = "battlefield",
         level: int = 1,
     ) -> Card:
         """Give a player a card; the caller checks a name against the card data first."""
@@ -233,7 +265,7 @@ class Game:
         player.zone(zone).append(card)
         return card
 
-    def find_card(self, player_id: str, card_id: int) -> tuple[Zone, Card]:
+    def find_card(self, player_id: str, card_id: int) -> tuple[GameZone, Card]:
         for zone, card in self.player(player_id).cards():
             if card.id == card_id:
                 return zone, card
@@ -267,9 +299,10 @@ class Game:
     # -- turns -------------------------------------------------------------------------------------
 
     def next_turn(self) -> None:
-        """The next player's turn: once-each-turn keys and the planar die's cost start over."""
+        """The next player's turn: the turn's uses, dice counts and the planar die's cost start over."""
         self.turn += 1
         self.used.clear()
+        self.dice_rolled.clear()
         self.planar_rolls = 0
         order = list(self.players)
         if order:
@@ -282,35 +315,44 @@ class Game:
 
     # -- rolling -----------------------------------------------------------------------------------
 
-    def request_for(self, player_id: str, spec: RollSpec) -> dict[str, Any]:
-        """The ``resolve`` request (without ``dice``) for ``player_id`` rolling ``spec``."""
+    def request_for(self, player_id: str, spec: RollSpec) -> RollRequest:
+        """The request (without dice) for ``player_id`` rolling ``spec``."""
+        return self._view(player_id, spec).request
+
+    def _view(self, player_id: str, spec: RollSpec, answers: Sequence[object] = ()) -> _View:
         roller = self.player(player_id)
-        request: dict[str, Any] = {
-            "battlefield": [card.request_item() for card in roller.battlefield],
-            "opponents": [
-                card.request_item()
-                for other in self.players.values()
-                if other.id != roller.id
-                for card in other.battlefield
-            ],
-            "graveyard": [card.request_item() for card in roller.graveyard],
-            "command": [self.plane.request_item()] if self.plane is not None else [],
-            "amounts": dict(spec.amounts),
-            "used": sorted(self.used),
-        }
+        others = [other for other in self.players.values() if other.id != roller.id]
+        opponents: list[ZoneItem] = []
+        owners: list[str] = []
+        for seat, other in enumerate(others, start=1):
+            for card in other.battlefield:
+                opponents.append(replace(card.item(), seat=Seat(seat)))
+                owners.append(other.id)
+        base = RollRequest(
+            battlefield=tuple(card.item() for card in roller.battlefield),
+            opponents=tuple(opponents),
+            graveyard=tuple(card.item() for card in roller.graveyard),
+            command=(self.plane.item(),) if self.plane is not None else (),
+            amounts=tuple(spec.amounts.items()),
+            choices=tuple(answers),
+            used=frozenset(self.used),
+            dice_rolled=self.dice_rolled.get(player_id, 0),
+            planar_actions=self.planar_rolls,
+            players=max(2, len(self.players)),
+        )
         if spec.kind == "card":
             if spec.card_id is None:
                 raise InputError("card_id", "pick one of your cards to roll")
             _, card = self.find_card(player_id, spec.card_id)
-            request.update(card.source_fields())
-            request["roll"] = spec.roll
+            request = replace(base, card=card.ref(), roll=spec.roll)
         elif spec.kind == "dice":
-            request.update({"text": dice_text(spec.dice), "name": f"plain {spec.dice.strip().lower()}"})
+            dice_text(spec.dice)  # refuse what a table does not roll before anything else
+            request = replace(base, kind=RollKind.DICE, notation=spec.dice.strip().lower())
         elif spec.kind == "planar":
-            request.update({"text": PLANAR_TEXT, "name": "planar roll"})
+            request = replace(base, kind=RollKind.PLANAR, action=spec.cause == "action")
         else:
-            request = {"text": COIN_TEXT, "name": "coin", "used": request["used"]}
-        return request
+            request = replace(base, kind=RollKind.COIN)
+        return _View(request, tuple(owners))
 
     def resolve_roll(
         self,
@@ -327,26 +369,17 @@ class Game:
         (decline, the first option, nothing) instead of coming back as :class:`Pending`.
         """
         roller = self.player(player_id)
-        planar_cost: int | None = None
         if spec.kind == "planar" and spec.cause == "action":
-            # CR 901.9b: only the active player rolls the planar die as a special action.
-            if player_id != self.active:
-                raise InputError(
-                    "player",
-                    f"only the active player ({self._active_name()}) may roll the planar die "
-                    "as a special action; an effect's roll uses cause 'effect'",
-                )
-            planar_cost = self.planar_cost()
-        request = self.request_for(player_id, spec)
-        request["choices"] = list(answers)
+            check_planar_action(player_id == self.active, self._active_name())
+        view = self._view(player_id, spec, answers)
+        prepared: Prepared = prepare(view.request, cards)
+        chooser = ScriptedChooser(answers) if finish else AnsweringChooser(answers)
         try:
-            _, instruction = instruction_from(request, cards)
-            chooser = ScriptedChooser(answers) if finish else AnsweringChooser(answers)
-            output = resolve_json(request, cards, source=source, chooser=chooser)
+            outcome = resolve_prepared(prepared, view.request, source, chooser)
         except DecisionPending as pending:
             decision = pending.decision
             question = Question(
-                self._who_decides(roller, decision.player, decision.source),
+                self._who_decides(roller, decision, view),
                 decision.ask.value,
                 decision.topic.value,
                 decision.prompt,
@@ -354,33 +387,30 @@ class Game:
                 pending.position,
             )
             return Pending(player_id, spec, tuple(answers), question)
-        if spec.kind == "coin":
-            results = output["rolls"][0]["results"] if output["rolls"] else []
-            output["coin"] = "heads" if results == [1] else "tails"
-        rows = row_texts(instruction, output)
         return Roll(
             player=player_id,
             player_name=roller.name,
-            label=spec.label if spec.kind != "card" else str(request.get("name") or request.get("card")),
+            label=prepared.name if spec.kind == "card" else spec.label,
             kind=spec.kind,
-            request=request,
-            output=output,
-            row_texts=rows,
+            request=view.request,
+            outcome=outcome,
+            instruction=prepared.instruction,
             turn=self.turn,
-            planar_cost=planar_cost,
             card_id=spec.card_id,
         )
 
     def record(self, roll: Roll) -> None:
-        """Apply a finished roll: stored results (CR 706.8), used keys, the planar count, history."""
+        """Apply a finished roll: stored results (CR 706.8), the turn's uses and counts, history."""
         roller = self.player(roll.player)
-        for name, values in roll.output.get("stored", {}).items():
-            target = self._stored_target(roller, name, roll.card_id)
-            if target is not None:
-                self.update_card(roller.id, target.id, stored=tuple(values))
-        self.used.update(roll.output.get("used", []))
-        if roll.planar_cost is not None:
-            self.planar_rolls += 1
+        resolution = roll.resolution
+        if resolution is not None:
+            for name, values in resolution.stored.items():
+                target = self._stored_target(roller, name, roll.card_id)
+                if target is not None:
+                    self.update_card(roller.id, target.id, stored=tuple(values))
+            self.dice_rolled[roll.player] = resolution.dice_rolled
+            self.planar_rolls = max(self.planar_rolls, resolution.planar_actions)
+        self.used.update(roll.outcome.used)
         self.history.append(roll)
         del self.history[:-MAX_HISTORY]
 
@@ -396,43 +426,32 @@ class Game:
                     return card
         return next((card for card in roller.battlefield if card.name == name), None)
 
-    def _who_decides(self, roller: Player, player: Seat, source: str) -> str:
-        """The game player a decision belongs to (DESIGN.md §3.15).
-
-        The resolver names the roller (``"you"``/``"roller"``) or another player, and the card
-        whose effect asks; an effect on exactly one other player's battlefield is theirs to use.
-        """
-        if source:
-            owners = [
-                other.id
-                for other in self.players.values()
-                if other.id != roller.id and any(card.name == source for card in other.battlefield)
-            ]
-            mine = any(card.name == source for _, card in roller.cards())
-            if len(owners) == 1 and not mine:
-                return owners[0]
-        if player != YOU:
-            others = [other.id for other in self.players.values() if other.id != roller.id]
-            if len(others) == 1:
-                return others[0]
-        return roller.id
+    def _who_decides(self, roller: Player, decision: Decision, view: _View) -> str:
+        """The game player a decision belongs to (DESIGN.md §3.15): the owner of the permanent
+        whose effect asks when it is another player's, else the seat the rules name."""
+        if decision.zone is Zone.OPPONENTS and decision.position is not None and decision.player != YOU:
+            return view.owners[decision.position]
+        if decision.player == YOU:
+            return roller.id
+        others = [other.id for other in self.players.values() if other.id != roller.id]
+        return others[(decision.player - 1) % len(others)] if others else roller.id
 
 
-def row_texts(instruction: RollInstruction, output: Mapping[str, Any]) -> tuple[tuple[str, ...], ...]:
-    """The matched rows' label and text, per execution of a ``resolve`` output (empty: no table)."""
+def row_texts(instruction: RollInstruction, resolution: Resolution) -> tuple[tuple[str, ...], ...]:
+    """The matched rows' label and text, per execution of a resolution (empty: no table)."""
     if instruction.table is None:
         return ()
-    return tuple(_row_texts(instruction, execution) for execution in output.get("rolls", []))
+    return tuple(_row_texts(instruction, execution) for execution in resolution.executions)
 
 
-def _row_texts(instruction: RollInstruction, execution: Mapping[str, Any]) -> tuple[str, ...]:
+def _row_texts(instruction: RollInstruction, execution: Execution) -> tuple[str, ...]:
     table = instruction.table
     assert table is not None
-    if execution.get("row") is not None:
-        row = table.rows[execution["row"]]
+    if execution.row is not None:
+        row = table.rows[execution.row]
         return (f"{row.label} | {row.text}",)
     texts: list[str] = []
-    for index in execution.get("rows", []) or []:
+    for index in execution.rows or ():
         if index is not None:
             row = table.rows[index]
             texts.append(f"{row.label} | {row.text}")

@@ -8,13 +8,14 @@ A shared room, with :class:`mtgdice.fair.Room` (a value: keep the new one each s
 
 >>> import tempfile, pathlib
 >>> from mtgdice.fair import Room
->>> from mtgdice.jsonio import resolve_json
+>>> from mtgdice.request import CardRef, RollRequest, resolve_request
+>>> from mtgdice.rules import ScriptedChooser
 >>> log = RollLog(pathlib.Path(tempfile.mkdtemp()) / "rolls.sqlite")
 >>> room = log.load_room("table") or Room.open("table", client_seeds=("alice", "bob"))
 >>> log.save_room(room)                         # publish room.commitment now
->>> request = {"text": "Roll a d20."}
+>>> request = RollRequest(card=CardRef("", "Roll a d20."))
 >>> source, after = room.next_source()
->>> outcome = resolve_json(request, None, source)  # if this raises, keep `room`: the nonce was never shown
+>>> outcome = resolve_request(request, None, source, ScriptedChooser())  # if this raises, keep `room`
 >>> roll_id = log.record(request, outcome, source, room="table", player="alice")
 >>> room = after
 >>> reveal, room = room.rotate()                # reveal the old seed, commit to a new one
@@ -29,11 +30,12 @@ This package leaves out the CLI (``mtgdice.cli_log``) and rendering for people.
 
 from mtgdice.log.records import LoggedRoll, outcome_faces
 from mtgdice.log.replay import ReplayResult, replay, replay_roll
-from mtgdice.log.store import EXPORT_FORMAT, RollLog, default_db_path
+from mtgdice.log.store import EXPORT_FORMAT, LogEntry, RollLog, default_db_path, log_fields
 from mtgdice.log.verify import RollCheck, Status, VerifyReport, verify_export
 
 __all__ = [
     "EXPORT_FORMAT",
+    "LogEntry",
     "LoggedRoll",
     "ReplayResult",
     "RollCheck",
@@ -41,6 +43,7 @@ __all__ = [
     "Status",
     "VerifyReport",
     "default_db_path",
+    "log_fields",
     "outcome_faces",
     "replay",
     "replay_roll",

@@ -12,14 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from mtgdice.errors import MtgDiceError
+from mtgdice.jsonio import outcome_json, request_from_json
 from mtgdice.log.records import LoggedRoll
+from mtgdice.request import CardSource, resolve_request
 from mtgdice.rules import PlanarFace, ScriptedChooser, ScriptedSource
-
-if TYPE_CHECKING:
-    from mtgdice.jsonio import CardSource
 
 MAX_DIFFERENCES = 5
 IGNORED_KEYS = frozenset({"source"})
@@ -112,15 +111,14 @@ def _replay_plain(roll: LoggedRoll, notation: object) -> ReplayResult:
 
 def replay_roll(roll: LoggedRoll, cards: CardSource | None) -> ReplayResult:
     """Resolve one logged request again with its logged faces and compare the outcome."""
-    from mtgdice.jsonio import resolve_json  # here: writing to the log never needs the compiler
-
     if "notation" in roll.request:
         return _replay_plain(roll, roll.request["notation"])
     numbers = [face for sides, face in roll.faces if sides != "planar"]
     planar = [face for sides, face in roll.faces if sides == "planar"]
     try:
         source = ScriptedSource([int(face) for face in numbers], [PlanarFace(str(face)) for face in planar])
-        outcome = resolve_json(roll.request, cards, source=source, chooser=ScriptedChooser(_answers(roll)))
+        request = request_from_json(roll.request)
+        outcome = outcome_json(resolve_request(request, cards, source, ScriptedChooser(_answers(roll))))
     except (MtgDiceError, ValueError, TypeError) as error:
         return ReplayResult(roll.id, error=str(error))
     found = differences(roll.outcome, outcome)

@@ -24,6 +24,7 @@ import re
 import sqlite3
 import threading
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any, TypeGuard
@@ -31,7 +32,9 @@ from typing import IO, Any, TypeGuard
 from mtgdice.errors import InputError
 from mtgdice.fair import CommitRevealSource, Draw, DrawJSON, Room, join_client_seeds
 from mtgdice.fair import commitment as commitment_of
+from mtgdice.jsonio import faces_shown, outcome_json, request_json
 from mtgdice.log.records import LoggedRoll, card_label, first_row, outcome_faces
+from mtgdice.request import Outcome, RollRequest
 from mtgdice.rules.dice import PlanarFace
 from mtgdice.rules.sources import DiceSource
 
@@ -92,6 +95,44 @@ def default_db_path() -> Path:
         return Path(explicit).expanduser()
     data_home = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(data_home).expanduser() / "mtgdice" / "rolls.sqlite"
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """One roll to log, typed: what was asked, what came of it, where its faces came from."""
+
+    request: RollRequest
+    outcome: Outcome
+    source: DiceSource
+    room: str | None = None
+    player: str | None = None
+
+    def fields(self) -> dict[str, Any]:
+        """The stored form (:func:`log_fields`)."""
+        return log_fields(self.request, self.outcome, self.source, self.room, self.player)
+
+
+def log_fields(
+    request: RollRequest, outcome: Outcome, source: DiceSource, room: str | None, player: str | None
+) -> dict[str, Any]:
+    """The keyword arguments of :meth:`RollLog.append` for a typed roll: the request and outcome as
+    the log stores them (JSON, the log's edge), and for a commit-reveal source its proof."""
+    fields: dict[str, Any] = {
+        "request": request_json(request),
+        "outcome": outcome_json(outcome),
+        "source": source.name,
+        "room": room,
+        "player": player,
+        "faces": faces_shown(outcome),
+    }
+    if isinstance(source, CommitRevealSource):
+        fields.update(
+            commitment=source.commitment,
+            client_seeds=tuple(source.client_seeds),
+            nonce=source.nonce,
+            faces=source.draws,
+        )
+    return fields
 
 
 def utc_now() -> str:
@@ -261,8 +302,8 @@ class RollLog:
 
     def record(
         self,
-        request: Mapping[str, Any],
-        outcome: Mapping[str, Any],
+        request: RollRequest,
+        outcome: Outcome,
         source: DiceSource,
         *,
         room: str | None = None,
@@ -274,27 +315,17 @@ class RollLog:
 
         >>> import tempfile, pathlib
         >>> from mtgdice.fair import Room
-        >>> from mtgdice.jsonio import resolve_json
+        >>> from mtgdice.request import RollRequest, CardRef, resolve_request
+        >>> from mtgdice.rules import ScriptedChooser
         >>> room = Room.open("table")
         >>> source, room = room.next_source()
-        >>> outcome = resolve_json({"text": "Roll a d20."}, None, source)
+        >>> request = RollRequest(card=CardRef("", "Roll a d20."))
+        >>> outcome = resolve_request(request, None, source, ScriptedChooser())
         >>> with RollLog(pathlib.Path(tempfile.mkdtemp()) / "rolls.sqlite") as log:
-        ...     log.get(log.record({"text": "Roll a d20."}, outcome, source, room="table")).nonce
+        ...     log.get(log.record(request, outcome, source, room="table")).nonce
         0
         """
-        if isinstance(source, CommitRevealSource):
-            return self.append(
-                request=request,
-                outcome=outcome,
-                source=source.name,
-                room=room,
-                player=player,
-                commitment=source.commitment,
-                client_seeds=source.client_seeds,
-                nonce=source.nonce,
-                faces=source.draws,
-            )
-        return self.append(request=request, outcome=outcome, source=source.name, room=room, player=player)
+        return self.append(**log_fields(request, outcome, source, room, player))
 
     # -- room state (server side, secret) ---------------------------------------------------------
 

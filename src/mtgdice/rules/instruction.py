@@ -143,6 +143,15 @@ class RollInstruction:
         """Whether a row says to roll again or the text says to repeat (CR 706.3c)."""
         return self.repeat_when is not None or (self.table is not None and self.table.roll_again)
 
+    @property
+    def amounts(self) -> tuple[str, ...]:
+        """Names of the variable amounts this instruction needs, in the order it reads them."""
+        names: list[str] = []
+        for amount in (self.count, self.sides_amount, self.modifier):
+            if amount is not None and amount.name is not None and amount.name not in names:
+                names.append(amount.name)
+        return tuple(names)
+
     def die_for(self, amounts: Mapping[str, int]) -> Die:
         """The kind of die, reading a variable number of sides if the card has one."""
         if self.sides_amount is None:

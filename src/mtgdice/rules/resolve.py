@@ -24,7 +24,7 @@ parsing, no I/O and no printing.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import cast
 
 from mtgdice.rules.board import Board, Holder, Permanent
@@ -38,7 +38,7 @@ from mtgdice.rules.effects.replacement import Replacement, RollPlan
 from mtgdice.rules.effects.reroll import RerollEffect
 from mtgdice.rules.effects.trigger import RollEvents, TriggeredAbility, TriggerHit
 from mtgdice.rules.errors import InputError, RollLimitError
-from mtgdice.rules.instruction import Extreme, RollInstruction
+from mtgdice.rules.instruction import Extreme, Roller, RollInstruction
 from mtgdice.rules.players import YOU, Seat
 from mtgdice.rules.sources import DiceSource
 
@@ -223,6 +223,7 @@ class _NoDice:
 
 
 _NO_DICE = _NoDice()
+_ONLY_YOU = (YOU,)
 _NO_BOARD = Board()
 _DECLINE = PolicyChooser()
 _NO_AMOUNTS: Mapping[str, int] = {}
@@ -239,6 +240,8 @@ class Effects:
     faces: tuple[Holder[FaceEffect], ...]
     triggers: tuple[Holder[TriggeredAbility], ...]
     coins: tuple[Holder[CoinEffect], ...]
+    plans: dict[tuple[int, int | None, Seat, int, int | None], RollPlan] = field(default_factory=dict, compare=False)
+    """Plans of rolls that no decision shaped (a plan depends on the board and the roll alone)."""
 
 
 _EFFECTS: dict[int, tuple[Board, Effects]] = {}
@@ -571,7 +574,7 @@ class _Resolution(Decisions):
         self.records = []
         self.base = self.next_index
         self.rerolls = 0
-        rollers = instruction.roller.seats(self.players)
+        rollers = _ONLY_YOU if instruction.roller is Roller.YOU else instruction.roller.seats(self.players)
         # Steps 1-4: the instruction, its replacements, the physical roll and ignoring.
         for roller in rollers:
             plan = self._plan(count, die, roller, instruction.ignore_lowest, instruction.keep_highest)
@@ -637,6 +640,11 @@ class _Resolution(Decisions):
     ) -> RollPlan:
         """CR 616: the replacements that see ``roller``'s roll, each once; the roller orders those
         of different kinds (CR 616.1), identical ones apply in zone order without a question."""
+        key = (count, die.sides, roller, ignore_lowest, keep_highest)
+        known = self.effects.plans.get(key)
+        if known is not None:
+            return known
+        asked = len(self.asked)
         plan = RollPlan(die, roller, (1,) * count, ignore_lowest)
         remaining = [holder for holder in self.effects.replacements if holder.sees(roller)]
         while remaining:
@@ -660,6 +668,8 @@ class _Resolution(Decisions):
             )
         if keep_highest is not None and not die.planar:
             plan = RollPlan(plan.die, roller, plan.slots, max(plan.lowest, len(plan.slots) - keep_highest), plan.chosen)
+        if len(self.asked) == asked and len(self.effects.plans) < 64:
+            self.effects.plans[key] = plan  # no decision shaped it: the same roll gets the same plan
         return plan
 
     # -- steps 3 and 4 --------------------------------------------------------------------------
@@ -675,9 +685,11 @@ class _Resolution(Decisions):
 
     def _ignore(self, plan: RollPlan, first: int) -> None:
         """CR 706.6: decide which dice of this roll count, by the face shown."""
+        if not plan.lowest and not plan.chosen and plan.dice_count == len(plan.slots):
+            return  # every die counts
         # First each group's free choice, in roll order.
         start = first
-        for size in plan.slots:
+        for size in plan.slots if plan.dice_count != len(plan.slots) else ():
             group = [self.base + position for position in range(start, start + size)]
             start += size
             while len(group) > 1:
@@ -820,7 +832,8 @@ class _Resolution(Decisions):
         if self.effects.faces:
             seen = tuple(_face_seen(roll, self.effects.faces) for roll in counted)
         nth = {roll.index: first + position + 1 for position, roll in enumerate(mine)}
-        rollers = self.instruction.roller.seats(self.players)
+        roller = self.instruction.roller
+        rollers = _ONLY_YOU if roller is Roller.YOU else roller.seats(self.players)
         events = RollEvents(seen, rollers, execution.doubles, self.instruction.purpose, nth, number)
         hits: list[TriggerHit] = []
         for holder in triggers:

@@ -20,6 +20,7 @@ from mtgdice.rules import (
     PLANAR_DIE,
     Amount,
     AnyOf,
+    Comparison,
     Condition,
     Cost,
     Decider,
@@ -27,6 +28,7 @@ from mtgdice.rules import (
     Effect,
     Event,
     ExtraDice,
+    Extreme,
     FaceCountsAs,
     FaceIs,
     IgnoreMode,
@@ -85,10 +87,6 @@ class CompiledCard:
 
 def roll_json(roll: RollInstruction) -> dict[str, Any]:
     """One roll instruction as json-interface.md describes it, plus our own fields."""
-    amounts: list[str] = []
-    for amount in (roll.count, roll.sides_amount, roll.modifier):
-        if amount is not None and amount.name is not None and amount.name not in amounts:
-            amounts.append(amount.name)
     sides: int | str | None
     if roll.sides_amount is not None:
         sides = roll.sides_amount.describe()
@@ -106,7 +104,7 @@ def roll_json(roll: RollInstruction) -> dict[str, Any]:
         "sides": sides,
         "ignore_lowest": ignore,
         "modifier": roll.modifier.describe_signed() if roll.modifier is not None else None,
-        "amounts": amounts,
+        "amounts": list(roll.amounts),
         "choose": roll.choose,
         "table": [[row.low, row.high] for row in table.rows] if table is not None else None,
         "roll_again": roll.roll_again,
@@ -128,6 +126,9 @@ def roll_json(roll: RollInstruction) -> dict[str, Any]:
         "store": roll.store,
         "reroll_stored": roll.reroll_stored,
         "roller": roll.roller.value,
+        "compare": {"extreme": roll.compare.extreme.value, "break_ties": roll.compare.break_ties}
+        if roll.compare is not None
+        else None,
         "purpose": roll.purpose or None,
         "outcomes": [outcome_json(outcome) for outcome in roll.outcomes],
         "text": roll.text,
@@ -135,12 +136,17 @@ def roll_json(roll: RollInstruction) -> dict[str, Any]:
 
 
 def outcome_json(outcome: Outcome) -> dict[str, Any]:
-    return {
+    data: dict[str, Any] = {
         "when": "doubles" if outcome.doubles else (outcome.condition.describe() if outcome.condition else None),
         "reads": outcome.reads.value,
         "times": outcome.times,
         "text": outcome.text,
     }
+    if outcome.extreme is not None:
+        data["extreme"] = outcome.extreme.value
+    if outcome.who is not None:
+        data["who"] = outcome.who.value
+    return data
 
 
 def mentions_dice(text: str) -> bool:
@@ -919,7 +925,41 @@ def _rule_otherwise(c: _Compiler, text: str, original: str, state: _State) -> bo
 def _rule_ties(c: _Compiler, text: str, original: str, state: _State) -> bool:
     if not g.REROLL_TIES.match(text):
         return False
+    roll = c.current_roll(state)
+    if roll is not None and roll.compare is not None:
+        c.update_roll(state, compare=replace(roll.compare, break_ties=True))
     return c.add_outcome(state, Outcome(original, reads=Reads.TIES))
+
+
+def _each_player(roll: RollInstruction | None) -> bool:
+    return roll is not None and roll.roller in (Roller.EACH_PLAYER, Roller.EACH_OPPONENT)
+
+
+def _rule_who_had(c: _Compiler, text: str, original: str, state: _State) -> bool:
+    """ "If one or more opponents had the highest result, ...": an outcome on who had it."""
+    match = g.WHO_HAD.match(text)
+    roll = c.current_roll(state)
+    if match is None or not _each_player(roll):
+        return False
+    assert roll is not None
+    extreme = Extreme(match.group("extreme"))
+    who = Scope.YOU if match.group("who") == "you" else Scope.OPPONENT
+    if roll.compare is None:
+        c.update_roll(state, compare=Comparison(extreme))
+    return c.add_outcome(state, Outcome(original, reads=Reads.STANDING, who=who, extreme=extreme))
+
+
+def _rule_standing(c: _Compiler, text: str, original: str, state: _State) -> bool:
+    """A sentence that uses the player with the lowest or highest result."""
+    match = g.STANDING.search(text)
+    roll = c.current_roll(state)
+    if match is None or not _each_player(roll):
+        return False
+    assert roll is not None
+    extreme = Extreme(match.group("extreme"))
+    if roll.compare is None:
+        c.update_roll(state, compare=Comparison(extreme))
+    return c.add_outcome(state, Outcome(original, reads=Reads.STANDING, extreme=extreme))
 
 
 def _rule_conditional(c: _Compiler, text: str, original: str, state: _State) -> bool:
@@ -993,6 +1033,8 @@ _SENTENCE_RULES = (
     _rule_exactly,
     _rule_for_each,
     _rule_ties,
+    _rule_who_had,
+    _rule_standing,
     _rule_otherwise,
     _rule_roll,
     _rule_conditional,

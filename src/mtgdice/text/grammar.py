@@ -95,6 +95,15 @@ FOR_EACH = re.compile(
 )
 OTHERWISE = re.compile(r"^otherwise, (?P<text>.+)$")
 REROLL_TIES = re.compile(r"^(?:reroll|roll again) to break ties\b")
+STANDING = re.compile(
+    r"\bthe (?:player|players|opponent|opponents) with the (?P<extreme>lowest|highest) (?:result|roll|total)\b"
+)
+"""Players' results compared: "the player with the lowest result" (when each player rolls)."""
+WHO_HAD = re.compile(
+    r"^if (?P<who>one or more opponents|an opponent|you) (?:had|rolled|got) the (?P<extreme>highest|lowest) "
+    r"(?:result|roll|total)(?: or tied for (?:it|the (?:highest|lowest)(?: result)?))?, (?P<text>.+)$"
+)
+"""An outcome on who had the lowest or highest result: "if one or more opponents had the highest result, ..."."""
 INDICATED = re.compile(r"\b(?:the indicated|for each (?:other )?result)\b")
 
 CONDITION_WORDS = re.compile(

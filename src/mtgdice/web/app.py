@@ -17,7 +17,6 @@ import asyncio
 import json
 import logging
 import os
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs
@@ -30,17 +29,16 @@ from markupsafe import Markup
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from mtgdice.errors import InputError, MtgDiceError
-from mtgdice.game import Roll, RollSpec, row_texts
+from mtgdice.game import RollSpec
 from mtgdice.game.odds import row_odds
-from mtgdice.jsonio import CardSource, compile_json, instruction_from, parse_request
+from mtgdice.jsonio import outcome_json, parse_request
 from mtgdice.log import RollLog
+from mtgdice.request import CardSource, compile_ref
 from mtgdice.web.guard import MAX_BODY, Guard
 from mtgdice.web.rooms import Conflict, Finished, Forbidden, PendingRoll, Rooms, RoomState
 
 HERE = Path(__file__).parent
 COOKIE = "mtgdice_player"
-API_PLAYER = "api"
-"""The player id of rolls made through the JSON API (not a player of the game)."""
 SEARCH_LIMIT = 20
 
 logger = logging.getLogger("mtgdice.web")
@@ -160,16 +158,7 @@ def create_app(
         return player_id
 
     def roll_html(finished: Finished) -> Markup:
-        roll = finished.roll
-        if roll.player == API_PLAYER and roll.output.get("rolls"):  # rows' text, found when first shown
-            _, instruction = instruction_from(roll.request, cards)
-            roll = replace(roll, row_texts=row_texts(instruction, roll.output))
-        return pages.render("_roll.html", roll=roll, roll_id=finished.id, proof=finished.proof)
-
-    def api_finished(outcome: dict[str, Any], request: dict[str, Any], player: str | None) -> Finished:
-        label = request.get("name") or request.get("card") or "text"
-        roll = Roll(API_PLAYER, player or "API", str(label)[:120], "card", request, outcome)
-        return Finished(outcome["id"], roll, outcome["proof"])
+        return pages.render("_roll.html", roll=finished.roll, roll_id=finished.id, proof=finished.proof)
 
     def table_html(state: RoomState) -> str:
         return pages.render("_table.html", game=state.game)
@@ -192,7 +181,7 @@ def create_app(
 
     def board_html(state: RoomState, player_id: str) -> Markup:
         listed = [
-            (zone, card, compile_json(card.source_fields(), cards)["rolls"])
+            (zone, card, compile_ref(card.ref(), "card", cards).rolls)
             for zone, card in state.game.player(player_id).cards()
         ]
         return pages.render("_board.html", room=state, cards=listed)
@@ -250,10 +239,9 @@ def create_app(
         state = rooms.get(room_id)
         state.check_room_token(bearer(request))
         body = await json_body(request)
-        player = body.get("player")
-        result = await rooms.api_roll(state, body)
-        push_roll(state, api_finished(result, body, player if isinstance(player, str) else None))
-        return JSONResponse(result)
+        finished = await rooms.api_roll(state, body)
+        push_roll(state, finished)
+        return JSONResponse({**outcome_json(finished.roll.outcome), "id": finished.id, "proof": finished.proof.to_json()})
 
     @api.post("/api/rooms/{room_id}/reveal")
     async def api_reveal(room_id: str, request: Request) -> JSONResponse:

@@ -18,7 +18,7 @@ import threading
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
-from mtgdice.fair import CommitRevealSource, draw_json
+from mtgdice.log.store import LogEntry
 
 MAX_BATCH = 256
 
@@ -42,24 +42,7 @@ class AppendLog(Protocol):
     ) -> int: ...
 
 
-Entry = tuple[dict[str, Any], asyncio.AbstractEventLoop, "asyncio.Future[int]"]
-
-
-def append_fields(
-    request: Mapping[str, Any], outcome: Mapping[str, Any], source: CommitRevealSource, room: str, player: str | None
-) -> dict[str, Any]:
-    """The keyword arguments of ``RollLog.append`` for a commit-reveal roll."""
-    return {
-        "request": dict(request),
-        "outcome": dict(outcome),
-        "source": source.name,
-        "room": room,
-        "player": player,
-        "commitment": source.commitment,
-        "client_seeds": tuple(source.client_seeds),
-        "nonce": source.nonce,
-        "faces": [draw_json(draw) for draw in source.draws],
-    }
+Entry = tuple[LogEntry, asyncio.AbstractEventLoop, "asyncio.Future[int]"]
 
 
 class LogWriter:
@@ -67,14 +50,16 @@ class LogWriter:
 
     >>> import tempfile, pathlib, asyncio
     >>> from mtgdice.fair import Room
-    >>> from mtgdice.jsonio import resolve_json
-    >>> from mtgdice.log import RollLog
+    >>> from mtgdice.log import LogEntry, RollLog
+    >>> from mtgdice.request import CardRef, RollRequest, resolve_request
+    >>> from mtgdice.rules import ScriptedChooser
     >>> log = RollLog(pathlib.Path(tempfile.mkdtemp()) / "rolls.sqlite")
     >>> writer = LogWriter(log)
     >>> source = Room.open("t").source()
-    >>> outcome = resolve_json({"text": "Roll a d6."}, None, source)
+    >>> request = RollRequest(card=CardRef("", "Roll a d6."))
+    >>> outcome = resolve_request(request, None, source, ScriptedChooser())
     >>> async def write() -> int:
-    ...     return await writer.submit(append_fields({"text": "Roll a d6."}, outcome, source, "t", None))
+    ...     return await writer.submit(LogEntry(request, outcome, source, "t"))
     >>> asyncio.run(write())
     1
     >>> writer.close()
@@ -86,11 +71,12 @@ class LogWriter:
         self._thread = threading.Thread(target=self._run, name="mtgdice-log-writer", daemon=True)
         self._thread.start()
 
-    def submit(self, fields: dict[str, Any]) -> asyncio.Future[int]:
-        """Queue one roll (synchronously, so callers keep their order); await the future for its id."""
+    def submit(self, entry: LogEntry) -> asyncio.Future[int]:
+        """Queue one roll (synchronously, so callers keep their order); await the future for its id.
+        The roll is turned into its stored form in the writer's thread, off the event loop."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[int] = loop.create_future()
-        self._queue.put((fields, loop, future))
+        self._queue.put((entry, loop, future))
         return future
 
     def close(self) -> None:
@@ -118,7 +104,7 @@ class LogWriter:
         append_many = getattr(self.log, "append_many", None)
         if append_many is not None and len(batch) > 1:
             try:
-                ids = list(append_many([fields for fields, _, _ in batch]))
+                ids = list(append_many([entry.fields() for entry, _, _ in batch]))
             except Exception as error:  # every roll of the batch failed together
                 for _, loop, future in batch:
                     _notify(loop, _fail, future, error)
@@ -126,9 +112,9 @@ class LogWriter:
             for (_, loop, future), roll_id in zip(batch, ids, strict=True):
                 _notify(loop, _done, future, roll_id)
             return
-        for fields, loop, future in batch:
+        for entry, loop, future in batch:
             try:
-                roll_id = self.log.append(**fields)
+                roll_id = self.log.append(**entry.fields())
             except Exception as error:
                 _notify(loop, _fail, future, error)
             else:

@@ -36,10 +36,14 @@ from mtgdice.errors import InputError
 from mtgdice.fair import CommitRevealSource, Room, check_client_seed
 from mtgdice.game import Game, Pending, Roll, RollSpec
 from mtgdice.game.choices import Question
-from mtgdice.jsonio import CardSource, resolve_json
-from mtgdice.log import RollLog
-from mtgdice.web.logwriter import LogWriter, append_fields
+from mtgdice.jsonio import request_from_json
+from mtgdice.log import LogEntry, RollLog
+from mtgdice.request import CardSource, Outcome, RollRequest, prepare, resolve_prepared
+from mtgdice.rules import ScriptedChooser
+from mtgdice.web.logwriter import LogWriter
 
+API_PLAYER = "api"
+"""The player id of rolls made through the JSON API (not a player of the game)."""
 MAX_ROOMS = 1000
 ROOM_IDLE_SECONDS = 6 * 3600
 """A room nobody has used (and nobody watches) for this long may be dropped to make space."""
@@ -72,13 +76,35 @@ class PendingRoll:
         return CommitRevealSource(self.server_seed, self.client_seeds, self.nonce)
 
 
+@dataclass(frozen=True, slots=True)
+class Proof:
+    """What a player checks a roll against: the commitment, the client seeds and the nonce."""
+
+    source: str
+    nonce: int
+    commitment: str
+    client_seeds: tuple[str, ...]
+
+    @classmethod
+    def of(cls, source: CommitRevealSource) -> Proof:
+        return cls(source.name, source.nonce, source.commitment, tuple(source.client_seeds))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "nonce": self.nonce,
+            "commitment": self.commitment,
+            "client_seeds": list(self.client_seeds),
+        }
+
+
 @dataclass(slots=True)
 class Finished:
     """A logged roll: its log id, the game's record and the fairness proof."""
 
     id: int
     roll: Roll
-    proof: dict[str, Any]
+    proof: Proof
 
 
 @dataclass(slots=True)
@@ -168,24 +194,16 @@ class Rooms:
 
     # -- rolling ----------------------------------------------------------------------------------
 
-    def _proof(self, source: CommitRevealSource) -> dict[str, Any]:
-        return {
-            "source": source.name,
-            "nonce": source.nonce,
-            "commitment": source.commitment,
-            "client_seeds": list(source.client_seeds),
-        }
-
     def _log(
         self,
         state: RoomState,
-        request: dict[str, Any],
-        output: dict[str, Any],
+        request: RollRequest,
+        outcome: Outcome,
         source: CommitRevealSource,
         player: str | None,
     ) -> asyncio.Future[int]:
         """Queue the roll for the log (in nonce order: call under the room's lock)."""
-        committed = self.writer.submit(append_fields(request, output, source, state.id, player))
+        committed = self.writer.submit(LogEntry(request, outcome, source, state.id, player))
         state.last_commit = committed
         return committed
 
@@ -226,27 +244,30 @@ class Rooms:
             return roller, await self._finish(state, outcome, source)
 
     async def _finish(self, state: RoomState, roll: Roll, source: CommitRevealSource) -> Finished:
-        roll_id = await self._log(state, roll.request, roll.output, source, roll.player_name)
+        roll_id = await self._log(state, roll.request, roll.outcome, source, roll.player_name)
         state.game.record(roll)
-        return Finished(roll_id, roll, self._proof(source))
+        return Finished(roll_id, roll, Proof.of(source))
 
-    async def api_roll(self, state: RoomState, request: dict[str, Any]) -> dict[str, Any]:
+    async def api_roll(self, state: RoomState, body: dict[str, Any]) -> Finished:
         """A ``resolve`` request rolled with the room's dice (``choices`` answer decisions)."""
-        for field_name in ("dice", "planar", "random"):
-            if field_name in request:
+        for field_name in ("dice", "planar", "coins", "random"):
+            if field_name in body:
                 raise InputError(field_name, "faces come from the room's commit-reveal dice; leave it out")
-        player = request.pop("player", None)
+        player = body.get("player")
         if player is not None and (not isinstance(player, str) or len(player) > 40):
             raise InputError("player", "expected a name of up to 40 characters")
+        request = request_from_json({key: value for key, value in body.items() if key != "player"})
+        prepared = prepare(request, self.cards)
         async with state.lock:
             source = state.fair.source()
-            output = resolve_json(request, self.cards, source=source)
+            outcome = resolve_prepared(prepared, request, source, ScriptedChooser(request.choices))
             state.fair = state.fair.next_source()[1]
-            committed = self._log(state, request, output, source, player)
+            committed = self._log(state, request, outcome, source, player)
         # API rolls change no game state, so the next roll need not wait for this commit: rolls
         # that arrive together can share one (see LogWriter). The response still waits for it.
         roll_id = await committed
-        return {**output, "id": roll_id, "proof": self._proof(source)}
+        roll = Roll(API_PLAYER, player or "API", prepared.name[:120], "card", request, outcome, prepared.instruction)
+        return Finished(roll_id, roll, Proof.of(source))
 
     async def reveal(self, state: RoomState) -> tuple[dict[str, Any], list[Finished]]:
         """Finish open rolls with default answers, reveal the seed and commit to a new one."""

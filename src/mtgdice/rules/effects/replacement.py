@@ -16,7 +16,7 @@ replacements of different kinds (CR 616.1, asked by the resolver).
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from mtgdice.rules.dice import Die
@@ -53,7 +53,7 @@ class RollPlan:
 
     >>> from mtgdice.rules.players import YOU
     >>> plan = RollPlan(Die(20), YOU, (1,))
-    >>> plan.dice_count, replace(plan, slots=(2, 2)).dice_count
+    >>> plan.dice_count, RollPlan(Die(20), YOU, (2, 2)).dice_count
     (1, 4)
     """
 
@@ -141,9 +141,9 @@ class ExtraDice(Replacement):
             return plan
         slots = plan.slots + (1,) * self.extra
         if self.ignore is IgnoreMode.LOWEST:
-            return replace(plan, slots=slots, lowest=plan.lowest + self.extra)
+            return RollPlan(plan.die, plan.roller, slots, plan.lowest + self.extra, plan.chosen)
         chosen = plan.chosen + tuple(ChosenIgnore(holder, self.chosen_by) for _ in range(self.extra))
-        return replace(plan, slots=slots, chosen=chosen)
+        return RollPlan(plan.die, plan.roller, slots, plan.lowest, chosen)
 
     def behaviour(self) -> tuple[object, ...]:
         return (ExtraDice, self.extra, self.ignore, self.chosen_by, self.sides, self.optional)
@@ -175,7 +175,7 @@ class PairEachDie(Replacement):
         return bool(plan.slots) and fits(self.sides, plan.die)
 
     def replace(self, plan: RollPlan, holder: Holder[EffectBase], context: RollContext) -> RollPlan:
-        return replace(plan, slots=tuple(size + 1 for size in plan.slots))
+        return RollPlan(plan.die, plan.roller, tuple(size + 1 for size in plan.slots), plan.lowest, plan.chosen)
 
     def behaviour(self) -> tuple[object, ...]:
         return (PairEachDie, self.sides)

@@ -1,0 +1,16 @@
+"""Rolling a request object and logging it, the way the shells do, for tests of the roll log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mtgdice.jsonio import request_from_json
+from mtgdice.request import resolve_request
+from mtgdice.rules import DiceSource, ScriptedChooser
+
+
+def record(log: Any, request: dict[str, Any], cards: Any, source: DiceSource, **where: Any) -> int:
+    """Resolve ``request`` (a JSON request object) with ``source`` and log it; the roll's id."""
+    typed = request_from_json(request)
+    outcome = resolve_request(typed, cards, source, ScriptedChooser(typed.choices))
+    return int(log.record(typed, outcome, source, **where))
