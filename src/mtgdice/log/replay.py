@@ -12,13 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mtgdice.errors import MtgDiceError
-from mtgdice.jsonio import outcome_json, request_from_json
 from mtgdice.log.records import LoggedRoll
-from mtgdice.request import CardSource, resolve_request
 from mtgdice.rules import PlanarFace, ScriptedChooser, ScriptedSource
+
+if TYPE_CHECKING:
+    from mtgdice.request import CardSource
 
 MAX_DIFFERENCES = 5
 IGNORED_KEYS = frozenset({"source"})
@@ -113,6 +114,10 @@ def replay_roll(roll: LoggedRoll, cards: CardSource | None) -> ReplayResult:
     """Resolve one logged request again with its logged faces and compare the outcome."""
     if "notation" in roll.request:
         return _replay_plain(roll, roll.request["notation"])
+    # Imported here: writing to the log (this package) never needs the compiler.
+    from mtgdice.jsonio import outcome_json, request_from_json
+    from mtgdice.request import resolve_request
+
     numbers = [face for sides, face in roll.faces if sides != "planar"]
     planar = [face for sides, face in roll.faces if sides == "planar"]
     try:
