@@ -43,6 +43,11 @@ def one_line_error(run: subprocess.CompletedProcess[str], *needles: str) -> str:
 
 CASES = [
     ("malformed-json", '{"card": "Hoarding Ogre", "dice": [1,', ("input", "not valid JSON")),
+    (
+        "misspelt-field",
+        {"card": "Hoarding Ogre", "batlefield": ["Pixie Guide"], "dice": [3, 4]},
+        ("batlefield", 'did you mean "battlefield"'),
+    ),
     ("not-an-object", "[1, 2]", ("input", "JSON object")),
     ("unknown-card", {"card": "Pixy Guide", "dice": [3]}, ("card", "Pixy Guide", "Pixie Guide")),
     (
