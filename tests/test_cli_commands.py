@@ -182,7 +182,7 @@ def test_room_ids_are_never_cut(tmp_path: Path) -> None:
 
     room = "a-room-id-that-is-much-longer-than-eighty-columns-would-allow-in-a-table-0123456789"
     with RollLog(tmp_path / "rolls.sqlite") as log:
-        log.append(request={"notation": "d6"}, outcome={"kind": "plain", "total": 4}, source="secure", room=room,
+        log.append(request={"kind": "plain", "notation": "d6"}, outcome={"kind": "plain", "total": 4}, source="secure", room=room,
                    faces=[[6, 4]])  # fmt: skip
     listed = ok("log", "list", "--db", str(tmp_path / "rolls.sqlite"))
     assert room in listed
@@ -325,3 +325,24 @@ def test_a_decision_at_the_terminal_shows_the_dice_then_takes_a_1_based_answer(c
         assert [die["ignored"] for die in dice] == [position == ignored for position in range(2)]
         shown = f"Dice: #1 d20: {dice[0]['natural']}, #2 d20: {dice[1]['natural']}"
         assert result.stderr.index(shown) < result.stderr.index("Ignore which")
+
+
+def test_rolls_made_in_a_web_room_replay_too(cards_path: str, tmp_path: Path) -> None:
+    import warnings
+
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+    from mtgdice.cards.catalog import CardCatalog
+    from mtgdice.web import create_app
+
+    db = tmp_path / "rolls.sqlite"
+    client = TestClient(create_app(db, CardCatalog.from_path(cards_path), rate=0))
+    room = client.post("/rooms", follow_redirects=False).headers["location"].rsplit("/", 1)[1]
+    client.post(f"/r/{room}/join", data={"name": "Alice"}, follow_redirects=False)
+    for form in ({"kind": "dice", "dice": "2d10"}, {"kind": "planar", "cause": "action"}, {"kind": "coin"}):
+        assert client.post(f"/r/{room}/roll", data=form).status_code == 200
+    client.close()
+    ok("roll", "--db", str(db), "3d6+2")  # a plain roll from the command line in the same log
+    replayed = run("replay", "--db", str(db), "--cards", cards_path)
+    assert replayed.returncode == 0 and "4 of 4 rolls replay" in replayed.stdout, replayed.stdout

@@ -123,13 +123,13 @@ def _logged(request: dict[str, object], outcome: dict[str, object], faces: list[
 def test_a_logged_plain_roll_replays_from_its_faces_and_an_edit_is_found() -> None:
     result = roll_plain(parse_plain("4d6dl1+2"), SeededSource(9))
     faces = [list(draw) for draw in result.draws]
-    honest = _logged({"notation": "4d6dl1+2"}, result.to_json(), faces)
+    honest = _logged({"kind": "plain", "notation": "4d6dl1+2"}, result.to_json(), faces)
     assert replay_roll(honest, None).same
     edited = result.to_json() | {"total": result.total + 1}
-    assert "total" in replay_roll(_logged({"notation": "4d6dl1+2"}, edited, faces), None).line()
-    short = replay_roll(_logged({"notation": "4d6dl1+2"}, result.to_json(), faces[:2]), None)
+    assert "total" in replay_roll(_logged({"kind": "plain", "notation": "4d6dl1+2"}, edited, faces), None).line()
+    short = replay_roll(_logged({"kind": "plain", "notation": "4d6dl1+2"}, result.to_json(), faces[:2]), None)
     assert short.error is not None and "faces" in short.error
-    assert replay_roll(_logged({"notation": "2x6"}, result.to_json(), faces), None).error is not None
+    assert replay_roll(_logged({"kind": "plain", "notation": "2x6"}, result.to_json(), faces), None).error is not None
 
 
 @settings(max_examples=200, deadline=None)

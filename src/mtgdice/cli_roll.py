@@ -117,7 +117,7 @@ def _roll_plain(spec: str, source: Any, as_json: bool, roll_log: Any) -> None:
             click.secho(text, bold=style == "bold")
     if roll_log is not None:
         roll_log.append(
-            request={"notation": result.roll.notation},
+            request={"kind": "plain", "notation": result.roll.notation},
             outcome=outcome,
             source=result.source,
             faces=[list(draw) for draw in result.draws],

@@ -93,7 +93,8 @@ def _answers(roll: LoggedRoll) -> list[Any]:
 
 
 def _replay_plain(roll: LoggedRoll, notation: object) -> ReplayResult:
-    """A plain roll (``{"notation": "3d6+2"}``): evaluate the notation again from the logged faces."""
+    """A plain roll (``{"kind": "plain", "notation": "3d6+2"}``, no Magic rule applies): evaluate the
+    notation again from the logged faces. (``"kind": "dice"`` is dice rolled through the rules.)"""
     from mtgdice.rules.plain import roll_plain
     from mtgdice.text.notation import parse_plain
 
@@ -112,8 +113,8 @@ def _replay_plain(roll: LoggedRoll, notation: object) -> ReplayResult:
 
 def replay_roll(roll: LoggedRoll, cards: CardSource | None) -> ReplayResult:
     """Resolve one logged request again with its logged faces and compare the outcome."""
-    if "notation" in roll.request:
-        return _replay_plain(roll, roll.request["notation"])
+    if roll.request.get("kind") == "plain":
+        return _replay_plain(roll, roll.request.get("notation"))
     # Imported here: writing to the log (this package) never needs the compiler.
     from mtgdice.jsonio import outcome_json, request_from_json
     from mtgdice.request import resolve_request
