@@ -42,7 +42,9 @@ def one_line_error(result: subprocess.CompletedProcess[str], *needles: str, stat
 
 
 def test_version_and_short_help() -> None:
-    assert ok("--version").strip() == "mtgdice 0.1.0"
+    from mtgdice import __version__
+
+    assert ok("--version").strip() == f"mtgdice {__version__}"
     assert "Commands:" in ok("-h") and "roll" in ok("-h")
     roll_help = ok("roll", "-h")
     assert "--with NAMES" in roll_help and "<bool>" not in roll_help and "plain" in roll_help.lower()

@@ -103,20 +103,31 @@ def _percent(p: Fraction | float) -> str:
     return f"{float(p) * 100:.2f}%"
 
 
-def odds_table(name: str, instruction: Any, result: Any, board: str = "") -> Any:
-    """A rich table of the rows (or of the results when the instruction has no table)."""
+def _table(title: str, instruction: Any, columns: tuple[str, str]) -> Any:
+    """A rich table whose first column is the table's row (or the result, without a table)."""
     from rich.table import Table
     from rich.text import Text
 
-    title = f"{name}: {instruction.text}".strip() + (f" ({board})" if board else "")
     table = Table(title=Text(title), title_justify="left")
     table.add_column("row" if instruction.table is not None else "result")
-    table.add_column("probability", justify="right")
-    table.add_column("percent", justify="right")
+    for column in columns:
+        table.add_column(column, justify="right")
+    return table
+
+
+def _row_label(row: Any) -> Any:
+    from rich.text import Text
+
+    return Text(f"{row.label}  {row.text}" if row.text else row.label)  # Text: card text is not rich markup
+
+
+def odds_table(name: str, instruction: Any, result: Any, board: str = "") -> Any:
+    """A rich table of the rows (or of the results when the instruction has no table)."""
+    title = f"{name}: {instruction.text}".strip() + (f" ({board})" if board else "")
+    table = _table(title, instruction, ("probability", "percent"))
     if instruction.table is not None:
         for row, p in zip(instruction.table.rows, result.rows, strict=True):
-            label = f"{row.label}  {row.text}" if row.text else row.label
-            table.add_row(Text(label), str(p), _percent(p))  # Text: card text is not rich markup
+            table.add_row(_row_label(row), str(p), _percent(p))
         if result.no_row:
             table.add_row("no row", str(result.no_row), _percent(result.no_row))
     else:
@@ -292,17 +303,10 @@ def _share(count: int, total: int) -> str:
 
 def simulation_table(title: str, instruction: Any, result: Any, results: Iterable[tuple[Any, int]]) -> Any:
     """A rich table of the counted rows (when there is a table) and of the counted results."""
-    from rich.table import Table
-    from rich.text import Text
-
-    table = Table(title=Text(title), title_justify="left")
-    table.add_column("row" if instruction.table is not None else "result")
-    table.add_column("count", justify="right")
-    table.add_column("share", justify="right")
+    table = _table(title, instruction, ("count", "share"))
     if instruction.table is not None:
         for row, count in zip(instruction.table.rows, result.rows, strict=True):
-            label = f"{row.label}  {row.text}" if row.text else row.label
-            table.add_row(Text(label), f"{count:,}", _share(count, result.rolls))
+            table.add_row(_row_label(row), f"{count:,}", _share(count, result.rolls))
         if result.no_row:
             table.add_row("no row", f"{result.no_row:,}", _share(result.no_row, result.rolls))
         table.add_section()
