@@ -311,8 +311,19 @@ def test_policies_on_an_optional_modifier(policy: str, either: bool, low: int, h
 
 
 def test_too_large_to_enumerate_is_an_error() -> None:
-    from mtgdice.rules import PairEachDie
-
-    board = Board(battlefield=(Permanent("Pairs", (PairEachDie(),)),))
+    # A trigger on the third die this turn reads positions: only the enumeration may count it.
+    board = Board(battlefield=(Permanent("Third", (Trigger(nth_this_turn=3),)),))
     with pytest.raises(RollLimitError, match="simulation"):
         odds(RollInstruction(Amount(12), Die(20)), board=board)
+
+
+def test_pairs_of_many_dice_reduce_group_by_group() -> None:
+    from mtgdice.rules import PairEachDie
+
+    # Under "decline" each pair keeps the die the first pick leaves (its second): 12 uniform d20.
+    board = Board(battlefield=(Permanent("Pairs", (PairEachDie(),)),))
+    paired = odds(RollInstruction(Amount(12), Die(20)), board=board)
+    assert paired.method == "groups"
+    assert paired.results == odds(RollInstruction(Amount(12), Die(20))).results
+    best = odds(RollInstruction(Amount(2), Die(6)), board=board, policy="maximize")
+    assert dict(best.results)[12] == Fraction(11, 36) ** 2  # each pair keeps its higher die: P(6) = 11/36

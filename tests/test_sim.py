@@ -97,14 +97,16 @@ def test_simulation_agrees_with_exact_odds(case: tuple[Any, ...], compiled: Any)
     first = dict(exact.first)
     again = sum((p for summary, p in first.items() if summary.again), Fraction(0))
     assert chi_square_p({True: sim.again, False: rolls - sim.again}, {True: again, False: 1 - again}, rolls) > 0.001
-    for card, count in sim.triggers.items():
-        mean = sum((p * dict(summary.triggers).get(card, 0) for summary, p in first.items()), Fraction(0))
-        # Per-roll trigger counts are small integers: a z-test on the mean with a generous bound.
-        variance = (
-            sum((p * dict(summary.triggers).get(card, 0) ** 2 for summary, p in first.items()), Fraction(0)) - mean**2
-        )
-        z = (count / rolls - float(mean)) / max(float(variance) / rolls, 1e-12) ** 0.5
-        assert abs(z) < 4.5, (card, count, mean)
+    # Over whole resolutions (every roll again and repeat carried out): executions and triggerings,
+    # each a z-test of the per-resolution mean against the exact expectation.
+    se = max(sim.standard_error(sim.executions, sim.executions_squared), 1e-9)
+    assert abs(sim.expected_executions - float(exact.expected_executions)) / se < 5
+    expected = dict(exact.triggers)
+    assert set(sim.triggers) <= set(expected)
+    for card, mean in expected.items():
+        count = sim.triggers.get(card, 0)
+        se = max(sim.standard_error(count, sim.triggers_squared.get(card, 0)), 1 / rolls)
+        assert abs(count / rolls - float(mean)) / se < 5, (card, count, mean)
 
 
 def test_seeded_simulation_is_reproducible() -> None:

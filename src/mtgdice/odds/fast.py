@@ -115,6 +115,7 @@ def fast_distribution(problem: Problem) -> tuple[dict[Summary, Fraction], str] |
         if grouped is None:
             return None
         laws, method = grouped, "groups"
+        footprint &= ~Footprint.GROUPS  # each group is now one die with a law of its own
     else:
         laws, method = {1: _lone(die)}, ""
     search = Search(reduced, plan.dice_count)

@@ -44,7 +44,7 @@ from mtgdice.rules.effects import (
     TriggerHit,
 )
 from mtgdice.rules.footprint import Footprint
-from mtgdice.rules.instruction import Comparison, Extreme, Outcome, Reads, Roller, RollInstruction
+from mtgdice.rules.instruction import Comparison, DiceGroup, Extreme, Outcome, Reads, Roller, RollInstruction
 from mtgdice.rules.planar import check_planar_action, planar_action_cost
 from mtgdice.rules.players import OPPONENT, YOU, Decider, Scope, Seat, seat_from_name, seat_name
 from mtgdice.rules.resolve import (
@@ -85,6 +85,7 @@ __all__ = [
     "Cost",
     "Decider",
     "Decision",
+    "DiceGroup",
     "DiceSource",
     "Die",
     "DieRoll",

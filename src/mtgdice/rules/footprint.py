@@ -64,6 +64,8 @@ class Footprint(enum.Flag):
     """Reads or writes stored results (CR 706.8)."""
     EACH_PLAYER = enum.auto()
     """Several players roll and their results are compared."""
+    MIXED = enum.auto()
+    """One roll of dice of several kinds."""
     UNDECLARED = enum.auto()
     """The effect says nothing about itself: every shortcut must refuse it."""
 

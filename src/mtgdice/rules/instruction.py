@@ -110,6 +110,14 @@ class Outcome:
 
 
 @dataclass(frozen=True, slots=True)
+class DiceGroup:
+    """More dice of another kind rolled in the same roll ("roll a d20 and a d6")."""
+
+    count: Amount
+    die: Die
+
+
+@dataclass(frozen=True, slots=True)
 class RollInstruction:
     """One roll instruction, compiled from text.
 
@@ -134,6 +142,7 @@ class RollInstruction:
     reroll_stored: bool = False
     roller: Roller = Roller.YOU
     compare: Comparison | None = None
+    also: tuple[DiceGroup, ...] = ()
     purpose: str = ""
     outcomes: tuple[Outcome, ...] = ()
     text: str = ""
@@ -147,7 +156,7 @@ class RollInstruction:
     def amounts(self) -> tuple[str, ...]:
         """Names of the variable amounts this instruction needs, in the order it reads them."""
         names: list[str] = []
-        for amount in (self.count, self.sides_amount, self.modifier):
+        for amount in (self.count, self.sides_amount, self.modifier, *(group.count for group in self.also)):
             if amount is not None and amount.name is not None and amount.name not in names:
                 names.append(amount.name)
         return tuple(names)
@@ -179,4 +188,6 @@ class RollInstruction:
             found |= Footprint.EACH_PLAYER
         if self.ignore_lowest or self.keep_highest is not None:
             found |= Footprint.IGNORES_LOWEST
+        if self.also:
+            found |= Footprint.MIXED
         return found

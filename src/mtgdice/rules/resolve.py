@@ -575,10 +575,15 @@ class _Resolution(Decisions):
         self.base = self.next_index
         self.rerolls = 0
         rollers = _ONLY_YOU if instruction.roller is Roller.YOU else instruction.roller.seats(self.players)
-        # Steps 1-4: the instruction, its replacements, the physical roll and ignoring.
+        # Steps 1-4: the instruction, its replacements, the physical roll and ignoring. Dice of
+        # other kinds in the same roll are planned kind by kind (no ruling says otherwise), after it.
         for roller in rollers:
             plan = self._plan(count, die, roller, instruction.ignore_lowest, instruction.keep_highest)
             self._roll(plan)
+            for group in instruction.also:
+                more = group.count.value(self.amounts)
+                _check_roll(more, group.die)
+                self._roll(self._plan(more, group.die, roller))
         # Step 5: reroll window, then ±N window (CR 706.2b).
         self._reroll_window(0)
         self._modify_window(0)

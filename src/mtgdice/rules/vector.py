@@ -61,7 +61,7 @@ def vector_plan(
     if not isinstance(chooser, PolicyChooser):
         return None
     found = instruction.footprint()
-    if found & (Footprint.CHOOSES_RESULT | Footprint.STORED | Footprint.EACH_PLAYER):
+    if found & (Footprint.CHOOSES_RESULT | Footprint.STORED | Footprint.EACH_PLAYER | Footprint.MIXED):
         return None
     if instruction.table_each_result or instruction.purpose:
         return None

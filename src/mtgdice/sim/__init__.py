@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from mtgdice.odds.enumerate import ResultKey, summarize
 from mtgdice.rules import (
@@ -42,7 +43,8 @@ class Simulation:
     """Counts over ``rolls`` simulated resolutions.
 
     ``results``, ``rows``, ``no_row``, ``doubles`` and ``again`` count first executions (as the
-    odds engine's rows do); ``executions`` and ``triggers`` count over whole resolutions.
+    odds engine's rows do); ``executions`` and ``triggers`` count over whole resolutions, and the
+    ``..._squared`` sums (of each resolution's count squared) give their spread.
 
     >>> from mtgdice.rules import Amount, Die
     >>> sim = simulate(RollInstruction(Amount(2), Die(6)), rolls=1000, seed=1)
@@ -59,10 +61,20 @@ class Simulation:
     triggers: dict[str, int] = field(default_factory=dict)
     executions: int = 0
     method: str = "vectorised"
+    executions_squared: int = 0
+    triggers_squared: dict[str, int] = field(default_factory=dict)
 
     @property
     def expected_executions(self) -> float:
         return self.executions / self.rolls if self.rolls else 0.0
+
+    def standard_error(self, total: int, squared: int) -> float:
+        """The standard error of a per-resolution mean from its total and sum of squares."""
+        if self.rolls < 2:
+            return float("inf")
+        mean = total / self.rolls
+        variance = max(squared / self.rolls - mean * mean, 0.0) * self.rolls / (self.rolls - 1)
+        return float((variance / self.rolls) ** 0.5)
 
 
 def simulate(
@@ -106,11 +118,28 @@ class _Counts:
         self.doubles = 0
         self.again = 0
         self.executions = 0
+        self.executions_squared = 0
         self.triggers: dict[str, int] = {}
+        self.triggers_squared: dict[str, int] = {}
 
-    def trigger(self, card: str, count: int) -> None:
-        if count:
-            self.triggers[card] = self.triggers.get(card, 0) + count
+    def resolution(self, executions: int, triggers: Mapping[str, int]) -> None:
+        """Count one resolution's executions and triggerings (``resolution_arrays`` for many)."""
+        self.executions += executions
+        self.executions_squared += executions * executions
+        for card, count in triggers.items():
+            if count:
+                self.triggers[card] = self.triggers.get(card, 0) + count
+                self.triggers_squared[card] = self.triggers_squared.get(card, 0) + count * count
+
+    def resolution_arrays(self, executions: Any, triggers: Mapping[str, Any]) -> None:
+        """The same for arrays of per-resolution counts."""
+        self.executions += int(executions.sum())
+        self.executions_squared += int((executions * executions).sum())
+        for card, counts in triggers.items():
+            total = int(counts.sum())
+            if total:
+                self.triggers[card] = self.triggers.get(card, 0) + total
+                self.triggers_squared[card] = self.triggers_squared.get(card, 0) + int((counts * counts).sum())
 
     def result(self, rolls: int, method: str) -> Simulation:
         return Simulation(
@@ -123,6 +152,8 @@ class _Counts:
             dict(sorted(self.triggers.items())),
             self.executions,
             method,
+            self.executions_squared,
+            dict(sorted(self.triggers_squared.items())),
         )
 
 
@@ -154,6 +185,7 @@ def _vectorised(counts: _Counts, plan: VectorPlan, rolls: int, seed: int, chunk:
     for size in _chunks(rolls, chunk, progress, "simulating"):
         pending = np.ones(size, dtype=np.int64)
         done = np.zeros(size, dtype=np.int64)
+        fired_by: dict[str, Any] = {}
         first = True
         while True:
             lanes = np.flatnonzero(pending > 0)
@@ -161,7 +193,6 @@ def _vectorised(counts: _Counts, plan: VectorPlan, rolls: int, seed: int, chunk:
                 break
             faces = generator.integers(1, plan.sides + 1, size=(dice, lanes.size), dtype=dtype)
             execution = execute_arrays(plan, faces)
-            counts.executions += int(lanes.size)
             done[lanes] += 1
             if int(done.max()) > MAX_EXECUTIONS:
                 raise RollLimitError(
@@ -170,10 +201,12 @@ def _vectorised(counts: _Counts, plan: VectorPlan, rolls: int, seed: int, chunk:
                 )
             pending[lanes] += execution.again - 1
             for card, fired in execution.triggers:
-                counts.trigger(card, int(fired.sum()))
+                lane_counts = fired_by.setdefault(card, np.zeros(size, dtype=np.int64))
+                lane_counts[lanes] += fired
             if first:
                 _first_counts(counts, execution)
                 first = False
+        counts.resolution_arrays(done, fired_by)
 
 
 def _first_counts(counts: _Counts, execution: VectorExecution) -> None:
@@ -217,9 +250,10 @@ def _loop(
                 turn=turn,
                 players=players,
             )
-            counts.executions += len(resolution.executions)
+            fired: dict[str, int] = {}
             for hit in resolution.triggers:
-                counts.trigger(hit.card, 1)
+                fired[hit.card] = fired.get(hit.card, 0) + 1
+            counts.resolution(len(resolution.executions), fired)
             if not resolution.executions:
                 continue
             first = summarize(_first(resolution))

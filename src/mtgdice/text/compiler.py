@@ -35,10 +35,12 @@ from mtgdice.rules import (
     InRange,
     NaturalMax,
     Outcome,
+    PairEachCoin,
     PairEachDie,
     Passive,
     PlanarFace,
     Reads,
+    ReflipPermission,
     RerollPermission,
     ResultModifier,
     ResultsTable,
@@ -682,21 +684,36 @@ def _rule_reroll_by_cost(c: _Compiler, text: str, original: str, state: _State) 
 
 def _rule_reroll_activated(c: _Compiler, text: str, original: str, state: _State) -> bool:
     match = g.REROLL_ACTIVATED.match(text)
-    if match is None or state.cost is None:
+    if match is None or state.cost is None or not (match.group("coin") or match.group("what")):
         return False
+    if match.group("coin"):
+        c.add_effect(
+            ReflipPermission(cost=_cost(state.cost), activated=True, zone=c.zone, scope=Scope.ANY, text=original),
+            state,
+        )
     what = match.group("what")
-    c.add_effect(
-        RerollPermission(
-            cost=_cost(state.cost),
-            activated=True,
-            many=what.startswith("any number"),
-            rerolled_by=Decider.CONTROLLER,
-            zone=c.zone,
-            scope=Scope.ANY,
-            text=original,
-        ),
-        state,
-    )
+    if what:
+        c.add_effect(
+            RerollPermission(
+                cost=_cost(state.cost),
+                activated=True,
+                many=what.startswith("any number"),
+                rerolled_by=Decider.CONTROLLER,
+                zone=c.zone,
+                scope=Scope.ANY,
+                text=original,
+            ),
+            state,
+        )
+    return True
+
+
+def _rule_coin_replacement(c: _Compiler, text: str, original: str, state: _State) -> bool:
+    match = g.COIN_REPLACEMENT.match(text)
+    if match is None or int(match.group("ignore")) != int(match.group("n")) - 1 or int(match.group("n")) < 2:
+        return False
+    extra = int(match.group("n")) - 1
+    c.add_effect(PairEachCoin(extra=extra, zone=c.zone, scope=_scope(match.group("who")), text=original), state)
     return True
 
 
@@ -1017,6 +1034,7 @@ def _reads(text: str) -> Reads:
 
 
 _SENTENCE_RULES = (
+    _rule_coin_replacement,
     _rule_replacement,
     _rule_static_modifier,
     _rule_after_roll,
@@ -1165,6 +1183,9 @@ def _named_roll(roll: RollInstruction, name: str) -> RollInstruction:
 def _named_effect(effect: Effect, name: str) -> Effect:
     if isinstance(effect, Trigger):
         return replace(effect, text=_named(effect.text, name), effect=_named(effect.effect, name))
+    cost = getattr(effect, "cost", None)
+    if isinstance(cost, Cost):
+        return replace(effect, text=_named(effect.text, name), cost=replace(cost, text=_named(cost.text, name)))  # type: ignore[call-arg]
     return replace(effect, text=_named(effect.text, name))
 
 

@@ -100,7 +100,7 @@ STANDING = re.compile(
 )
 """Players' results compared: "the player with the lowest result" (when each player rolls)."""
 WHO_HAD = re.compile(
-    r"^if (?P<who>one or more opponents|an opponent|you) (?:had|rolled|got) the (?P<extreme>highest|lowest) "
+    r"^if (?P<who>1 or more opponents|an opponent|you) (?:had|rolled|got) the (?P<extreme>highest|lowest) "
     r"(?:result|roll|total)(?: or tied for (?:it|the (?:highest|lowest)(?: result)?))?, (?P<text>.+)$"
 )
 """An outcome on who had the lowest or highest result: "if one or more opponents had the highest result, ..."."""
@@ -161,8 +161,15 @@ REROLL_BY_COST = re.compile(
     r"any die|a die)\b"
 )
 REROLL_ACTIVATED = re.compile(
-    r"^(?:reflip any coin or )?reroll (?P<what>any die|a die|target die|any number of dice)\b"
+    r"^(?P<coin>reflip (?:any|a|target) coin(?: or |$))?"
+    r"(?:reroll (?P<what>any die|a die|target die|any number of dice)\b)?"
 )
+"""An activated reroll or reflip: "reroll any die", "reflip any coin or reroll any die" (both halves)."""
+COIN_REPLACEMENT = re.compile(
+    r"^(?:if )?(?P<who>you|a player|an opponent) would flip a coin, instead flip (?P<n>\d+) coins and ignore "
+    r"(?P<ignore>\d+)(?: of them)?$"
+)
+"""A partner-coin replacement (CR 705 with CR 616): "if you would flip a coin, instead flip 2 coins and ignore 1"."""
 
 TRIGGER = re.compile(
     r"^(?P<when>whenever|when) (?P<who>you|a player|an opponent|each player|another player) rolls? "

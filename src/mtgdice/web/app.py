@@ -241,7 +241,9 @@ def create_app(
         body = await json_body(request)
         finished = await rooms.api_roll(state, body)
         push_roll(state, finished)
-        return JSONResponse({**outcome_json(finished.roll.outcome), "id": finished.id, "proof": finished.proof.to_json()})
+        return JSONResponse(
+            {**outcome_json(finished.roll.outcome), "id": finished.id, "proof": finished.proof.to_json()}
+        )
 
     @api.post("/api/rooms/{room_id}/reveal")
     async def api_reveal(room_id: str, request: Request) -> JSONResponse:

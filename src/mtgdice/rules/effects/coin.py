@@ -37,16 +37,21 @@ class CoinEffect(EffectBase):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PairEachCoin(CoinEffect):
-    """Flip two coins instead of one and ignore one of them (the flipper chooses)."""
+    """Flip ``1 + extra`` coins instead of one and ignore ``extra`` of them (the flipper chooses)."""
 
     step: ClassVar[Step] = Step.COIN
     kind: ClassVar[str] = "pair each coin"
+
+    extra: int = 1
 
     def footprint(self) -> Footprint:
         return Footprint.ADDS_DICE | Footprint.GROUPS | Footprint.DECIDES
 
     def partners(self) -> int:
-        return 1
+        return self.extra
+
+    def _details(self) -> dict[str, Any]:
+        return {"extra": self.extra}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
