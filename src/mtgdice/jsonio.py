@@ -48,6 +48,7 @@ from mtgdice.rules import (
     SecureSource,
     seat_name,
 )
+from mtgdice.rules.plain import PlainResult
 from mtgdice.text import CompiledCard
 
 __all__ = [
@@ -314,7 +315,7 @@ def request_from_json(data: Mapping[str, Any], *, allow: Iterable[str] = ()) -> 
         kind = RollKind(kind_value)
     except ValueError:
         raise InputError(
-            "kind", f"{json.dumps(kind_value)[:40]} is not a kind; use card, dice, planar or coin"
+            "kind", f"{json.dumps(kind_value)[:40]} is not a kind; use card, dice, planar, coin or plain"
         ) from None
     card: CardRef | None = None
     if kind is RollKind.CARD:
@@ -582,9 +583,11 @@ def flip_json(flip: FlipResolution) -> dict[str, Any]:
 
 
 def outcome_json(outcome: Outcome) -> dict[str, Any]:
-    """The outcome object of a resolution or a coin flip."""
+    """The outcome object of a resolution, a coin flip or a plain roll."""
     if isinstance(outcome, FlipResolution):
         return flip_json(outcome)
+    if isinstance(outcome, PlainResult):
+        return outcome.to_json()
     return resolution_json(outcome)
 
 
@@ -593,6 +596,8 @@ def faces_shown(outcome: Outcome) -> list[list[Any]]:
     as ``[2, 1 or 2]`` (how it was drawn, :data:`~mtgdice.rules.COIN`)."""
     if isinstance(outcome, FlipResolution):
         return [[COIN.sides, coin.side.face] for coin in outcome.coins]
+    if isinstance(outcome, PlainResult):
+        return [list(draw) for draw in outcome.draws]
     faces: list[list[Any]] = []
     for execution in outcome.executions:
         for roll in execution.dice:
