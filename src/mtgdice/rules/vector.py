@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from mtgdice.rules.board import Board, Holder
 from mtgdice.rules.choices import Ask, Chooser, Decision, PolicyChooser, Topic
+from mtgdice.rules.dice import Die
 from mtgdice.rules.effects.face import FaceEffect
 from mtgdice.rules.effects.modifier import ModifierEffect
 from mtgdice.rules.effects.passive import Passive
@@ -28,7 +29,6 @@ from mtgdice.rules.effects.trigger import Trigger
 from mtgdice.rules.footprint import Footprint
 from mtgdice.rules.instruction import RollInstruction
 from mtgdice.rules.players import YOU
-from mtgdice.rules.dice import Die
 from mtgdice.rules.resolution import TurnState, effects_of, plan_of
 
 if TYPE_CHECKING:
