@@ -343,27 +343,41 @@ class CountingSource:
 @click.option(
     "--dice", default="d4,d6,d8,d10,d12,d20,planar", show_default=True, help="Dice to test, separated by commas."
 )
-@click.option("--source", type=click.Choice(("secure", "seeded")), default="secure", show_default=True)
-@click.option("--seed", type=int, help="Seed for --source seeded.")
+@click.option(
+    "--source",
+    type=click.Choice(("secure", "seeded", "room")),
+    default="secure",
+    show_default=True,
+    help="room: the web rooms' commit-reveal dice, one nonce per roll.",
+)
+@click.option(
+    "--seed", type=click.IntRange(min=0), help="Seed for --source seeded (or the room's secret, as a number)."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def fairness_command(rolls: int, dice: str, source: str, seed: int | None, as_json: bool) -> None:
     """Roll a dice source many times and test each die size with a chi-square test."""
     from mtgdice.errors import MtgDiceError
     from mtgdice.fairness import FairnessReport, die_fairness, fairness_table, parse_dice, source_named
     from mtgdice.jsonio import dumps
+    from mtgdice.rules.budget import Meter
 
     try:
         tested = parse_dice(dice)
         dice_source = source_named(source, seed)
+        meter = Meter()
+        for die in tested:  # refused before anything is rolled
+            meter.check_cells(len(die.faces), f"counting the faces of a {die.name}")
+        if rolls * len(tested) > meter.budget.rolls:
+            meter.spend_rolls(rolls * len(tested))
         if as_json or not _terminal():
-            results = tuple(die_fairness(dice_source, die, rolls) for die in tested)
+            results = tuple(die_fairness(dice_source, die, rolls, meter) for die in tested)
         else:
             from rich.progress import Progress
 
             with Progress(console=console(stderr=True), transient=True) as bar:
                 task = bar.add_task("rolling", total=rolls * len(tested))
                 counted = CountingSource(dice_source, lambda done: bar.advance(task, done))
-                results = tuple(die_fairness(counted, die, rolls) for die in tested)
+                results = tuple(die_fairness(counted, die, rolls, meter) for die in tested)
         report = FairnessReport(source, results)
     except MtgDiceError as error:
         fail(str(error))
