@@ -24,15 +24,12 @@ from mtgdice.request import (
     RollKind,
     RollRequest,
     ZoneItem,
-    board_of,
     compile_ref,
-    instruction_of,
     resolve_request,
 )
 from mtgdice.rules import (
     COIN,
     YOU,
-    Board,
     Chooser,
     CoinFace,
     DiceSource,
@@ -41,7 +38,6 @@ from mtgdice.rules import (
     FlipResolution,
     PlanarFace,
     Resolution,
-    RollInstruction,
     ScriptedChooser,
     ScriptedSource,
     Seat,
@@ -55,11 +51,9 @@ __all__ = [
     "MAX_REQUEST_BYTES",
     "CardSource",
     "amounts_from",
-    "board_from",
     "card_from",
     "compile_json",
     "dumps",
-    "instruction_from",
     "outcome_json",
     "parse_request",
     "request_from_json",
@@ -378,24 +372,6 @@ def source_from(data: Mapping[str, Any]) -> DiceSource:
 def card_from(data: Mapping[str, Any], field: str, cards: CardSource | None) -> CompiledCard:
     """A compiled card from ``{"card": name}`` or ``{"text": ..., "name": ...}``."""
     return compile_ref(_ref(data, field), field, cards)
-
-
-def board_from(data: Mapping[str, Any], cards: CardSource | None) -> Board:
-    """The four zones of a request object as a :class:`~mtgdice.rules.Board`."""
-    zones = RollRequest(
-        battlefield=_zone(data, "battlefield"),
-        opponents=_zone(data, "opponents"),
-        graveyard=_zone(data, "graveyard"),
-        command=_zone(data, "command"),
-    )
-    return board_of(zones, cards)
-
-
-def instruction_from(data: Mapping[str, Any], cards: CardSource | None) -> tuple[CompiledCard, RollInstruction]:
-    """The source card of a request object and the roll instruction it picks (``roll``, default 0)."""
-    compiled, instruction = instruction_of(request_from_json(data, allow=data.keys() - REQUEST_FIELDS), cards)
-    assert compiled is not None
-    return compiled, instruction
 
 
 def compile_json(data: Mapping[str, Any], cards: CardSource | None) -> dict[str, Any]:
