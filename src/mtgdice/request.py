@@ -39,6 +39,7 @@ from mtgdice.rules import (
     resolve,
 )
 from mtgdice.rules.plain import PlainResult, PlainRoll, roll_plain
+from mtgdice.rules.zones import in_zone
 from mtgdice.text import CompiledCard
 from mtgdice.text.notation import dice_text
 from mtgdice.text.translate import compile_foreign
@@ -120,13 +121,7 @@ class RollRequest:
     """Fields a shell adds for itself (``policy`` for odds); never read by the rules."""
 
     def zone(self, zone: Zone) -> tuple[ZoneItem, ...]:
-        if zone is Zone.BATTLEFIELD:
-            return self.battlefield
-        if zone is Zone.OPPONENTS:
-            return self.opponents
-        if zone is Zone.GRAVEYARD:
-            return self.graveyard
-        return self.command
+        return in_zone(self, zone)
 
     @property
     def turn(self) -> TurnState:
