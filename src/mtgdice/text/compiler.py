@@ -24,6 +24,7 @@ from mtgdice.rules import (
     Condition,
     Cost,
     Decider,
+    DiceGroup,
     Die,
     Effect,
     Event,
@@ -128,6 +129,7 @@ def roll_json(roll: RollInstruction) -> dict[str, Any]:
         "store": roll.store,
         "reroll_stored": roll.reroll_stored,
         "roller": roll.roller.value,
+        "also": [{"count": group.count.describe(), "sides": group.die.sides} for group in roll.also],
         "compare": {"extreme": roll.compare.extreme.value, "break_ties": roll.compare.break_ties}
         if roll.compare is not None
         else None,
@@ -267,12 +269,21 @@ class _Compiler:
         if not text:
             return
         for rule in _SENTENCE_RULES:
-            if rule(self, text, original.strip(), state):
+            try:
+                understood = rule(self, text, original.strip(), state)
+            except (CardTextError, ValueError) as error:
+                # The grammar read it but the rules refuse it (a die of 0 sides, a number past int's digits).
+                self.unsupported.append(f"{original.strip()} ({_reason(error)})")
+                return
+            if understood:
                 return
         if g.DICE_WORD.search(text):
             self.unsupported.append(original.strip())
 
     # -- helpers used by the rules --------------------------------------------------------------
+
+    def unsupported_part(self, original: str, reason: str) -> None:
+        self.unsupported.append(f"{original.strip()} ({reason})")
 
     def add_roll(self, roll: RollInstruction, state: _State) -> None:
         self.rolls.append(roll)
@@ -323,7 +334,7 @@ class _State:
 def _abilities(prepared: str) -> list[_Ability]:
     abilities: list[_Ability] = []
     level = 1
-    for raw in prepared.split("\n"):
+    for raw in g.ROW_BREAK.sub("\n", prepared).split("\n"):
         line = raw.strip()
         if not line:
             continue
@@ -445,17 +456,32 @@ def parse_condition(words: str, natural: bool = False) -> Condition | None:
     return InRange(low, low, natural)
 
 
-def _die(words: str) -> tuple[Die, Amount | None]:
+def _reason(error: Exception) -> str:
+    return str(error).splitlines()[0][:200] if str(error) else type(error).__name__
+
+
+def _die(words: str) -> Die:
+    """The die a phrase names; :class:`CardTextError` when it names no size or an impossible one."""
     words = words.strip()
     if "planar" in words:
-        return PLANAR_DIE, None
+        return PLANAR_DIE
     match = re.match(r"d(\d+)|(\d+)-sided", words)
     if match is None:
         raise CardTextError(f"die: {words!r} names no number of sides")
-    sides = int(match.group(1) or match.group(2))
+    sides = _number(match.group(1) or match.group(2))
     if sides < 1:
         raise CardTextError(f"die: a die with {sides} sides cannot be rolled")
-    return Die(sides), None
+    return Die(sides)
+
+
+MAX_DIGITS = 9
+"""Longest number read from card text; a longer one is refused (no card prints one)."""
+
+
+def _number(digits: str) -> int:
+    if len(digits) > MAX_DIGITS:
+        raise CardTextError(f"number: {digits[:12]}... has more than {MAX_DIGITS} digits")
+    return int(digits)
 
 
 def _sides_filter(words: str | None) -> int | None:
@@ -469,7 +495,7 @@ def _count(words: str) -> Amount:
     if words in ("a", "an"):
         return Amount(1)
     if words.isdigit():
-        return Amount(int(words))
+        return Amount(_number(words))
     if words == "x":
         return Amount.named("X")
     return Amount.named(words)
@@ -556,11 +582,10 @@ def _rule_replacement(c: _Compiler, text: str, original: str, state: _State) -> 
         note = "a one-time replacement (the next roll this turn): each die becomes several whose total is its result"
         _recognise(c, state, original, "use the total", note, who, {"dice": int(total.group("n")), "sides": sides})
         return True
-    if g.HOW_EXCHANGE.match(how):
-        note = (
-            "exchanging a result with a power or toughness needs the creature's values, which a request does not carry"
-        )
-        _recognise(c, state, original, "exchange result", note, who, {"sides": sides})
+    then = g.HOW_THEN.match(how)
+    if then:
+        note = "the dice are rolled as they are; what the replacement does after the roll is kept as text"
+        _recognise(c, state, original, "roll, then", note, who, {"sides": sides, "then": then.group("then")})
         return True
     return False
 
@@ -592,8 +617,8 @@ def _rule_static_modifier(c: _Compiler, text: str, original: str, state: _State)
     match = g.STATIC_MODIFIER.match(text)
     if match is None:
         return False
-    delta = int(match.group("n")) * (1 if match.group("verb") == "increase" else -1)
-    scope = Scope.YOU if match.group("who") == "you roll" else Scope.ANY
+    delta = _number(match.group("n")) * (1 if match.group("verb") == "increase" else -1)
+    scope = _scope(match.group("who") or "a player")  # "each die rolled": anyone's
     c.add_effect(
         ResultModifier(delta=delta, sides=_sides_filter(match.group("die")), zone=c.zone, scope=scope, text=original),
         state,
@@ -610,29 +635,52 @@ def _rule_after_roll(c: _Compiler, text: str, original: str, state: _State) -> b
     return True
 
 
+def _rule_costed_modifier(c: _Compiler, text: str, original: str, state: _State) -> bool:
+    """ "You may <cost> to increase or decrease the result of a die <who> rolled by N" (one sentence)."""
+    match = g.COSTED_MODIFIER.match(text)
+    if match is None:
+        return False
+    _add_optional_modifier(
+        c,
+        state,
+        match.group("verb"),
+        _number(match.group("n")),
+        match.group("cost"),
+        _scope(match.group("who")),
+        _sides_filter(match.group("die")),
+        original,
+    )
+    return True
+
+
+def _add_optional_modifier(
+    c: _Compiler, state: _State, verb: str, n: int, cost: str, who: Scope, sides: int | None, text: str
+) -> None:
+    c.add_effect(
+        ResultModifier(
+            delta=n * (-1 if verb == "decrease" else 1),
+            optional=True,
+            either_direction=" or " in verb,
+            cost=_cost(cost),
+            sides=sides,
+            zone=c.zone,
+            scope=who,
+            text=text,
+        ),
+        state,
+    )
+
+
 def _rule_if_you_do(c: _Compiler, text: str, original: str, state: _State) -> bool:
     match = g.IF_YOU_DO.match(text)
     if match is None or state.pending_cost is None:
         return False
     cost_words, who, sides, first = state.pending_cost
-    verb = match.group("verb")
-    either = " or " in verb
-    delta = int(match.group("n")) * (-1 if verb == "decrease" else 1)
     if state.effect is not None and isinstance(c.effects[state.effect], Trigger):
         c.effects.pop(state.effect)
         state.effect = None
-    c.add_effect(
-        ResultModifier(
-            delta=delta,
-            optional=True,
-            either_direction=either,
-            cost=_cost(cost_words),
-            sides=sides,
-            zone=c.zone,
-            scope=who,
-            text=f"{first} {original}",
-        ),
-        state,
+    _add_optional_modifier(
+        c, state, match.group("verb"), _number(match.group("n")), cost_words, who, sides, f"{first} {original}"
     )
     state.pending_cost = None
     return True
@@ -891,6 +939,15 @@ def _rule_passive(c: _Compiler, text: str, original: str, state: _State) -> bool
     return False
 
 
+def _rule_store(c: _Compiler, text: str, original: str, state: _State) -> bool:
+    """ "Install the result on ~." after a roll: the roll stores its results (CR 706.8)."""
+    roll = c.current_roll(state)
+    if roll is None or not g.STORE_SENTENCE.match(text):
+        return False
+    c.update_roll(state, store=True, text=f"{roll.text} {original}")
+    return True
+
+
 def _rule_repeat(c: _Compiler, text: str, original: str, state: _State) -> bool:
     match = g.REPEAT.match(text)
     if match is None or state.roll is None:
@@ -1037,6 +1094,7 @@ _SENTENCE_RULES = (
     _rule_coin_replacement,
     _rule_replacement,
     _rule_static_modifier,
+    _rule_costed_modifier,
     _rule_after_roll,
     _rule_if_you_do,
     _rule_once_each_turn,
@@ -1046,6 +1104,7 @@ _SENTENCE_RULES = (
     _rule_trigger,
     _rule_face_counts_as,
     _rule_passive,
+    _rule_store,
     _rule_repeat,
     _rule_doubles,
     _rule_exactly,
@@ -1082,7 +1141,7 @@ def _find_rolls(c: _Compiler, text: str, original: str, state: _State) -> bool:
     for match in g.NUMBER_OF_DICE.finditer(text):
         if _inside_trigger_condition(text, match.start()):
             continue
-        die, _ = _die(match.group("die"))
+        die = _die(match.group("die"))
         c.add_roll(RollInstruction(Amount.named(amount_name(match.group("what"))), die, text=original), state)
         found = True
     for match in list(g.ROLL.finditer(text)) + list(g.IMPLICIT_ROLL.finditer(text)):
@@ -1108,9 +1167,13 @@ def _inside_trigger_condition(text: str, position: int) -> bool:
 
 
 def _roll_from_match(match: re.Match[str], text: str, original: str) -> RollInstruction | None:
-    die, sides_amount = _die(match.group("die"))
+    die = _die(match.group("die"))
     count = _count(match.group("count"))
     tail = match.group("tail")
+    also: list[DiceGroup] = []
+    while (more := g.TAIL_ALSO.match(tail)) is not None:
+        also.append(DiceGroup(_count(more.group("count")), _die(more.group("die"))))
+        tail = tail[more.end() :]
     subject = (match.groupdict().get("subject") or "").strip()
     roller = Roller.THAT_PLAYER if subject == "they" else Roller.YOU
     if subject in ("each player", "each opponent", "that player", "target player", "target opponent"):
@@ -1118,6 +1181,7 @@ def _roll_from_match(match: re.Match[str], text: str, original: str) -> RollInst
     twice = g.TAIL_TWICE.match(tail)
     if twice:
         count = Amount(count.constant * 2) if count.fixed else count
+        also = [DiceGroup(Amount(group.count.constant * 2), group.die) for group in also]
     each = g.TAIL_FOR_EACH.match(tail)
     if each:
         count = Amount.named(amount_name("each " + each.group("what")))
@@ -1147,13 +1211,13 @@ def _roll_from_match(match: re.Match[str], text: str, original: str) -> RollInst
     return RollInstruction(
         count=count,
         die=die,
-        sides_amount=sides_amount,
         ignore_lowest=ignore_lowest,
         keep_highest=keep_highest,
         modifier=modifier,
         choose=bool(g.TAIL_CHOOSE.search(tail)),
-        store=bool(g.TAIL_STORE.search(tail)) or bool(g.UNINSTALL.search(text)),
+        store=bool(g.TAIL_STORE.search(tail)),
         roller=roller,
+        also=tuple(also),
         text=original,
     )
 

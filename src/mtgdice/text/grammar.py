@@ -16,8 +16,20 @@ import re
 COUNT = r"(?:a|an|\d+|x|that many)"
 """How many dice: "a", "2", "x" ("roll X d6")."""
 
-DIE = r"(?:d\d+s?|\d+-sided (?:dice|die)|(?:the )?planar die|dice|die)"
-"""A kind of die: "d20", "d20s", "6-sided die", "6-sided dice", "the planar die", "die"."""
+SIZED_DIE = r"(?:d\d+s?|\d+-sided (?:dice|die))"
+"""A die with its number of sides: "d20", "d20s", "6-sided die", "6-sided dice"."""
+
+DIE = r"(?:" + SIZED_DIE + r"|(?:the )?planar die|dice|die)"
+"""A kind of die: a sized die, "the planar die", or "dice"/"die" with no size (the context gives it)."""
+
+WHO = (
+    r"(?:you|a player|any player|an opponent|each opponent|each player|another player|that player|"
+    r"target player|target opponent)"
+)
+"""Whose roll: "you", "a player", "any player", "an opponent", ... (``compiler._scope`` reads it)."""
+
+FACE = r"(?:blank|chaos|planeswalk|planeswalker|\{chaos\}|\{planeswalker\}|\{pw\})"
+"""A face of the planar die (CR 901.9): blank, {CHAOS}, {PLANESWALKER}."""
 
 DICE_WORD = re.compile(
     r"\b(?:dice|die|d\d+s?|\d+-sided|re-?roll(?:s|ed|ing)?|roll(?:s|ed|ing)?)\b|\{chaos\}|\{pw\}|chaos ensues"
@@ -30,6 +42,9 @@ NUMBER = r"\d+"
 
 TABLE_ROW = re.compile(r"^\s*(?P<low>\d+)\s*(?:\u2014\s*(?P<high>\d+)|(?P<open>\+))?\s*\|\s*(?P<text>.*)$")
 """A chart row: "1—9 | effect", "20 | effect", "15+ | effect" (dashes already made em dashes)."""
+
+ROW_BREAK = re.compile(r"(?<=[.!)])\s+(?=\d+\s*(?:[\u2014-]\s*\d+\s*|\+\s*)?\|)")
+"""Where a chart row starts after an earlier one on the same line: "1—9 | Draw a card. 10—20 | ..."."""
 
 LIST_ROW = re.compile(
     r"^\s*(?:\u2022\s*)?(?P<low>\d+)(?:\s*(?:\u2014|to)\s*(?P<high>\d+)|\s+or\s+(?P<alt>\d+)|(?P<open>\+))?"
@@ -60,12 +75,21 @@ NUMBER_OF_DICE = re.compile(
 )
 VISIT_ROLL = re.compile(r"\broll to visit (?:your|their) attractions\b")
 IMPLICIT_ROLL = re.compile(r"\bthe result of (?P<count>a|an|\d+) (?P<die>" + DIE + r") rolls?\b(?P<tail>[^.]*)")
-REROLL_STORED = re.compile(r"\breroll (?P<how>any number of|up to \d+ of|1 of|all of|each of)? ?~'s stored results")
+REROLL_STORED = re.compile(
+    r"\breroll (?P<how>any number of|up to \d+ of|1 of|all of|each of|all|each)? ?(?:~'s|its|the|those) "
+    r"(?:stored|installed) results"
+)
+"""Rerolling results stored on the permanent (CR 706.8b): "reroll any number of its stored results"."""
 
 TAIL_TWICE = re.compile(r"^ twice\b")
-TAIL_FOR_EACH = re.compile(r"^ for each (?P<what>[^,.]+?)(?= and |,|$)")
-TAIL_PLUS_EACH = re.compile(r"^ plus an additional (?P<die>" + DIE + r") for each (?P<what>[^,.]+?)(?= and |,|$)")
-TAIL_WHERE_X = re.compile(r",? where x is (?P<what>[^,.]+?)(?= and |,|$)")
+TAIL_ALSO = re.compile(r"^(?:,| and|, and) (?P<count>a|an|\d+) (?P<die>" + SIZED_DIE + r")(?=$|[ ,])")
+"""More dice of another kind in the same roll: " and a d6" after "roll a d20"."""
+_TAIL_END = r"(?= and (?:add|subtract|ignore|choose|store|install|use)\b|,|$)"
+"""Where a noun phrase inside a roll's tail ends: at the next tail of the roll, a comma or the end."""
+TAIL_FOR_EACH = re.compile(r"^ for each (?P<what>[^,.]+?)" + _TAIL_END)
+TAIL_PLUS_EACH = re.compile(r"^ plus an additional (?P<die>" + DIE + r") for each (?P<what>[^,.]+?)" + _TAIL_END)
+TAIL_WHERE_X = re.compile(r",? where x is (?P<what>[^.]+?)$")
+"""The amount X names, to the end of the sentence (its noun phrase keeps every clause)."""
 TAIL_IGNORE = re.compile(
     r"\band ignore (?:the (?P<n>\d+ )?(?:lower|lowest)(?: (?P<n2>\d+))? (?:roll|rolls|result|results|dice)"
     r"|all but the (?P<keep>\d+ )?highest (?:roll|rolls|result|results))"
@@ -94,11 +118,15 @@ FOR_EACH = re.compile(
     r"result (?:of|that is) [^,]+), (?P<text>.+)$"
 )
 OTHERWISE = re.compile(r"^otherwise, (?P<text>.+)$")
-REROLL_TIES = re.compile(r"^(?:reroll|roll again) to break ties\b")
+REROLL_TIES = re.compile(
+    r"^(?:(?:tied players |players who tied |they )?(?:reroll|roll again)(?: to break (?:a )?ties?| if (?:there is|"
+    r"there's) a tie| (?:any|all) ties)|(?:break|settle) ties by rerolling)\b"
+)
+"""Ties between players' results are rerolled: "roll again to break ties", "reroll any ties"."""
 STANDING = re.compile(
     r"\bthe (?:player|players|opponent|opponents) with the (?P<extreme>lowest|highest) (?:result|roll|total)\b"
 )
-"""Players' results compared: "the player with the lowest result" (when each player rolls)."""
+"""Players' results compared: the player or opponent with the lowest or highest (when each player rolls)."""
 WHO_HAD = re.compile(
     r"^if (?P<who>1 or more opponents|an opponent|you) (?:had|rolled|got) the (?P<extreme>highest|lowest) "
     r"(?:result|roll|total)(?: or tied for (?:it|the (?:highest|lowest)(?: result)?))?, (?P<text>.+)$"
@@ -135,17 +163,25 @@ HOW_MORE_OF_THEM = re.compile(
     r"(?: (?P<k>\d+))? (?:roll|rolls|result|results)\b"
 )
 """Roll one die as several and keep the best: "instead roll two d20s and ignore the lower roll"."""
-HOW_EXCHANGE = re.compile(r"^(?:instead )?(?:roll )?them and you may exchange\b")
+HOW_THEN = re.compile(r"^(?:instead )?(?:roll )?(?:them|those dice|that die|it) and (?P<then>.+)$")
+"""A replacement that rolls the dice as they are and then does something more ("... and you may <do>")."""
 HOW_TOTAL = re.compile(r"^(?:instead )?(?:roll )?(?P<n>\d+) (?P<die>" + DIE + r") and use the total\b")
 
 STATIC_MODIFIER = re.compile(
     r"^(?P<verb>increase|decrease) the results? of each (?P<die>die|"
     + DIE
-    + r") (?P<who>you roll|rolled|a player rolls|each player rolls) by (?P<n>\d+)\b"
+    + r") (?:(?P<who>"
+    + WHO
+    + r") rolls?|rolled) by (?P<n>\d+)\b"
 )
 AFTER_ROLL = re.compile(
-    r"^after (?P<who>you|a player) rolls? (?:a|an|1 or more) (?P<die>" + DIE + r"), you may (?P<cost>.+)$"
+    r"^after (?P<who>" + WHO + r") rolls? (?:a|an|1 or more) (?P<die>" + DIE + r"), you may (?P<cost>.+)$"
 )
+COSTED_MODIFIER = re.compile(
+    r"^you may (?P<cost>.+?) to (?P<verb>increase or decrease|decrease or increase|increase|decrease) the result of "
+    r"(?:a|an|1) (?P<die>" + DIE + r") (?P<who>" + WHO + r") rolled by (?P<n>\d+)$"
+)
+"""An optional modifier in one sentence: "you may pay {1} to increase the result of a die any player rolled by 1"."""
 IF_YOU_DO = re.compile(
     r"^if you do, (?P<verb>increase or decrease|decrease or increase|increase|decrease) "
     r"(?:the|that) result by (?P<n>\d+)\b"
@@ -164,7 +200,7 @@ REROLL_ACTIVATED = re.compile(
     r"^(?P<coin>reflip (?:any|a|target) coin(?: or |$))?"
     r"(?:reroll (?P<what>any die|a die|target die|any number of dice)\b)?"
 )
-"""An activated reroll or reflip: "reroll any die", "reflip any coin or reroll any die" (both halves)."""
+"""An activated reroll, reflip, or both joined by "or" (two permissions, in text order)."""
 COIN_REPLACEMENT = re.compile(
     r"^(?:if )?(?P<who>you|a player|an opponent) would flip a coin, instead flip (?P<n>\d+) coins and ignore "
     r"(?P<ignore>\d+)(?: of them)?$"
@@ -185,9 +221,10 @@ WHAT_BATCH = re.compile(r"^(?:1 or more dice|dice|1 or more " + DIE + r")$")
 WHILE_VISITING = re.compile(r"\s+while rolling to visit (?:your|their) attractions$")
 WHAT_SUFFIX = re.compile(r"\s+on (?:a|an|any) (?P<die>" + DIE + r")$")
 FACE_COUNTS_AS = re.compile(
-    r"\beach (?P<face>blank|chaos|planeswalk|\{chaos\}|\{planeswalker\}) roll of the planar die is (?:a|an) "
-    r"(?P<as>blank|chaos|planeswalk|\{chaos\}|\{planeswalker\}) roll\b"
+    r"\b(?:each|every|a|any) (?P<face>" + FACE + r") (?:roll|result|face) (?:of|on) the planar die "
+    r"(?:is|counts as|is treated as) (?:a|an) (?P<as>" + FACE + r") (?:roll|result|face)\b"
 )
+"""A face of the planar die seen as another: "each <face> roll of the planar die is a <face> roll"."""
 
 PROTECTION = re.compile(r"\bprotection from (?:die rolls|dice)\b")
 ROLLED_THIS_TURN = re.compile(
@@ -198,6 +235,19 @@ UNTIL_ROLL = re.compile(
     r"\buntil (?:you|a player|that player) rolls? (?P<cond>[^,.]+?)"
     r"(?: while rolling to visit (?:your|their) attractions)?(?=$|[,.])"
 )
-STACK_DICE = re.compile(r"\bstack (?:\d+|a) (?:dice|die)\b|\beach die in its stack\b|\bthe stack falls\b")
-USE_STORED = re.compile(r"\byou may uninstall a result from ~ to use it for a die you rolled\b")
-UNINSTALL = re.compile(r"\buninstall all results from ~")
+STACK_DICE = re.compile(
+    r"\bstack (?:\d+|a|an|x|that many) (?:dice|die|"
+    + SIZED_DIE
+    + r")\b|\b(?:dice|die) in (?:its|~'s|the|your) stack\b|"
+    r"\b(?:the|its|~'s|your) stack (?:falls|topples|collapses)\b"
+)
+"""Dexterity dice: stacked, never rolled ("stack two dice on ~", "for each die in its stack", "the stack falls")."""
+STORE_SENTENCE = re.compile(r"^(?:store|install|put) (?:those|the|that|its) results? on (?:~|it|them)$")
+"""The results of the roll before are stored on the permanent (CR 706.8): "install the result on ~"."""
+USE_STORED = re.compile(
+    r"\b(?:uninstall|remove|use) (?:a|1|any) (?:stored |installed )?results? (?:from|on|stored on|installed on) "
+    r"(?:~|it) (?:to use it |and use it )?(?:for|as|instead of) (?:the result of )?(?:a|1|any) (?:die|"
+    + SIZED_DIE
+    + r")"
+)
+"""A stored result used in place of a die's result: "you may remove a result from ~ to use it for a die"."""
