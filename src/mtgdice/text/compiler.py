@@ -377,10 +377,10 @@ def _table_row(line: str) -> tuple[Row, bool] | None:
         line.split("|", 1)[1].strip() if chart is not None else re.split(r"\s\u2014\s", line, maxsplit=1)[-1].strip()
     )
     text = match.group("text")
-    again = bool(re.search(r"\broll again\b|\brepeat this process\b", text))
-    optional = bool(re.search(r"\byou may (?:roll again|repeat this process)\b", text))
-    times = re.search(r"\b(?:repeat this process|roll again) (?P<n>\d+) (?:more )?times\b", text)
-    return Row(low, high, original_text, again, optional, int(times.group("n")) if times else 1), listed
+    again = g.ROW_AGAIN.search(text)
+    times = again.group("times") if again else None
+    optional = bool(again and again.group("may"))
+    return Row(low, high, original_text, bool(again), optional, _number(times) if times else 1), listed
 
 
 _QUOTE = re.compile(r'"([^"]+)"')
@@ -426,7 +426,7 @@ def parse_condition(words: str, natural: bool = False) -> Condition | None:
     InRange(low=4, high=None, natural=False)
     """
     words = words.strip()
-    if re.fullmatch(r"(?:a |an )?(?:die's |the )?highest natural result(?: on (?:a|the) die)?", words):
+    if g.HIGHEST_NATURAL.fullmatch(words):
         return NaturalMax()
     if words in ("{chaos}", "chaos"):
         return FaceIs(PlanarFace.CHAOS)
@@ -502,8 +502,8 @@ def _count(words: str) -> Amount:
 
 
 def _cost(words: str) -> Cost:
-    counter = re.search(r"remove (?:a|an|1|one) (?P<kind>[^ ]+) counter", words, re.IGNORECASE)
-    tap = bool(re.search(r"\btap\b|\{t\}", words, re.IGNORECASE))
+    counter = g.COST_COUNTER.search(words.lower())
+    tap = bool(g.COST_TAP.search(words.lower()))
     return Cost(words.strip(), counter.group("kind") if counter else None, tap)
 
 
@@ -556,7 +556,7 @@ def _rule_replacement(c: _Compiler, text: str, original: str, state: _State) -> 
         )
         return True
     more = g.HOW_MORE_OF_THEM.match(how)
-    if more and re.fullmatch(r"(?:a|an|1) " + g.DIE, what) and int(more.group("n")) >= 2:
+    if more and g.ONE_DIE.fullmatch(what) and int(more.group("n")) >= 2:
         # "If you would roll a d20, instead roll two d20s and ignore the lower roll": one extra
         # die per die beyond the first, each ignoring one more lowest (an older advantage wording).
         extra_dice = int(more.group("n")) - 1
@@ -773,15 +773,12 @@ def _trigger_what(what: str) -> tuple[Event, Condition | None, int | None, bool,
         if parsed is None:
             return None
         return (*parsed[:5], "visit attractions")
-    nth = re.fullmatch(r"your (?P<n>\d+)(?:st|nd|rd|th) die(?: each turn| this turn)?", what)
+    nth = g.NTH_DIE.fullmatch(what)
     if nth:
-        return Event.DIE_ROLLED, None, None, False, int(nth.group("n")), ""
-    if re.fullmatch(r"to visit (?:your|their) attractions", what):
+        order = nth.group("n") or str(g.ORDINALS.index(nth.group("word")) + 1)
+        return Event.DIE_ROLLED, None, None, False, _number(order), ""
+    if g.VISIT_WHAT.fullmatch(what):
         return Event.DIE_ROLLED, None, None, False, None, "visit attractions"
-    ordinal = re.fullmatch(r"your (?P<word>first|second|third|fourth|fifth|sixth) die(?: each turn| this turn)?", what)
-    if ordinal:
-        order = ("first", "second", "third", "fourth", "fifth", "sixth").index(ordinal.group("word")) + 1
-        return Event.DIE_ROLLED, None, None, False, order, ""
     sides = None
     suffix = g.WHAT_SUFFIX.search(what)
     if suffix:
@@ -793,9 +790,9 @@ def _trigger_what(what: str) -> tuple[Event, Condition | None, int | None, bool,
     if g.WHAT_BATCH.match(what):
         batch_sides = _sides_filter(what)
         return Event.DICE_ROLLED, None, batch_sides or sides, False, None, ""
-    if re.fullmatch(r"(?:a|any|1) (?:die|" + g.DIE + r")", what):
+    if g.ONE_DIE.fullmatch(what):
         return Event.DIE_ROLLED, None, _sides_filter(what) or sides, False, None, ""
-    if re.fullmatch(r"(?:the )?planar die", what):
+    if g.PLANAR_WHAT.fullmatch(what):
         return Event.DIE_ROLLED, None, None, True, None, ""
     condition = parse_condition(what)
     if condition is None:
@@ -825,7 +822,7 @@ def _original_effect(original: str, effect_text: str) -> str:
 
 
 def _trigger_zone(c: _Compiler, effect_text: str) -> Zone:
-    if re.search(r"\b(?:return|put|cast) ~ from your graveyard\b", effect_text):
+    if g.FROM_GRAVEYARD.search(effect_text):
         return Zone.GRAVEYARD
     return c.zone
 
@@ -856,18 +853,13 @@ def _rule_trigger(c: _Compiler, text: str, original: str, state: _State) -> bool
             effect_text, scope, nth, purpose = chaos.group("effect"), Scope.YOU, None, ""
         else:
             return False
-    intervening = re.match(
-        r"^if (?:you roll(?:ed)?|(?:the|its|that die's) result is|the roll is|it's|any of those results (?:is|was)) "
-        r"(?P<cond>[^,]+), "
-        r"(?P<rest>.+)$",
-        effect_text,
-    )
+    intervening = g.INTERVENING_IF.match(effect_text)
     if intervening and condition is None:
         inner = parse_condition(intervening.group("cond"))
         if inner is not None:
             condition = inner
     effect_text = _original_effect(original, effect_text)
-    numeric = bool(re.search(r"\bthe result\b|\bthat many\b|\bthose results\b", effect_text, re.IGNORECASE))
+    numeric = bool(g.NUMERIC_EFFECT.search(effect_text.lower()))
     doubles = purpose == "doubles"
     if doubles:
         purpose = ""
@@ -888,7 +880,7 @@ def _rule_trigger(c: _Compiler, text: str, original: str, state: _State) -> bool
         ),
         state,
     )
-    may = re.match(r"^you may (?P<cost>.+)$", effect_text)
+    may = g.YOU_MAY.match(effect_text)
     if may and event is Event.DIE_ROLLED and condition is None:
         # "Whenever a player rolls a die, you may <cost>. If you do, increase or decrease the result"
         # is an optional modifier, settled by the next sentence (_rule_if_you_do).
@@ -1044,8 +1036,7 @@ def _rule_conditional(c: _Compiler, text: str, original: str, state: _State) -> 
         # Inside a triggered ability ("if the roll was 4 or higher, ..."): part of its effect.
         return state.trigger and c.extend_effect(state, original)
     condition = parse_condition(match.group("cond"))
-    symbolic = r"equal to|greater than|less than|the same as|higher than|lower than|any other|an? (?:even|odd)"
-    if condition is None and not re.match(symbolic, match.group("cond")):
+    if condition is None and not g.SYMBOLIC_CONDITION.match(match.group("cond")):
         return False
     return c.add_outcome(state, Outcome(original, condition, reads=Reads.RESULT))
 
@@ -1065,16 +1056,13 @@ def _rule_follow_up(c: _Compiler, text: str, original: str, state: _State) -> bo
     """A sentence after a roll that uses its dice without rolling ("it becomes a Die token")."""
     if state.roll is None and not state.trigger:
         return False
-    if re.search(r"\b(?:re-?)?roll(?:s|ed|ing)?\b", text):
+    if g.ROLL_WORD.search(text):
         return False
-    if state.roll is not None and _USES_RESULT.search(text):
+    if state.roll is not None and g.USES_RESULT.search(text):
         return c.add_outcome(state, Outcome(original, reads=_reads(text)))
     if state.roll is None and g.DICE_WORD.search(text):
         return c.extend_effect(state, original)
     return bool(g.DICE_WORD.search(text))
-
-
-_USES_RESULT = re.compile(r"\bresults?\b|\bthat much\b|\bthe total\b|\bthe difference\b|\bdice\b|\bdie\b")
 
 
 def _reads(text: str) -> Reads:
@@ -1153,7 +1141,7 @@ def _find_rolls(c: _Compiler, text: str, original: str, state: _State) -> bool:
         if roll is None:
             continue
         tail = match.group("tail")
-        if _USES_RESULT.search(tail) and not g.TAIL_STORE.search(tail):
+        if g.USES_RESULT.search(tail) and not g.TAIL_STORE.search(tail):
             # "Roll a d4 and create ... equal to the result": the rest of the sentence uses it.
             roll = replace(roll, outcomes=(Outcome(original, reads=_reads(tail)),))
         c.add_roll(roll, state)
@@ -1163,7 +1151,7 @@ def _find_rolls(c: _Compiler, text: str, original: str, state: _State) -> bool:
 
 def _inside_trigger_condition(text: str, position: int) -> bool:
     head = text[:position]
-    return bool(re.match(r"^(?:whenever|when|after|if)\b[^,]*$", head))
+    return bool(g.CONDITION_HEAD.match(head))
 
 
 def _roll_from_match(match: re.Match[str], text: str, original: str) -> RollInstruction | None:

@@ -38,6 +38,12 @@ DICE_WORD = re.compile(
 
 NUMBER = r"\d+"
 
+ROLL_WORD = re.compile(r"\b(?:re-?)?roll(?:s|ed|ing)?\b")
+USES_RESULT = re.compile(r"\bresults?\b|\bthat much\b|\bthe total\b|\bthe difference\b|\bdice\b|\bdie\b")
+"""A sentence that uses the dice just rolled."""
+CONDITION_HEAD = re.compile(r"^(?:whenever|when|after|if)\b[^,]*$")
+"""Inside a trigger or "if" condition (a roll named there is not rolled)."""
+
 # -- results tables (CR 706.3a) ---------------------------------------------------------------
 
 TABLE_ROW = re.compile(r"^\s*(?P<low>\d+)\s*(?:\u2014\s*(?P<high>\d+)|(?P<open>\+))?\s*\|\s*(?P<text>.*)$")
@@ -52,6 +58,9 @@ LIST_ROW = re.compile(
 )
 """A list item: "5 — Destroy it.", "1 or 2 — ...", "• 2 — menace", "1-3 - ..." after dash folding."""
 
+ROW_AGAIN = re.compile(r"\b(?P<may>you may )?(?:roll again|repeat this process)(?: (?P<times>\d+) (?:more )?times)?\b")
+"""A row that rolls again (CR 706.3c): "roll again", "you may repeat this process", "... 2 more times"."""
+
 LEVEL_LINE = re.compile(r"^(?:\{[^}]*\})+:\s*level\s+(?P<level>\d+)\s*$")
 """A Class card's level-up line: "{1}{R}: Level 2"."""
 
@@ -61,6 +70,8 @@ ABILITY_WORD = re.compile(r"^(?P<word>[a-z0-9'][a-z0-9' ,!-]{0,44}?) \u2014 (?P<
 COST_SPLIT = re.compile(r"^(?P<cost>(?:\[[^\]]*\]|[^:\"\[]){1,160}?):\s+(?P<body>.+)$")
 """An activated ability's cost and effect: "{2}, {t}: roll a d20." or "[0]: roll a 6-sided die."."""
 
+COST_COUNTER = re.compile(r"remove (?:a|an|1|one) (?P<kind>[^ ]+) counter")
+COST_TAP = re.compile(r"\btap\b|\{t\}")
 COST_HINT = re.compile(r"\{|^\[|\b(?:sacrifice|tap|untap|remove|exile|discard|pay|uninstall|return|reveal|roll)\b")
 
 # -- roll instructions (CR 706.1) -------------------------------------------------------------
@@ -133,6 +144,13 @@ WHO_HAD = re.compile(
 )
 """An outcome on who had the lowest or highest result: "if one or more opponents had the highest result, ..."."""
 INDICATED = re.compile(r"\b(?:the indicated|for each (?:other )?result)\b")
+
+HIGHEST_NATURAL = re.compile(r"(?:a |an )?(?:die's |the )?highest natural result(?: on (?:a|the) die)?")
+"""A die's highest natural result (CR 706.2: its number of sides)."""
+SYMBOLIC_CONDITION = re.compile(
+    r"equal to|greater than|less than|the same as|higher than|lower than|any other|an? (?:even|odd)"
+)
+"""A condition on a result compared with something the text names, not a number: kept as an outcome."""
 
 CONDITION_WORDS = re.compile(
     r"^(?:a |an )?(?:natural )?(?P<low>\d+)(?: or (?:(?P<up>higher|greater|more)|(?P<down>lower|less|fewer)))?"
@@ -216,6 +234,23 @@ TRIGGER_PASSIVE_VOICE = re.compile(
     + DIE
     + r"))?, (?P<effect>.+)$"
 )
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+NTH_DIE = re.compile(
+    r"your (?:(?P<n>\d+)(?:st|nd|rd|th)|(?P<word>" + "|".join(ORDINALS) + r")) die(?: each turn| this turn)?"
+)
+"""The Nth die a player rolls in a turn: "your third die each turn", "your 4th die this turn"."""
+VISIT_WHAT = re.compile(r"to visit (?:your|their) attractions")
+ONE_DIE = re.compile(r"(?:a|an|any|1) (?:die|" + DIE + r")")
+PLANAR_WHAT = re.compile(r"(?:the )?planar die")
+INTERVENING_IF = re.compile(
+    r"^if (?:you roll(?:ed)?|(?:the|its|that die's) result is|the roll is|it's|any of those results (?:is|was)) "
+    r"(?P<cond>[^,]+), (?P<rest>.+)$"
+)
+"""An intervening "if" (CR 603.4) on the die that triggered: "if its result is 6, ..."."""
+NUMERIC_EFFECT = re.compile(r"\bthe result\b|\bthat many\b|\bthose results\b")
+YOU_MAY = re.compile(r"^you may (?P<cost>.+)$")
+FROM_GRAVEYARD = re.compile(r"\b(?:return|put|cast) ~ from your graveyard\b")
+"""A trigger whose effect returns the card from the graveyard functions there."""
 CHAOS_ENSUES = re.compile(r"^whenever chaos ensues, (?P<effect>.+)$")
 WHAT_BATCH = re.compile(r"^(?:1 or more dice|dice|1 or more " + DIE + r")$")
 WHILE_VISITING = re.compile(r"\s+while rolling to visit (?:your|their) attractions$")
