@@ -1184,9 +1184,9 @@ def _roll_from_match(match: re.Match[str], text: str, original: str) -> RollInst
     ignore = g.TAIL_IGNORE.search(tail)
     if ignore:
         if ignore.group(0).startswith("and ignore all but"):
-            keep_highest = int(ignore.group("keep") or 1)
+            keep_highest = _number((ignore.group("keep") or ignore.group("keep2") or "1").strip())
         else:
-            ignore_lowest = int(ignore.group("n") or ignore.group("n2") or 1)
+            ignore_lowest = _number((ignore.group("n") or ignore.group("n2") or "1").strip())
     modifier: Amount | None = None
     add = g.TAIL_ADD.search(tail)
     if add and not g.TAIL_TOTAL.search(tail):

@@ -49,7 +49,7 @@ CONDITION_HEAD = re.compile(r"^(?:whenever|when|after|if)\b[^,]*$")
 TABLE_ROW = re.compile(r"^\s*(?P<low>\d+)\s*(?:\u2014\s*(?P<high>\d+)|(?P<open>\+))?\s*\|\s*(?P<text>.*)$")
 """A chart row: "1—9 | effect", "20 | effect", "15+ | effect" (dashes already made em dashes)."""
 
-ROW_BREAK = re.compile(r"(?<=[.!)])\s+(?=\d+\s*(?:[\u2014-]\s*\d+\s*|\+\s*)?\|)")
+ROW_BREAK = re.compile(r"(?<=[.!)])[ \t]+(?=\d+\s*(?:[\u2014-]\s*\d+\s*|\+\s*)?\|)")
 """Where a chart row starts after an earlier one on the same line: "1—9 | Draw a card. 10—20 | ..."."""
 
 LIST_ROW = re.compile(
@@ -103,11 +103,11 @@ TAIL_WHERE_X = re.compile(r",? where x is (?P<what>[^.]+?)$")
 """The amount X names, to the end of the sentence (its noun phrase keeps every clause)."""
 TAIL_IGNORE = re.compile(
     r"\band ignore (?:the (?P<n>\d+ )?(?:lower|lowest)(?: (?P<n2>\d+))? (?:roll|rolls|result|results|dice)"
-    r"|all but the (?P<keep>\d+ )?highest (?:roll|rolls|result|results))"
+    r"|all but the (?P<keep>\d+ )?highest(?: (?P<keep2>\d+))? (?:roll|rolls|result|results))"
 )
 TAIL_CHOOSE = re.compile(r"\band choose (?:1|one) (?:result|of (?:those|the) results)")
 TAIL_ADD = re.compile(r"\band (?P<verb>add|subtract) (?P<what>[^,.]+?)(?= to | from |,|$| and )")
-TAIL_STORE = re.compile(r"\band (?:store|install) (?:those|the|that|its) results? on (?:~|it|them)\b")
+TAIL_STORE = re.compile(r"\band (?:store|install) (?:those|the|that|its) results? on (?:~|it|them)(?!\w)")
 TAIL_TOTAL = re.compile(
     r"\band (?:use|add) the total(?: of (?:those|the|their) (?:results|rolls|dice))?(?=$|[,.]| and )"
 )
@@ -215,7 +215,7 @@ REROLL_BY_COST = re.compile(
     r"any die|a die)\b"
 )
 REROLL_ACTIVATED = re.compile(
-    r"^(?P<coin>reflip (?:any|a|target) coin(?: or |$))?"
+    r"^(?=reflip|reroll)(?P<coin>reflip (?:any|a|target) coin(?: or |$))?"
     r"(?:reroll (?P<what>any die|a die|target die|any number of dice)\b)?"
 )
 """An activated reroll, reflip, or both joined by "or" (two permissions, in text order)."""
