@@ -50,7 +50,7 @@ TABLE_ROW = re.compile(r"^\s*(?P<low>\d+)\s*(?:\u2014\s*(?P<high>\d+)|(?P<open>\
 """A chart row: "1—9 | effect", "20 | effect", "15+ | effect" (dashes already made em dashes)."""
 
 ROW_BREAK = re.compile(r"(?<=[.!)])[ \t]+(?=\d+\s*(?:[\u2014-]\s*\d+\s*|\+\s*)?\|)")
-"""Where a chart row starts after an earlier one on the same line: "1—9 | Draw a card. 10—20 | ..."."""
+"""Where a chart row starts after an earlier one on the same line (a sentence end, then "N—M |")."""
 
 LIST_ROW = re.compile(
     r"^\s*(?:\u2022\s*)?(?P<low>\d+)(?:\s*(?:\u2014|to)\s*(?P<high>\d+)|\s+or\s+(?P<alt>\d+)|(?P<open>\+))?"
@@ -68,7 +68,7 @@ ABILITY_WORD = re.compile(r"^(?P<word>[a-z0-9'][a-z0-9' ,!-]{0,44}?) \u2014 (?P<
 """An ability word or flavor word before an em dash: "psionic spells — when ..."."""
 
 COST_SPLIT = re.compile(r"^(?P<cost>(?:\[[^\]]*\]|[^:\"\[]){1,160}?):\s+(?P<body>.+)$")
-"""An activated ability's cost and effect: "{2}, {t}: roll a d20." or "[0]: roll a 6-sided die."."""
+"""An activated ability's cost and effect: "{2}, {t}: <effect>" or a loyalty ability "[0]: <effect>"."""
 
 COST_COUNTER = re.compile(r"remove (?:a|an|1|one) (?P<kind>[^ ]+) counter")
 COST_TAP = re.compile(r"\btap\b|\{t\}")
@@ -119,7 +119,7 @@ REPEAT = re.compile(
 )
 CONDITIONAL = re.compile(
     r"^(?:if (?:you (?:a )?roll(?:ed)?|the (?:result|roll) (?:is|was)|the result of (?:that|the) roll is|"
-    r"it's|it is|that player rolls?|they roll|the total is|the total of those results is)|on) "
+    r"it's|it is|that player rolls?|they roll|the total(?: of (?:those|the|their) (?:results|rolls|dice))? is)|on) "
     r"(?P<cond>(?:[^,]|,(?= (?:or )?(?:a |an )?\d))+), (?P<text>.+)$"
 )
 DOUBLES = re.compile(r"^if (?:you|they|that player|he or she|a player) roll(?:ed)? doubles\b,? (?P<text>.*)$")
@@ -211,8 +211,8 @@ REROLL_IF = re.compile(
 )
 REROLL_BY_COST = re.compile(
     r"^(?P<once>once each turn, )?you may (?P<cost>.+?) to (?:have (?P<who>any player|target player|that player) )?"
-    r"reroll (?P<what>1 or more dice you rolled|any number of dice you rolled|a die (?:you|that player) rolled|"
-    r"any die|a die)\b"
+    r"reroll (?P<what>(?:1 or more|any number of) dice (?:you|that player) rolled|"
+    r"(?:a|any|target) (?:die|" + SIZED_DIE + r")(?: (?:you|that player) rolled)?)\b"
 )
 REROLL_ACTIVATED = re.compile(
     r"^(?=reflip|reroll)(?P<coin>reflip (?:any|a|target) coin(?: or |$))?"
@@ -259,7 +259,7 @@ FACE_COUNTS_AS = re.compile(
     r"\b(?:each|every|a|any) (?P<face>" + FACE + r") (?:roll|result|face) (?:of|on) the planar die "
     r"(?:is|counts as|is treated as) (?:a|an) (?P<as>" + FACE + r") (?:roll|result|face)\b"
 )
-"""A face of the planar die seen as another: "each <face> roll of the planar die is a <face> roll"."""
+"""A face of the planar die seen as another (a <face> roll, result or face counts as a <face> one)."""
 
 PROTECTION = re.compile(r"\bprotection from (?:die rolls|dice)\b")
 ROLLED_THIS_TURN = re.compile(
@@ -276,7 +276,7 @@ STACK_DICE = re.compile(
     + r")\b|\b(?:dice|die) in (?:its|~'s|the|your) stack\b|"
     r"\b(?:the|its|~'s|your) stack (?:falls|topples|collapses)\b"
 )
-"""Dexterity dice: stacked, never rolled ("stack two dice on ~", "for each die in its stack", "the stack falls")."""
+"""Dexterity dice: stacked, never rolled (stacking N dice, the dice in a stack, a stack that falls)."""
 STORE_SENTENCE = re.compile(r"^(?:store|install|put) (?:those|the|that|its) results? on (?:~|it|them)$")
 """The results of the roll before are stored on the permanent (CR 706.8): "install the result on ~"."""
 USE_STORED = re.compile(
@@ -285,4 +285,4 @@ USE_STORED = re.compile(
     + SIZED_DIE
     + r")"
 )
-"""A stored result used in place of a die's result: "you may remove a result from ~ to use it for a die"."""
+"""A stored result used in place of a die's result (removed, uninstalled or used, for or as a die's result)."""
