@@ -211,7 +211,7 @@ class _Compiler:
         return CompiledCard(self.name, tuple(rolls), tuple(effects), tuple(unsupported), tuple(self.notes))
 
     def run(self, prepared: str) -> None:
-        for ability in _abilities(prepared):
+        for ability in _abilities(prepared, self.unsupported):
             self.ability(ability)
 
     # -- one ability --------------------------------------------------------------------------
@@ -331,7 +331,9 @@ class _State:
 # -- splitting text into abilities and sentences ----------------------------------------------
 
 
-def _abilities(prepared: str) -> list[_Ability]:
+def _abilities(prepared: str, unsupported: list[str]) -> list[_Ability]:
+    """The paragraphs of a text, each with the table rows under it; a row or level line whose
+    numbers the rules refuse goes to ``unsupported`` with the reason."""
     abilities: list[_Ability] = []
     level = 1
     for raw in g.ROW_BREAK.sub("\n", prepared).split("\n"):
@@ -339,11 +341,15 @@ def _abilities(prepared: str) -> list[_Ability]:
         if not line:
             continue
         matching = for_matching(line)
-        level_line = g.LEVEL_LINE.match(matching)
-        if level_line:
-            level = int(level_line.group("level"))
+        try:
+            level_line = g.LEVEL_LINE.match(matching)
+            if level_line:
+                level = _number(level_line.group("level"))
+                continue
+            row = _table_row(line)
+        except CardTextError as error:
+            unsupported.append(f"{line} ({_reason(error)})")
             continue
-        row = _table_row(line)
         if row is not None and abilities:
             row_value, listed = row
             target = abilities[-1]
@@ -365,12 +371,12 @@ def _table_row(line: str) -> tuple[Row, bool] | None:
         listed = True
     if match is None:
         return None
-    low = int(match.group("low"))
+    low = _number(match.group("low"))
     high: int | None = low
     if match.group("high"):
-        high = int(match.group("high"))
+        high = _number(match.group("high"))
     elif match.groupdict().get("alt"):
-        high = int(match.group("alt"))
+        high = _number(match.group("alt"))
     if match.group("open"):
         high = None
     original_text = (
@@ -444,12 +450,12 @@ def parse_condition(words: str, natural: bool = False) -> Condition | None:
             if all(condition is not None for condition in conditions):
                 return AnyOf(tuple(c for c in conditions if c is not None))
         return None
-    low = int(match.group("low"))
+    low = _number(match.group("low"))
     if match.group("up"):
         return InRange(low, None, natural)
     if match.group("down"):
         return InRange(None, low, natural)
-    alternatives = [int(v) for v in re.findall(r"\d+", match.group("alts") or "")]
+    alternatives = [_number(v) for v in re.findall(r"\d+", match.group("alts") or "")]
     if alternatives:
         values = [low, *alternatives]
         return AnyOf(tuple(InRange(v, v, natural) for v in values))
@@ -488,7 +494,7 @@ def _sides_filter(words: str | None) -> int | None:
     if not words:
         return None
     match = re.search(r"d(\d+)|(\d+)-sided", words)
-    return int(match.group(1) or match.group(2)) if match else None
+    return _number(match.group(1) or match.group(2)) if match else None
 
 
 def _count(words: str) -> Amount:
@@ -523,7 +529,7 @@ def _rule_replacement(c: _Compiler, text: str, original: str, state: _State) -> 
     optional = bool(match.group("may"))
     extra = g.HOW_EXTRA_LOWEST.match(how)
     if extra:
-        count = 1 if extra.group("extra") in ("a", "an") else int(extra.group("extra"))
+        count = 1 if extra.group("extra") in ("a", "an") else _number(extra.group("extra"))
         c.add_effect(
             ExtraDice(
                 extra=count,
@@ -539,7 +545,7 @@ def _rule_replacement(c: _Compiler, text: str, original: str, state: _State) -> 
         return True
     chosen = g.HOW_EXTRA_CHOSEN.match(how)
     if chosen:
-        count = 1 if chosen.group("extra") in ("a", "an") else int(chosen.group("extra"))
+        count = 1 if chosen.group("extra") in ("a", "an") else _number(chosen.group("extra"))
         chooser = Decider.OPPONENT if chosen.group("chooser") else Decider.ROLLER
         c.add_effect(
             ExtraDice(
@@ -556,10 +562,10 @@ def _rule_replacement(c: _Compiler, text: str, original: str, state: _State) -> 
         )
         return True
     more = g.HOW_MORE_OF_THEM.match(how)
-    if more and g.ONE_DIE.fullmatch(what) and int(more.group("n")) >= 2:
+    if more and g.ONE_DIE.fullmatch(what) and _number(more.group("n")) >= 2:
         # "If you would roll a d20, instead roll two d20s and ignore the lower roll": one extra
         # die per die beyond the first, each ignoring one more lowest (an older advantage wording).
-        extra_dice = int(more.group("n")) - 1
+        extra_dice = _number(more.group("n")) - 1
         c.add_effect(
             ExtraDice(
                 extra=extra_dice,
@@ -574,13 +580,13 @@ def _rule_replacement(c: _Compiler, text: str, original: str, state: _State) -> 
         )
         return True
     pair = g.HOW_PAIR.match(how)
-    if pair and int(pair.group("n")) == 2 and int(pair.group("ignore")) == 1:
+    if pair and _number(pair.group("n")) == 2 and _number(pair.group("ignore")) == 1:
         c.add_effect(PairEachDie(sides=sides, zone=c.zone, scope=who, text=original), state)
         return True
     total = g.HOW_TOTAL.match(how)
     if total:
         note = "a one-time replacement (the next roll this turn): each die becomes several whose total is its result"
-        _recognise(c, state, original, "use the total", note, who, {"dice": int(total.group("n")), "sides": sides})
+        _recognise(c, state, original, "use the total", note, who, {"dice": _number(total.group("n")), "sides": sides})
         return True
     then = g.HOW_THEN.match(how)
     if then:
@@ -758,9 +764,13 @@ def _rule_reroll_activated(c: _Compiler, text: str, original: str, state: _State
 
 def _rule_coin_replacement(c: _Compiler, text: str, original: str, state: _State) -> bool:
     match = g.COIN_REPLACEMENT.match(text)
-    if match is None or int(match.group("ignore")) != int(match.group("n")) - 1 or int(match.group("n")) < 2:
+    if (
+        match is None
+        or _number(match.group("ignore")) != _number(match.group("n")) - 1
+        or _number(match.group("n")) < 2
+    ):
         return False
-    extra = int(match.group("n")) - 1
+    extra = _number(match.group("n")) - 1
     c.add_effect(PairEachCoin(extra=extra, zone=c.zone, scope=_scope(match.group("who")), text=original), state)
     return True
 
@@ -840,7 +850,7 @@ def _rule_trigger(c: _Compiler, text: str, original: str, state: _State) -> bool
         passive = g.TRIGGER_PASSIVE_VOICE.match(text)
         chaos = g.CHAOS_ENSUES.match(text)
         if passive is not None:
-            value = int(passive.group("value"))
+            value = _number(passive.group("value"))
             event, condition, sides, planar = (
                 Event.DIE_ROLLED,
                 InRange(value, value),
@@ -966,8 +976,8 @@ def _rule_exactly(c: _Compiler, text: str, original: str, state: _State) -> bool
     match = g.EXACTLY.match(text)
     if match is None:
         return False
-    value = int(match.group("value"))
-    times = int(match.group("times"))
+    value = _number(match.group("value"))
+    times = _number(match.group("times"))
     return c.add_outcome(state, Outcome(original, InRange(value, value), reads=Reads.COUNT, times=times))
 
 
@@ -977,7 +987,7 @@ def _rule_for_each(c: _Compiler, text: str, original: str, state: _State) -> boo
         return False
     condition: Condition | None = None
     if match.group("value"):
-        value = int(match.group("value"))
+        value = _number(match.group("value"))
         condition = InRange(value, value)
     return c.add_outcome(state, Outcome(original, condition, reads=Reads.EACH))
 
@@ -1193,7 +1203,7 @@ def _roll_from_match(match: re.Match[str], text: str, original: str) -> RollInst
         sign = 1 if add.group("verb") == "add" else -1
         what = add.group("what").strip()
         if what.isdigit():
-            modifier = Amount(sign * int(what))
+            modifier = Amount(sign * _number(what))
         else:
             modifier = Amount.named(amount_name(what), sign=sign)
     return RollInstruction(

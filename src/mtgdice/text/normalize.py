@@ -40,7 +40,6 @@ NUMBER_WORDS = {
 _NUMBER_WORD = re.compile(
     r"\b(" + "|".join(sorted((re.escape(w) for w in NUMBER_WORDS), key=len, reverse=True)) + r")\b"
 )
-_REMINDER = re.compile(r"\s*\([^()]*\)")
 _DASHES = re.compile(r"[\u2012\u2013\u2014\u2015\u2212]")
 _SELF = re.compile(
     r"\bthis (?:creature|artifact|enchantment|equipment|vehicle|card|permanent|land|spell|"
@@ -56,10 +55,20 @@ def strip_reminder(text: str) -> str:
     >>> strip_reminder("Roll a d20 (a twenty-sided die). If you roll a 20, draw a card.")
     'Roll a d20. If you roll a 20, draw a card.'
     """
-    previous = None
-    while previous != text:
-        previous, text = text, _REMINDER.sub("", text)
-    return text
+    # One pass with a stack of open parentheses (linear however deep they nest); an unmatched
+    # "(" or ")" stays. Each removed group takes the spaces before it.
+    out: list[str] = []
+    opened: list[int] = []
+    for char in text:
+        if char == ")" and opened:
+            del out[opened.pop() :]
+            while out and out[-1] in " \t\n\r\f\v":
+                out.pop()
+            continue
+        if char == "(":
+            opened.append(len(out))
+        out.append(char)
+    return "".join(out)
 
 
 def standard_punctuation(text: str) -> str:
