@@ -55,6 +55,7 @@ from mtgdice.rules import (
 from mtgdice.rules.errors import CardTextError
 from mtgdice.text import grammar as g
 from mtgdice.text.amounts import amount_name
+from mtgdice.text.canonical import render
 from mtgdice.text.normalize import for_matching, replace_self, standard_punctuation, strip_reminder
 
 MAX_TEXT = 20_000
@@ -76,6 +77,10 @@ class CompiledCard:
     effects: tuple[Effect, ...] = ()
     unsupported: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        """The card in canonical English, which compiles back to the same structure (``canonical.py``)."""
+        return render(self)
 
     def to_json(self) -> dict[str, Any]:
         """The ``compile`` JSON object of json-interface.md."""
@@ -126,6 +131,7 @@ def roll_json(roll: RollInstruction) -> dict[str, Any]:
         if table is not None
         else None,
         "repeat_when": roll.repeat_when.describe() if roll.repeat_when is not None else None,
+        "repeat_optional": roll.repeat_optional,
         "store": roll.store,
         "reroll_stored": roll.reroll_stored,
         "roller": roll.roller.value,
@@ -1136,27 +1142,35 @@ def _find_rolls(c: _Compiler, text: str, original: str, state: _State) -> bool:
         # Unfinity: rolling to visit your Attractions is rolling a d6.
         c.add_roll(RollInstruction(Amount(1), Die(6), purpose="visit attractions", text=original), state)
         found = True
-    for match in g.NUMBER_OF_DICE.finditer(text):
-        if _inside_trigger_condition(text, match.start()):
-            continue
-        die = _die(match.group("die"))
-        c.add_roll(RollInstruction(Amount.named(amount_name(match.group("what"))), die, text=original), state)
-        found = True
-    for match in list(g.ROLL.finditer(text)) + list(g.IMPLICIT_ROLL.finditer(text)):
+    # (phrase, its count when the phrase names it in words, whether a trigger condition may hold it)
+    matches: list[tuple[re.Match[str], Amount | None, bool]] = [
+        *((m, Amount.named(amount_name(m.group("what"))), True) for m in g.NUMBER_OF_DICE.finditer(text)),
+        *((match, None, True) for match in g.ROLL.finditer(text)),
+        *((match, None, False) for match in g.IMPLICIT_ROLL.finditer(text)),
+    ]
+    for match, count, in_condition in matches:
         if "planar" in match.group("die"):
             continue
-        if match.re is g.ROLL and _inside_trigger_condition(text, match.start()):
+        if in_condition and _inside_trigger_condition(text, match.start()):
             continue
-        roll = _roll_from_match(match, text, original)
+        roll = _roll_from_match(match, text, original, count)
         if roll is None:
             continue
         tail = match.group("tail")
-        if g.USES_RESULT.search(tail) and not g.TAIL_STORE.search(tail):
+        rest = _beyond_roll(tail)
+        if g.USES_RESULT.search(rest):
             # "Roll a d4 and create ... equal to the result": the rest of the sentence uses it.
-            roll = replace(roll, outcomes=(Outcome(original, reads=_reads(tail)),))
+            roll = replace(roll, outcomes=(Outcome(original, reads=_reads(rest)),))
         c.add_roll(roll, state)
         found = True
     return found
+
+
+def _beyond_roll(tail: str) -> str:
+    """What a roll's sentence says after the roll's own tails (choose, ignore, store, the total)."""
+    for tail_phrase in (g.TAIL_CHOOSE, g.TAIL_IGNORE, g.TAIL_STORE, g.TAIL_TOTAL):
+        tail = tail_phrase.sub(" ", tail)
+    return tail
 
 
 def _inside_trigger_condition(text: str, position: int) -> bool:
@@ -1164,9 +1178,12 @@ def _inside_trigger_condition(text: str, position: int) -> bool:
     return bool(g.CONDITION_HEAD.match(head))
 
 
-def _roll_from_match(match: re.Match[str], text: str, original: str) -> RollInstruction | None:
+def _roll_from_match(
+    match: re.Match[str], text: str, original: str, count: Amount | None = None
+) -> RollInstruction | None:
+    """A roll instruction from a phrase's count (or ``count``), die and tail."""
     die = _die(match.group("die"))
-    count = _count(match.group("count"))
+    count = count or _count(match.group("count"))
     tail = match.group("tail")
     also: list[DiceGroup] = []
     while (more := g.TAIL_ALSO.match(tail)) is not None:

@@ -38,6 +38,10 @@ DICE_WORD = re.compile(
 
 NUMBER = r"\d+"
 
+CONDITION = r"(?:[^,]|,(?= (?:or )?(?:a |an )?\d))+"
+"""The words of a condition on a result, up to the comma that ends it: a comma inside a list of
+values ("a 1, 2, or 3") does not end it. ``compiler.parse_condition`` reads the words."""
+
 ROLL_WORD = re.compile(r"\b(?:re-?)?roll(?:s|ed|ing)?\b")
 USES_RESULT = re.compile(r"\bresults?\b|\bthat much\b|\bthe total\b|\bthe difference\b|\bdice\b|\bdie\b")
 """A sentence that uses the dice just rolled."""
@@ -81,8 +85,10 @@ ROLL = re.compile(
     r"\b(?P<verb>rolls?)\s+(?P<count>" + COUNT + r")\s+(?P<die>" + DIE + r")(?P<tail>[^.]*)"
 )
 PLANAR_ROLL = re.compile(r"\b(?P<verb>rolls?) (?:the|a) planar die(?P<tail>[^.]*)")
+_TAIL_END = r"(?= and (?:add|subtract|ignore|choose|store|install|use)\b|,|$)"
+"""Where a noun phrase inside a roll's tail ends: at the next tail of the roll, a comma or the end."""
 NUMBER_OF_DICE = re.compile(
-    r"\b(?P<verb>rolls?) a number of (?P<die>" + DIE + r") equal to (?P<what>[^,.]+?)(?P<tail>(?:,| and )[^.]*|$)"
+    r"\b(?P<verb>rolls?) a number of (?P<die>" + DIE + r") equal to (?P<what>[^,.]+?)" + _TAIL_END + r"(?P<tail>[^.]*)"
 )
 VISIT_ROLL = re.compile(r"\broll to visit (?:your|their) attractions\b")
 IMPLICIT_ROLL = re.compile(r"\bthe result of (?P<count>a|an|\d+) (?P<die>" + DIE + r") rolls?\b(?P<tail>[^.]*)")
@@ -95,8 +101,7 @@ REROLL_STORED = re.compile(
 TAIL_TWICE = re.compile(r"^ twice\b")
 TAIL_ALSO = re.compile(r"^(?:,| and|, and) (?P<count>a|an|\d+) (?P<die>" + SIZED_DIE + r")(?=$|[ ,])")
 """More dice of another kind in the same roll: " and a d6" after "roll a d20"."""
-_TAIL_END = r"(?= and (?:add|subtract|ignore|choose|store|install|use)\b|,|$)"
-"""Where a noun phrase inside a roll's tail ends: at the next tail of the roll, a comma or the end."""
+
 TAIL_FOR_EACH = re.compile(r"^ for each (?P<what>[^,.]+?)" + _TAIL_END)
 TAIL_PLUS_EACH = re.compile(r"^ plus an additional (?P<die>" + DIE + r") for each (?P<what>[^,.]+?)" + _TAIL_END)
 TAIL_WHERE_X = re.compile(r",? where x is (?P<what>[^.]+?)$")
@@ -115,12 +120,14 @@ TAIL_TOTAL = re.compile(
 # -- sentences that follow a roll (CR 706.3b, 706.4) -------------------------------------------
 
 REPEAT = re.compile(
-    r"^if (?:you roll|the result is|the roll is|it's) (?P<cond>[^,]+), (?P<may>you may )?repeat this process"
+    r"^if (?:you roll|the result is|the roll is|it's) (?P<cond>"
+    + CONDITION
+    + r"), (?P<may>you may )?repeat this process"
 )
 CONDITIONAL = re.compile(
     r"^(?:if (?:you (?:a )?roll(?:ed)?|the (?:result|roll) (?:is|was)|the result of (?:that|the) roll is|"
     r"it's|it is|that player rolls?|they roll|the total(?: of (?:those|the|their) (?:results|rolls|dice))? is)|on) "
-    r"(?P<cond>(?:[^,]|,(?= (?:or )?(?:a |an )?\d))+), (?P<text>.+)$"
+    r"(?P<cond>" + CONDITION + r"), (?P<text>.+)$"
 )
 DOUBLES = re.compile(r"^if (?:you|they|that player|he or she|a player) roll(?:ed)? doubles\b,? (?P<text>.*)$")
 EXACTLY = re.compile(r"^if you rolled (?P<value>\d+) exactly (?P<times>\d+) times?, (?P<text>.+)$")
@@ -207,7 +214,11 @@ IF_YOU_DO = re.compile(
 ONCE_EACH_TURN = re.compile(r"^do this only once each turn\b|^activate only once each turn\b")
 
 REROLL_IF = re.compile(
-    r"^if you roll (?P<cond>[^,]+?)(?: on (?:a|an) (?P<die>" + DIE + r"))?, you may reroll (?:that die|it|that roll)\b"
+    r"^if you roll (?P<cond>"
+    + CONDITION
+    + r"?)(?: on (?:a|an) (?P<die>"
+    + DIE
+    + r"))?, you may reroll (?:that die|it|that roll)\b"
 )
 REROLL_BY_COST = re.compile(
     r"^(?P<once>once each turn, )?you may (?P<cost>.+?) to (?:have (?P<who>any player|target player|that player) )?"
@@ -220,14 +231,15 @@ REROLL_ACTIVATED = re.compile(
 )
 """An activated reroll, reflip, or both joined by "or" (two permissions, in text order)."""
 COIN_REPLACEMENT = re.compile(
-    r"^(?:if )?(?P<who>you|a player|an opponent) would flip a coin, instead flip (?P<n>\d+) coins and ignore "
+    r"^(?:if )?(?P<who>" + WHO + r") would flip a coin, (?:instead (?:(?:you|they|that player) )?|"
+    r"(?:you|they|that player) instead )flip (?P<n>\d+) coins and ignore "
     r"(?P<ignore>\d+)(?: of them)?$"
 )
 """A partner-coin replacement (CR 705 with CR 616): "if you would flip a coin, instead flip 2 coins and ignore 1"."""
 
 TRIGGER = re.compile(
     r"^(?P<when>whenever|when) (?P<who>you|a player|an opponent|each player|another player) rolls? "
-    r"(?P<what>[^,]+), (?P<effect>.+)$"
+    r"(?P<what>" + CONDITION + r"), (?P<effect>.+)$"
 )
 TRIGGER_PASSIVE_VOICE = re.compile(
     r"^(?P<when>whenever|when) (?:a|an) (?P<value>\d+) is rolled(?: on (?:a|an) (?P<die>"
@@ -244,7 +256,7 @@ ONE_DIE = re.compile(r"(?:a|an|any|1) (?:die|" + DIE + r")")
 PLANAR_WHAT = re.compile(r"(?:the )?planar die")
 INTERVENING_IF = re.compile(
     r"^if (?:you roll(?:ed)?|(?:the|its|that die's) result is|the roll is|it's|any of those results (?:is|was)) "
-    r"(?P<cond>[^,]+), (?P<rest>.+)$"
+    r"(?P<cond>" + CONDITION + r"), (?P<rest>.+)$"
 )
 """An intervening "if" (CR 603.4) on the die that triggered: "if its result is 6, ..."."""
 NUMERIC_EFFECT = re.compile(r"\bthe result\b|\bthat many\b|\bthose results\b")
