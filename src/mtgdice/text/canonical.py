@@ -11,9 +11,9 @@ outcome keeps no effect of its own (its words are the card's), so it is written 
 effect ("apply it").
 
 >>> from mtgdice.text.compiler import compile_text
->>> card = compile_text("Roll two d20 and ignore the lower roll. If the result is 15 or higher, draw a card.")
+>>> card = compile_text("Roll three d12 and ignore the lower roll. If the result is 9 or higher, draw a card.")
 >>> render(card)
-'Roll two d20 and ignore the lowest roll. If the result is 15 or higher, apply it.'
+'Roll three d12 and ignore the lowest roll. If the result is 9 or higher, apply it.'
 >>> structure(compile_text(render(card))) == structure(card)
 True
 """
@@ -145,7 +145,7 @@ def render_roll(roll: RollInstruction, name: str = "") -> str:
     elif roll.purpose == "visit attractions":
         head = f"{verb} to visit your Attractions"
     elif roll.reroll_stored:
-        head = "Reroll any number of ~'s stored results"
+        head = "Reroll any number of its stored results"
     else:
         dice, where = _count(roll)
         head = f"{verb} {dice}"
@@ -242,7 +242,7 @@ def render_effect(effect: Effect, name: str = "") -> str:
     if effect.once_each_turn and isinstance(effect, (RerollPermission, ReflipPermission)) and effect.activated:
         text += " Activate only once each turn."
     elif effect.once_each_turn and not (isinstance(effect, RerollPermission) and effect.cost is not None):
-        text += " Do this only once each turn."
+        text += " Use this ability only once each turn."
     return _named(text, name)
 
 
@@ -260,13 +260,13 @@ def _effect_sentence(effect: Effect) -> str:
         return lead + f"{number(effect.extra)} and ignore {number(effect.extra)} of them."
     if isinstance(effect, PairEachDie):
         dice = _sized(effect.sides, one=True)
-        return f"If {who} would roll {dice}, instead {they} roll two of those dice and ignore one of those results."
+        return f"If {who} would roll {dice}, instead {they} roll two of that die and ignore one of the rolls."
     if isinstance(effect, ResultModifier):
         return _modifier_sentence(effect, who, verb)
     if isinstance(effect, RerollPermission):
         return _reroll_sentence(effect)
     if isinstance(effect, FaceCountsAs):
-        return f"Each {_FACES[effect.face]} roll of the planar die is a {_FACES[effect.counts_as]} roll."
+        return f"Every {_FACES[effect.face]} face of the planar die counts as a {_FACES[effect.counts_as]} face."
     if isinstance(effect, Trigger):
         return _trigger_sentence(effect, who, verb)
     if isinstance(effect, PairEachCoin):
@@ -301,7 +301,7 @@ def _reroll_sentence(effect: RerollPermission) -> str:
         return f"{effect.cost.text}: Reroll {what}."
     if effect.cost is not None:
         if effect.many:
-            what = "one or more dice you rolled"
+            what = "any number of dice you rolled"
         elif effect.scope is Scope.ANY:
             what = "any die"
         else:

@@ -211,7 +211,7 @@ IF_YOU_DO = re.compile(
     r"^if you do, (?P<verb>increase or decrease|decrease or increase|increase|decrease) "
     r"(?:the|that) result by (?P<n>\d+)\b"
 )
-ONCE_EACH_TURN = re.compile(r"^do this only once each turn\b|^activate only once each turn\b")
+ONCE_EACH_TURN = re.compile(r"^(?:do this|use this ability|activate) only once each turn\b")
 
 REROLL_IF = re.compile(
     r"^if you roll (?P<cond>"
