@@ -1,10 +1,52 @@
-"""The grammar of dice on cards: the phrases, each a small regular expression with one meaning.
+"""The grammar of dice on cards: the dice language, as named phrases composed of smaller ones.
 
-The compiler (``compiler.py``) reads each sentence of an ability through these phrases. They work on
-the matching form of the text (``normalize.for_matching``): lower case, number words as digits,
-em dashes, the card's own name as ``~``. Every phrase is a piece of the dice language, never a
-card's sentence: "roll <count> <die>", "<range> | <effect>", "whenever you roll <what>, <effect>",
-"if you would roll <dice>, instead roll <how>", and so on.
+The compiler (``compiler.py``) reads each sentence of an ability through these phrases, on the
+matching form of the text (``normalize.for_matching``: lower case, number words as digits, every
+dash an em dash, the card's own name or "this creature" as ``~``). A phrase is a wording family of
+the language, never one card's sentence: a test runs every phrase over the dev cards and asks three
+synthetic texts of any phrase that only one card uses (``tests/test_grammar_rules.py``).
+
+The language, from its words up (``⟨NAME⟩`` is a phrase of this module)::
+
+    count     := a | an | N | x | that many                                  COUNT
+    die       := dN | N-sided die | the planar die | dice (no size: refused)  SIZED_DIE, DIE
+    who       := you | a player | any player | an opponent | each player ...  WHO
+    condition := [a] [natural] N [or higher | or lower] | a N, M, or K
+                 | a die's highest natural result | {CHAOS} | blank ...      CONDITION, CONDITION_WORDS
+    roll      := [who] roll(s) count die (and count die)* tail*               ROLL, TAIL_ALSO
+               | roll a number of die equal to amount tail*                   NUMBER_OF_DICE
+               | roll the planar die | roll to visit your Attractions          PLANAR_ROLL, VISIT_ROLL
+               | reroll ... stored results                                    REROLL_STORED
+    tail      := twice | for each amount | plus an additional die for each amount
+               | and ignore the [N] lowest rolls | and ignore all but the highest N rolls
+               | and choose one result | and add|subtract amount | and store those results on ~
+               | , where X is amount                                          TAIL_*
+    table     := row+ (on their own lines or one line)                        TABLE_ROW, LIST_ROW, ROW_BREAK
+    row       := N | N—M | N+ (| or —) text [roll again | repeat this process N more times]   ROW_AGAIN
+    outcome   := if the result is condition, ... | if you rolled doubles, ... | otherwise, ...
+               | for each result [of N], ... | if you rolled N exactly K times, ...
+               | the player with the lowest|highest result ... | reroll ties    CONDITIONAL, DOUBLES, ...
+    repeat    := if you roll condition, [you may] repeat this process          REPEAT
+    replacement := if who would roll dice, instead roll that many dice plus N and ignore the lowest
+               | ... and ignore N | ... an opponent chooses N to ignore | two of those dice, ignore one
+               | roll them and <then> | N dice and use the total              REPLACEMENT, HOW_*
+    modifier  := increase|decrease the result of each die who rolls by N     STATIC_MODIFIER
+               | after who rolls a die, you may cost. if you do, increase or decrease the result by N
+               | you may cost to increase the result of a die who rolled by N AFTER_ROLL, IF_YOU_DO, COSTED_MODIFIER
+    reroll    := if you roll condition [on a die], you may reroll that die     REROLL_IF
+               | [once each turn,] you may cost to [have who] reroll dice    REROLL_BY_COST
+               | cost: reflip any coin [or] reroll any die                    REROLL_ACTIVATED
+    trigger   := whenever who roll(s) what, [if its result is condition,] effect
+               | whenever a N is rolled, ... | whenever chaos ensues, ...     TRIGGER, INTERVENING_IF, ...
+    what      := a die | one or more dice | condition [on a die] | doubles | your Nth die each turn
+               | the planar die | to visit your Attractions                   NTH_DIE, WHAT_BATCH, ...
+    coins     := if who would flip a coin, instead flip N coins and ignore N-1 (CR 705)   COIN_REPLACEMENT
+    face      := each <face> roll of the planar die counts as a <face> roll   FACE_COUNTS_AS
+    stored    := store|install the result on ~ | use a stored result for a die   STORE_SENTENCE, USE_STORED
+    recognised (not applied): protection from dice, rolled this turn, until a roll, stacked dice
+
+A wording family is a new phrase here, built from the ones above; the canonical renderer
+(``canonical.py``) writes one wording of each, and the round trip checks that it reads back.
 """
 
 from __future__ import annotations
