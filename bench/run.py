@@ -7,7 +7,8 @@ ratios move by up to about 1.5x between runs (research/dicelibs.md).
 
 Parts: A, one roll per call through each public API (mtgdice: the full rules through
 ``resolve()`` with a ``SeededSource``); B, 1M simulated "2d20 keep highest +1"; C, exact
-distributions computed cold (a fresh subprocess per measurement); D, tasks only mtgdice can do.
+distributions computed cold (a fresh subprocess per measurement); D, tasks only mtgdice can do;
+E, start-up of the ``mtgdice`` command beside ``python -c pass`` (``bench_startup.py``).
 There is no bench-only code path: every mtgdice call here is the public API.
 """
 
@@ -296,6 +297,10 @@ def report(quick: bool) -> str:
     lines += ["", "## D. MTG-only tasks (mtgdice)", "", "| task | cold | warm |", "|---|---:|---:|"]
     for label, first, warm in part_d(runs):
         lines.append(f"| {label} | {fmt(first)} | {fmt(warm)} |")
+    import bench_startup  # beside this file
+
+    lines += ["", "## E. Start-up of the command (median wall time of a fresh process)", ""]
+    lines.append(bench_startup.table(bench_startup.measure(11 if quick else 21)))
     lines += ["", "## Import times", "", "| library | import |", "|---|---:|"]
     for label, seconds in imports(runs):
         lines.append(f"| {label} | {fmt(seconds)} |")

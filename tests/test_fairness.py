@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from mtgdice.errors import InputError
 from mtgdice.fairness import check_fairness, parse_dice, upper_gamma_q
@@ -51,7 +51,7 @@ def test_bad_dice(spec: str) -> None:
 
 
 def test_cli_fairness() -> None:
-    from mtgdice.cli import app
+    from mtgdice.cli import cli as app
 
     runner = CliRunner()
     result = runner.invoke(

@@ -1,55 +1,74 @@
 """``mtgdice serve``: run the web app (shared dice rooms and the JSON API) with uvicorn.
 
-A thin shell: it reads options, loads the card data and the roll log, and starts uvicorn bound
-only to the address it is given. What it leaves out: everything the app does (``mtgdice.web``).
+A thin shell: it reads options, loads the card data and the roll log, binds the port, and only
+then says where it serves; uvicorn then serves on that very socket, bound only to the address it
+is given. A busy port or missing card data is a one-line error before anything is announced.
+What it leaves out: everything the app does (``mtgdice.web``).
 """
 
 from __future__ import annotations
 
-from typing import Annotated
+import click
 
-import typer
-
-from mtgdice.cards.catalog import optional_catalog
+from mtgdice.cli import CARDS_HELP, CONTEXT, DB_HELP, fail, out
 
 DEFAULT_PORT = 8765
 
 
-def serve(
-    host: Annotated[str, typer.Option("--host", help="Address to bind (only this one).")] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", help="Port to listen on.")] = DEFAULT_PORT,
-    db: Annotated[str | None, typer.Option("--db", help="Roll log (SQLite); default: the data folder.")] = None,
-    cards: Annotated[
-        str | None,
-        typer.Option("--cards", help="Scryfall-format card file (default: $MTGDICE_CARDS, then the local index)."),
-    ] = None,
-    rate_limit: Annotated[
-        float, typer.Option("--rate-limit", help="Requests per second per client address (0: no limit).")
-    ] = 20.0,
-    burst: Annotated[int, typer.Option("--burst", help="Requests a client may make at once before the rate.")] = 60,
-    log_level: Annotated[str, typer.Option("--log-level", help="uvicorn log level.")] = "warning",
+@click.command("serve", context_settings=CONTEXT)
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind (only this one).")
+@click.option("--port", type=click.IntRange(0, 65535), default=DEFAULT_PORT, show_default=True)
+@click.option("--db", metavar="PATH", help=DB_HELP)
+@click.option("--cards", metavar="PATH", help=CARDS_HELP)
+@click.option("--no-cards", is_flag=True, help="Serve without card data: plain dice, the planar die and coins only.")
+@click.option(
+    "--rate-limit", type=float, default=20.0, show_default=True, help="Requests per second per client (0: no limit)."
+)
+@click.option("--burst", type=int, default=60, show_default=True, help="Requests a client may make at once.")
+@click.option("--log-level", default="warning", show_default=True, help="uvicorn log level.")
+def serve_command(
+    host: str,
+    port: int,
+    db: str | None,
+    cards: str | None,
+    no_cards: bool,
+    rate_limit: float,
+    burst: int,
+    log_level: str,
 ) -> None:
     """Serve shared dice rooms: pages for players, a JSON API, a websocket per room."""
-    try:
-        import uvicorn
+    import socket
 
-        from mtgdice.web import create_app
-    except ImportError as error:  # pragma: no cover - depends on the install
-        typer.echo(f"mtgdice: error: the web app needs the web extra (pip install 'mtgdice[web]'): {error}", err=True)
-        raise typer.Exit(2) from None
-    from mtgdice.errors import MtgDiceError
-    from mtgdice.log import default_db_path
+    import uvicorn  # a missing web extra is one line naming it (mtgdice.cli.missing_extra)
+
+    from mtgdice.cli import catalog
+    from mtgdice.errors import InputError, MtgDiceError
+    from mtgdice.log.store import default_db_path
+    from mtgdice.web import create_app
 
     try:
-        catalog = optional_catalog(cards)
-        app = create_app(db or default_db_path(), catalog, rate=rate_limit, burst=burst)
+        if no_cards and cards is not None:
+            raise InputError("--no-cards", "goes without --cards")
+        try:
+            card_data = None if no_cards else catalog(cards)
+        except InputError as error:
+            if error.field != "cards":
+                raise
+            raise InputError("cards", f"{error.problem}; or serve without card rolls: --no-cards") from None
+        app = create_app(db or default_db_path(), card_data, rate=rate_limit, burst=burst)
     except MtgDiceError as error:
-        typer.echo(f"mtgdice: error: {error}", err=True)
-        raise typer.Exit(2) from None
-    typer.echo(f"mtgdice: serving on http://{host}:{port}/ (Ctrl+C stops)", err=True)
-    uvicorn.run(app, host=host, port=port, log_level=log_level, access_log=False, ws_max_size=65536)
-
-
-def register(app: typer.Typer) -> None:
-    """Add ``serve`` to the ``mtgdice`` command."""
-    app.command("serve")(serve)
+        fail(str(error))
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        family, kind, protocol, _, address = infos[0]
+        listener = socket.socket(family, kind, protocol)
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(address)
+        listener.listen(2048)
+    except OSError as error:
+        fail(f"--port: cannot listen on {host}:{port}: {error.strerror or error}")
+    bound_port = listener.getsockname()[1]
+    shown_host = f"[{host}]" if ":" in host else host
+    out(f"mtgdice: serving on http://{shown_host}:{bound_port}/ (Ctrl+C stops)", err=True)
+    config = uvicorn.Config(app, log_level=log_level, access_log=False, ws_max_size=65536)
+    uvicorn.Server(config).run(sockets=[listener])

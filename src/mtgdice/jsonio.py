@@ -113,14 +113,84 @@ def parse_request(raw: str | bytes, field: str = "input") -> dict[str, Any]:
     if len(raw) > MAX_REQUEST_BYTES:
         raise InputError(field, f"{len(raw)} bytes is more than the {MAX_REQUEST_BYTES} a request may have")
     try:
-        data = json.loads(raw)
+        text = raw.decode("utf-8", "strict") if isinstance(raw, bytes | bytearray) else raw
+    except UnicodeDecodeError as error:
+        raise InputError(field, f"not UTF-8 text: {error.reason} at byte {error.start}") from None
+    depth = _nesting(text)
+    if depth > MAX_NESTING:
+        raise InputError(field, f"nested {depth} deep, more than the {MAX_NESTING} a request may be")
+    try:
+        data = json.loads(text, parse_int=_whole, parse_float=_real, parse_constant=_constant)
     except json.JSONDecodeError as error:
         raise InputError(field, f"not valid JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
-    except UnicodeDecodeError as error:
-        raise InputError(field, f"not UTF-8 text: {error.reason}") from None
     if not isinstance(data, dict):
         raise InputError(field, f"expected a JSON object, got {_kind(data)}")
+    _check_text(data, field)
     return data
+
+
+MAX_NESTING = 32
+"""Deepest nesting of lists and objects a request may have (a real one needs four)."""
+
+MAX_DIGITS = 18
+"""Most digits of a whole number in a request (a count, an amount, a face: far below 10^18)."""
+
+
+def _nesting(text: str) -> int:
+    """How deep lists and objects nest, outside strings (read before parsing: no recursion)."""
+    depth = deepest = 0
+    inside = escaped = False
+    for char in text:
+        if inside:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                inside = False
+        elif char == '"':
+            inside = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+def _whole(digits: str) -> int:
+    if len(digits.lstrip("-")) > MAX_DIGITS:
+        raise InputError("input", f"a number of {len(digits)} digits is larger than any this request needs")
+    return int(digits)
+
+
+def _real(digits: str) -> float:
+    if len(digits) > 64:
+        raise InputError(
+            "input", f"a number written with {len(digits)} characters is longer than any this request needs"
+        )
+    return float(digits)
+
+
+def _constant(name: str) -> object:
+    raise InputError("input", f"{name} is not a JSON number")
+
+
+def _check_text(value: object, field: str) -> None:
+    """Every string of a request must be text that can be written back (no lone surrogates)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                raise InputError(field, f"a string holds a lone surrogate ({item[:20]!r}); send UTF-8 text") from None
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
 
 
 def _kind(value: object) -> str:

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mtgdice.errors import MtgDiceError
-from mtgdice.jsonio import outcome_json, request_from_json
 from mtgdice.log.records import LoggedRoll
-from mtgdice.request import CardSource, resolve_request
 from mtgdice.rules import PlanarFace, ScriptedChooser, ScriptedSource
+
+if TYPE_CHECKING:
+    from mtgdice.request import CardSource
 
 MAX_DIFFERENCES = 5
 IGNORED_KEYS = frozenset({"source"})
@@ -91,8 +92,33 @@ def _answers(roll: LoggedRoll) -> list[Any]:
     return [d.get("answer") for d in decisions if isinstance(d, Mapping)] if isinstance(decisions, list) else []
 
 
+def _replay_plain(roll: LoggedRoll, notation: object) -> ReplayResult:
+    """A plain roll (``{"kind": "plain", "notation": "3d6+2"}``, no Magic rule applies): evaluate the
+    notation again from the logged faces. (``"kind": "dice"`` is dice rolled through the rules.)"""
+    from mtgdice.rules.plain import roll_plain
+    from mtgdice.text.notation import parse_plain
+
+    try:
+        if not isinstance(notation, str):
+            raise TypeError(f"notation: expected a string, got {notation!r}")
+        source = ScriptedSource([int(face) for _, face in roll.faces])
+        outcome = roll_plain(parse_plain(notation), source).to_json()
+    except (MtgDiceError, ValueError, TypeError) as error:
+        return ReplayResult(roll.id, error=str(error))
+    found = differences(roll.outcome, outcome)
+    if source.used[0] != len(roll.faces) and len(found) < MAX_DIFFERENCES:
+        found.append(f"faces: {len(roll.faces) - source.used[0]} of {len(roll.faces)} logged faces left unused")
+    return ReplayResult(roll.id, tuple(found))
+
+
 def replay_roll(roll: LoggedRoll, cards: CardSource | None) -> ReplayResult:
     """Resolve one logged request again with its logged faces and compare the outcome."""
+    if roll.request.get("kind") == "plain":
+        return _replay_plain(roll, roll.request.get("notation"))
+    # Imported here: writing to the log (this package) never needs the compiler.
+    from mtgdice.jsonio import outcome_json, request_from_json
+    from mtgdice.request import resolve_request
+
     numbers = [face for sides, face in roll.faces if sides != "planar"]
     planar = [face for sides, face in roll.faces if sides == "planar"]
     try:

@@ -20,6 +20,7 @@ from typing import Protocol, runtime_checkable
 from mtgdice.rules.dice import DieRoll
 from mtgdice.rules.errors import ChoiceError
 from mtgdice.rules.players import Seat
+from mtgdice.rules.records import direct_init
 from mtgdice.rules.zones import Zone
 
 Answer = bool | int | tuple[int, ...]
@@ -39,6 +40,7 @@ class Topic(enum.Enum):
     ORDER = "order"  # which replacement applies first (CR 616.1)
     REPLACE = "replace"  # apply an optional replacement ("you may instead roll ...")
     IGNORE = "ignore"  # which die to ignore (pair choice, tie for lowest, chosen ignore)
+    KEEP = "keep"  # which one of a die and its several partners counts
     REROLL = "reroll"  # use a reroll permission on this die
     REROLL_WHICH = "reroll which"  # which dice a "one or more dice" permission rerolls
     MODIFY = "modify"  # apply an optional modifier (with its cost)
@@ -49,6 +51,7 @@ class Topic(enum.Enum):
     REFLIP = "reflip"  # use a reflip permission on this coin (CR 705)
 
 
+@direct_init
 @dataclass(frozen=True, slots=True)
 class Decision:
     """One question for one player.

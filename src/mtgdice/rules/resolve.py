@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import cast
 
 from mtgdice.rules.board import Board, Holder, Permanent
+from mtgdice.rules.budget import Meter
 from mtgdice.rules.choices import Answer, Ask, Chooser, Decision, PolicyChooser, Topic
 from mtgdice.rules.dice import Die, DieRoll, Face, Fate, Modifier, PlanarFace
 from mtgdice.rules.effects.base import EffectBase, Step
@@ -40,6 +41,7 @@ from mtgdice.rules.effects.trigger import RollEvents, TriggeredAbility, TriggerH
 from mtgdice.rules.errors import InputError, RollLimitError
 from mtgdice.rules.instruction import Extreme, Roller, RollInstruction
 from mtgdice.rules.players import YOU, Seat
+from mtgdice.rules.records import direct_init
 from mtgdice.rules.sources import DiceSource
 
 MAX_DICE = 10_000
@@ -63,6 +65,7 @@ class TurnState:
     planar_actions: int = 0
 
 
+@direct_init
 @dataclass(frozen=True, slots=True)
 class Execution:
     """One carrying out of the instruction: every die physically rolled, in order, and what it led to.
@@ -124,6 +127,7 @@ def total_of(dice: Sequence[DieRoll]) -> int | None:
     return total if dice else None
 
 
+@direct_init
 @dataclass(frozen=True, slots=True)
 class Resolution:
     """Everything that happened: executions, triggerings, stored results, decisions asked, and
@@ -157,6 +161,7 @@ def resolve(
     limit: int | None = None,
     players: int = 2,
     action: bool = False,
+    meter: Meter | None = None,
 ) -> Resolution:
     """Resolve ``instruction`` of the card named ``source`` (CR 706).
 
@@ -164,6 +169,8 @@ def resolve(
     ``again`` says so); the odds engine uses ``limit=1`` to study one execution at a time.
     ``players`` is how many players are at the table (for "each player rolls"); ``action`` marks
     a planar-die roll made as the special action (CR 901.9b: it counts toward the next one's cost).
+    ``meter`` is the request's work budget (:mod:`mtgdice.rules.budget`; default: the CLI's, no
+    deadline): dice drawn and options shown in this resolution, and the request's deadline.
 
     >>> from mtgdice.rules.amounts import Amount
     >>> from mtgdice.rules.sources import ScriptedSource
@@ -186,6 +193,7 @@ def resolve(
         limit,
         players,
         action,
+        meter,
     ).run()
 
 
@@ -223,6 +231,8 @@ class _NoDice:
 
 
 _NO_DICE = _NoDice()
+_NO_METER = Meter()
+_COUNTED = Fate.COUNTED
 _ONLY_YOU = (YOU,)
 _NO_BOARD = Board()
 _DECLINE = PolicyChooser()
@@ -288,20 +298,26 @@ class Decisions:
     """Asking the chooser, keeping every decision with its answer, and once-each-turn uses and
     costs paid during one resolution (the part of the context that dice and coins share)."""
 
-    __slots__ = ("chooser", "asked", "used", "tapped", "counters_paid")
+    __slots__ = ("chooser", "asked", "used", "tapped", "counters_paid", "meter", "options_shown", "options_limit")
 
-    def __init__(self, chooser: Chooser, used: frozenset[str]) -> None:
+    def __init__(self, chooser: Chooser, used: frozenset[str], meter: Meter | None = None) -> None:
         self.chooser = chooser
         self.asked: list[tuple[Decision, Answer]] = []
         self.used: set[str] = set(used)
         self.tapped: set[str] = set()
         self.counters_paid: dict[tuple[str, str], int] = {}
+        self.meter = meter or _NO_METER
+        self.options_shown = 0
+        self.options_limit = self.meter.budget.options
 
     def current_dice(self) -> tuple[DieRoll, ...]:
         """The dice a decision shows (those of the roll in progress)."""
         return ()
 
     def ask(self, decision: Decision) -> Answer:
+        self.options_shown += len(decision.options)
+        if self.options_shown > self.options_limit:
+            self.meter.check_options(self.options_shown)
         answer = self.chooser.decide(decision)
         self.asked.append((decision, answer))
         return answer
@@ -333,7 +349,7 @@ class Decisions:
             return 0
         if invert and values:
             # The option ignores a die: the value it leads to is the best of the others.
-            values = tuple(_best_other(values, index) for index in range(len(values)))
+            values = _best_others(values)
         answer = self.ask(_decision(Ask.PICK_ONE, topic, player, prompt, options, values, holder, self.current_dice()))
         assert isinstance(answer, int)
         return answer
@@ -420,6 +436,8 @@ class _Resolution(Decisions):
         "records",
         "base",
         "made",
+        "drawn",
+        "dice_limit",
     )
 
     def __init__(
@@ -434,8 +452,9 @@ class _Resolution(Decisions):
         limit: int | None,
         players: int,
         action: bool,
+        meter: Meter | None = None,
     ) -> None:
-        Decisions.__init__(self, chooser, turn.used)
+        Decisions.__init__(self, chooser, turn.used, meter)
         self.instruction = instruction
         self.source_name = source_name
         self.dice_source = dice_source
@@ -452,6 +471,8 @@ class _Resolution(Decisions):
         self.records: list[DieRoll] = []
         self.base = 0
         self.made: set[tuple[str, int]] = set()
+        self.drawn = 0
+        self.dice_limit = self.meter.budget.dice
 
     # -- the context effects see --------------------------------------------------------------
 
@@ -516,8 +537,8 @@ class _Resolution(Decisions):
                     f"roll again: more than {MAX_EXECUTIONS} executions of one instruction; "
                     "the loop was stopped (answer false to an optional roll again, or give other dice)"
                 )
-            execution = self._execute(count, die)
-            triggers.extend(self._triggers(execution, len(executions)))
+            execution, counted = self._execute(count, die)
+            triggers.extend(self._triggers(execution, counted, len(executions)))
             executions.append(execution)
             if execution.again:
                 pending += execution.again_times
@@ -569,8 +590,11 @@ class _Resolution(Decisions):
 
     # -- one execution --------------------------------------------------------------------------
 
-    def _execute(self, count: int, die: Die) -> Execution:
+    def _execute(self, count: int, die: Die) -> tuple[Execution, list[DieRoll]]:
         instruction = self.instruction
+        effects = self.effects
+        if self.meter is not _NO_METER:
+            self.meter.check_time()
         self.records = []
         self.base = self.next_index
         self.rerolls = 0
@@ -585,13 +609,15 @@ class _Resolution(Decisions):
                 _check_roll(more, group.die)
                 self._roll(self._plan(more, group.die, roller))
         # Step 5: reroll window, then ±N window (CR 706.2b).
-        self._reroll_window(0)
-        self._modify_window(0)
+        if effects.rerolls:
+            self._reroll_window(0)
+        if effects.modifiers or instruction.modifier is not None:
+            self._modify_window(0)
         # Step 6: with several players rolling, who has the lowest or highest result.
-        standing = self._standing(rollers)
-        counted = [roll for roll in self.records if roll.counted]
+        standing = self._standing(rollers) if instruction.compare is not None else ()
+        counted = [roll for roll in self.records if roll.fate is _COUNTED]
         # Step 7: choose one result, then the table (CR 706.3a).
-        chosen = self._choose(counted)
+        chosen = self._choose(counted) if instruction.choose else None
         row: int | None = None
         rows: tuple[int | None, ...] | None = None
         table = instruction.table
@@ -601,13 +627,20 @@ class _Resolution(Decisions):
             else:
                 row = table.row_for(read_once(counted, chosen))
         # Step 9: doubles (CR 706.5).
-        doubles = _doubles(counted)
-        outcomes = tuple(
-            index for index, outcome in enumerate(instruction.outcomes) if outcome.holds(counted, doubles, standing)
+        doubles = len(counted) >= 2 and _doubles(counted)
+        outcomes = (
+            tuple(i for i, outcome in enumerate(instruction.outcomes) if outcome.holds(counted, doubles, standing))
+            if instruction.outcomes
+            else ()
         )
         # Step 8: roll again / repeat (CR 706.3c).
-        again, times = self._again(row, counted)
-        return Execution(tuple(self.records), chosen, row, rows, doubles, again, outcomes, times, standing)
+        again, times = False, 1
+        if instruction.repeat_when is not None or (
+            table is not None and row is not None and table.rows[row].roll_again
+        ):
+            again, times = self._again(row, counted)
+        execution = Execution(tuple(self.records), chosen, row, rows, doubles, again, outcomes, times, standing)
+        return execution, counted
 
     def _choose(self, counted: Sequence[DieRoll]) -> int | None:
         if not self.instruction.choose or not counted:
@@ -681,36 +714,58 @@ class _Resolution(Decisions):
 
     def _roll(self, plan: RollPlan) -> None:
         """Step 3, the physical roll (each die's partners right after it), then step 4 on it."""
-        first = len(self.records)
-        for _ in range(plan.dice_count):
-            face: Face = self.dice_source.roll(plan.die)
-            self.records.append(DieRoll(self.next_index, plan.die, face, roller=plan.roller))
-            self.next_index += 1
-        self._ignore(plan, first)
+        records = self.records
+        first = len(records)
+        die, roller, draw = plan.die, plan.roller, self.dice_source.roll
+        total = plan.dice_count
+        self.drawn += total
+        if self.drawn > self.dice_limit:
+            self.meter.check_dice(self.drawn)
+        start = self.next_index
+        for index in range(start, start + total):
+            records.append(DieRoll(index, die, draw(die), (), _COUNTED, None, roller))
+        self.next_index += total
+        grouped = total != len(plan.slots)
+        if grouped or plan.lowest or plan.chosen:
+            self._ignore(plan, first, grouped)
 
-    def _ignore(self, plan: RollPlan, first: int) -> None:
+    def _ignore(self, plan: RollPlan, first: int, grouped: bool) -> None:
         """CR 706.6: decide which dice of this roll count, by the face shown."""
-        if not plan.lowest and not plan.chosen and plan.dice_count == len(plan.slots):
-            return  # every die counts
         # First each group's free choice, in roll order.
         start = first
-        for size in plan.slots if plan.dice_count != len(plan.slots) else ():
+        for size in plan.slots if grouped else ():
             group = [self.base + position for position in range(start, start + size)]
             start += size
-            while len(group) > 1:
+            dice = [self.records[i - self.base] for i in group]
+            if size == 2:
+                # One die of a pair is ignored: the roller names it (json-interface.md choices).
                 pick = self.ask_one(
                     Topic.IGNORE,
                     "Ignore which of these dice?",
-                    tuple(self.records[i - self.base].label for i in group),
+                    tuple(roll.label for roll in dice),
                     player=plan.roller,
-                    values=tuple(self.records[i - self.base].value for i in group),
+                    values=tuple(roll.value for roll in dice),
                     invert=True,
                 )
-                self._set(group.pop(pick), fate=Fate.IGNORED)
+                self._set(group[pick], fate=Fate.IGNORED)
+            elif size > 2:
+                # N partners: N+1 dice of which one counts; the roller names the one to keep (the
+                # same choice as ignoring N one by one, asked once so that many copies stay cheap).
+                keep = self.ask_one(
+                    Topic.KEEP,
+                    f"Keep which of these {size} dice?",
+                    tuple(roll.label for roll in dice),
+                    player=plan.roller,
+                    values=tuple(roll.value for roll in dice),
+                )
+                for position, index in enumerate(group):
+                    if position != keep:
+                        self._set(index, fate=Fate.IGNORED)
         # Then the lowest: the instruction's own count and every replacement's in one count.
-        live = [roll for roll in self.records[first:] if roll.counted and roll.natural is not None]
+        # A numbered die's face is its natural result; the planar die has none to compare (CR 706.7).
+        live = [] if plan.die.planar else [roll for roll in self.records[first:] if roll.fate is _COUNTED]
         for _ in range(min(plan.lowest, len(live))):
-            low = min(cast(int, roll.face) for roll in live)  # numbered dice: the face is the natural result
+            low = min(roll.face for roll in live)  # type: ignore[type-var]
             tied = [roll for roll in live if roll.face == low]
             pick = 0
             if len(tied) > 1:
@@ -822,8 +877,7 @@ class _Resolution(Decisions):
 
     # -- step 10 --------------------------------------------------------------------------------
 
-    def _triggers(self, execution: Execution, number: int) -> list[TriggerHit]:
-        counted = execution.counted
+    def _triggers(self, execution: Execution, counted: Sequence[DieRoll], number: int) -> list[TriggerHit]:
         if not counted:
             return []
         # The Nth die this turn counts the resolving player's counted dice of earlier executions.
@@ -833,7 +887,7 @@ class _Resolution(Decisions):
         triggers = self.effects.triggers
         if not triggers:
             return []
-        seen = counted
+        seen = tuple(counted)
         if self.effects.faces:
             seen = tuple(_face_seen(roll, self.effects.faces) for roll in counted)
         nth = {roll.index: first + position + 1 for position, roll in enumerate(mine)}
@@ -872,9 +926,15 @@ def _face_seen(roll: DieRoll, faces: Sequence[Holder[FaceEffect]]) -> DieRoll:
     return roll
 
 
-def _best_other(values: Sequence[float | None], index: int) -> float | None:
-    others = [value for i, value in enumerate(values) if i != index and value is not None]
-    return max(others) if others else None
+def _best_others(values: Sequence[float | None]) -> tuple[float | None, ...]:
+    """For each option, the best of the other values (what ignoring that option's die leaves)."""
+    known = [(value, index) for index, value in enumerate(values) if value is not None]
+    if not known:
+        return tuple(None for _ in values)
+    ordered = sorted(known, reverse=True)
+    best, best_index = ordered[0]
+    second = ordered[1][0] if len(ordered) > 1 else None
+    return tuple(second if index == best_index else best for index in range(len(values)))
 
 
 def _check_roll(count: int, die: Die) -> None:
