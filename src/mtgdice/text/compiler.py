@@ -486,8 +486,8 @@ def _die(words: str) -> Die:
     return Die(sides)
 
 
-MAX_DIGITS = 9
-"""Longest number read from card text; a longer one is refused (no card prints one)."""
+MAX_DIGITS = 18
+"""Longest number read from card text, as the JSON reader allows; a longer one is refused."""
 
 
 def _number(digits: str) -> int:
