@@ -12,6 +12,7 @@ the output must be the JSON object of json-interface.md.
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ from hypothesis import strategies as st
 from mtgdice.errors import CardTextError
 from mtgdice.text import compile_text, mentions_dice
 from mtgdice.text.compiler import MAX_TEXT
+from mtgdice.text.normalize import strip_reminder
 
 CARDS_PATH = Path(__file__).resolve().parents[1].parent / "shared" / "cards" / "dice-cards.json"
 DEV_TEXTS = (
@@ -257,3 +259,18 @@ def test_pathological_regex_inputs_are_fast() -> None:
         except CardTextError:
             pass
         assert time.perf_counter() - start < 1.0, chunk
+
+
+def _reminder_by_regex(text: str) -> str:
+    """Reminder text as first defined: innermost "(...)" and the spaces before it, until none is left."""
+    innermost = re.compile(r"\s*\([^()]*\)")
+    previous = None
+    while previous != text:
+        previous, text = text, innermost.sub("", text)
+    return text
+
+
+@FUZZ
+@given(st.text(st.sampled_from(list("ab ()\n\t.")), max_size=40) | mutated_card_text())
+def test_reminder_text_goes_as_the_regex_definition_says(text: str) -> None:
+    assert strip_reminder(text) == _reminder_by_regex(text)
