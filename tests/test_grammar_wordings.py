@@ -147,3 +147,36 @@ def test_an_intervening_condition_on_its_result(text: str, nth: int, value: int)
 def test_amounts_keep_their_whole_noun_phrase(text: str, name: str) -> None:
     (roll,) = compile_text(text).rolls
     assert roll.count.name == name
+
+
+@pytest.mark.parametrize(
+    ("text", "unread"),
+    [
+        ("Roll two d6 and ignore the highest roll.", "ignore the highest roll"),
+        ("Roll a d20 and you may reroll it once.", "reroll it once"),
+        ("Roll a d6 and a planar die.", "a planar die"),
+        ("Roll a d12, then reroll any number of dice.", "reroll any number of dice"),
+    ],
+)
+def test_a_tail_the_grammar_does_not_read_is_reported_with_the_part(text: str, unread: str) -> None:
+    card = compile_text(text)
+    assert len(card.unsupported) == 1 and unread in card.unsupported[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "shape"),
+    [
+        ("Roll three d8 and keep the two highest dice.", [(3, 8, 0, 2, None)]),
+        ("Roll four d6 and ignore the lowest roll and add 2.", [(4, 6, 1, None, 2)]),
+        ("Roll a d20 and add 3 to the result, then roll a d4.", [(1, 20, 0, None, 3), (1, 4, 0, None, None)]),
+        ("Roll five d10 and ignore all but the highest 2 rolls and subtract 1.", [(5, 10, 0, 2, -1)]),
+    ],
+)
+def test_tails_are_read_in_sequence(text: str, shape: list[tuple[int, int, int, int | None, int | None]]) -> None:
+    card = compile_text(text)
+    assert card.unsupported == ()
+    got = [
+        (r.count.constant, r.die.sides, r.ignore_lowest, r.keep_highest, r.modifier.constant if r.modifier else None)
+        for r in card.rolls
+    ]
+    assert got == shape

@@ -13,6 +13,7 @@ ability (targets, tokens, damage) are kept as text for renderers, not compiled.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -1153,24 +1154,34 @@ def _find_rolls(c: _Compiler, text: str, original: str, state: _State) -> bool:
             continue
         if in_condition and _inside_trigger_condition(text, match.start()):
             continue
-        roll = _roll_from_match(match, text, original, count)
-        if roll is None:
-            continue
-        tail = match.group("tail")
-        rest = _beyond_roll(tail)
-        if g.USES_RESULT.search(rest):
-            # "Roll a d4 and create ... equal to the result": the rest of the sentence uses it.
-            roll = replace(roll, outcomes=(Outcome(original, reads=_reads(rest)),))
-        c.add_roll(roll, state)
-        found = True
+        if _roll_phrase(c, match, text, original, state, count):
+            found = True
     return found
 
 
-def _beyond_roll(tail: str) -> str:
-    """What a roll's sentence says after the roll's own tails (choose, ignore, store, the total)."""
-    for tail_phrase in (g.TAIL_CHOOSE, g.TAIL_IGNORE, g.TAIL_STORE, g.TAIL_TOTAL):
-        tail = tail_phrase.sub(" ", tail)
-    return tail
+def _roll_phrase(
+    c: _Compiler, match: re.Match[str], text: str, original: str, state: _State, count: Amount | None
+) -> bool:
+    """One roll phrase: the roll, then the rest of its sentence (a roll after it, an outcome, or a
+    part not read, which goes to ``unsupported``)."""
+    roll, rest = _roll_from_match(match, text, original, count)
+    c.add_roll(roll, state)
+    index = state.roll
+    # "..., then roll a d6": a roll in the rest is a roll of its own (ROLL's tail runs to the end).
+    later = [
+        *((m, Amount.named(amount_name(m.group("what")))) for m in g.NUMBER_OF_DICE.finditer(rest)),
+        *((m, None) for m in g.ROLL.finditer(rest) if "planar" not in m.group("die")),
+    ]
+    for nested, named in later:
+        _roll_phrase(c, nested, rest, original, state, named)
+    unread = _strip_rolls(rest)
+    if g.DICE_WORD.search(unread):
+        c.unsupported_part(original, f"not read: {unread.strip(' ,')}")
+    elif g.USES_RESULT.search(unread) and index is not None:
+        # "Roll a d4 and create ... equal to the result": the rest of the sentence uses it.
+        current = c.rolls[index]
+        c.rolls[index] = replace(current, outcomes=current.outcomes + (Outcome(original, reads=_reads(unread)),))
+    return True
 
 
 def _inside_trigger_condition(text: str, position: int) -> bool:
@@ -1178,63 +1189,137 @@ def _inside_trigger_condition(text: str, position: int) -> bool:
     return bool(g.CONDITION_HEAD.match(head))
 
 
+@dataclass
+class _Tail:
+    """What a roll's tails said (``grammar.ROLL_TAILS``)."""
+
+    also: list[DiceGroup] = field(default_factory=list)
+    twice: bool = False
+    for_each: str | None = None
+    plus_each: str | None = None
+    ignore_lowest: int = 0
+    keep_highest: int | None = None
+    choose: bool = False
+    total: bool = False
+    modifier: Amount | None = None
+    store: bool = False
+
+
+def _read_tail(tail: str) -> tuple[_Tail, str]:
+    """The roll's tails, in sequence from the start of ``tail``; the rest of the sentence after them."""
+    read = _Tail()
+    position = 0
+    while (next_tail := _next_tail(tail, position)) is not None:
+        reader, found = next_tail
+        reader(read, found)
+        position = found.end()
+    return read, tail[position:]
+
+
+def _next_tail(tail: str, position: int) -> tuple[Callable[[_Tail, re.Match[str]], None], re.Match[str]] | None:
+    for name, reader in zip(g.ROLL_TAILS, _TAIL_READERS, strict=True):
+        found: re.Match[str] | None = getattr(g, name).match(tail, position)
+        if found is not None and found.end() > position:
+            return reader, found
+    return None
+
+
+def _tail_also(read: _Tail, found: re.Match[str]) -> None:
+    read.also.append(DiceGroup(_count(found.group("count")), _die(found.group("die"))))
+
+
+def _tail_twice(read: _Tail, found: re.Match[str]) -> None:
+    read.twice = True
+
+
+def _tail_for_each(read: _Tail, found: re.Match[str]) -> None:
+    read.for_each = found.group("what")
+
+
+def _tail_plus_each(read: _Tail, found: re.Match[str]) -> None:
+    read.plus_each = found.group("what")
+
+
+def _tail_ignore(read: _Tail, found: re.Match[str]) -> None:
+    if found.group(0).startswith(" and ignore all but"):
+        _tail_keep(read, found)
+    else:
+        read.ignore_lowest = _number((found.group("n") or found.group("n2") or "1").strip())
+
+
+def _tail_keep(read: _Tail, found: re.Match[str]) -> None:
+    read.keep_highest = _number((found.group("keep") or found.group("keep2") or "1").strip())
+
+
+def _tail_choose(read: _Tail, found: re.Match[str]) -> None:
+    read.choose = True
+
+
+def _tail_total(read: _Tail, found: re.Match[str]) -> None:
+    read.total = True
+
+
+def _tail_add(read: _Tail, found: re.Match[str]) -> None:
+    sign = 1 if found.group("verb") == "add" else -1
+    what = found.group("what").strip()
+    read.modifier = Amount(sign * _number(what)) if what.isdigit() else Amount.named(amount_name(what), sign=sign)
+
+
+def _tail_store(read: _Tail, found: re.Match[str]) -> None:
+    read.store = True
+
+
+_TAIL_READERS = (
+    _tail_also,
+    _tail_twice,
+    _tail_for_each,
+    _tail_plus_each,
+    _tail_ignore,
+    _tail_keep,
+    _tail_choose,
+    _tail_total,
+    _tail_add,
+    _tail_store,
+)
+"""What each of ``grammar.ROLL_TAILS`` sets, in the same order."""
+
+
 def _roll_from_match(
     match: re.Match[str], text: str, original: str, count: Amount | None = None
-) -> RollInstruction | None:
-    """A roll instruction from a phrase's count (or ``count``), die and tail."""
+) -> tuple[RollInstruction, str]:
+    """A roll instruction from a phrase's count (or ``count``), die and tails, and the rest of its sentence."""
     die = _die(match.group("die"))
     count = count or _count(match.group("count"))
-    tail = match.group("tail")
-    also: list[DiceGroup] = []
-    while (more := g.TAIL_ALSO.match(tail)) is not None:
-        also.append(DiceGroup(_count(more.group("count")), _die(more.group("die"))))
-        tail = tail[more.end() :]
+    read, rest = _read_tail(match.group("tail"))
+    also = read.also
     subject = (match.groupdict().get("subject") or "").strip()
     roller = Roller.THAT_PLAYER if subject == "they" else Roller.YOU
     if subject in ("each player", "each opponent", "that player", "target player", "target opponent"):
         roller = Roller(subject)
-    twice = g.TAIL_TWICE.match(tail)
-    if twice:
+    if read.twice:
         count = Amount(count.constant * 2) if count.fixed else count
         also = [DiceGroup(Amount(group.count.constant * 2), group.die) for group in also]
-    each = g.TAIL_FOR_EACH.match(tail)
-    if each:
-        count = Amount.named(amount_name("each " + each.group("what")))
-    plus = g.TAIL_PLUS_EACH.match(tail)
-    if plus:
-        count = Amount.named(amount_name(plus.group("what")), constant=count.constant)
-    where = g.TAIL_WHERE_X.search(tail)
+    if read.for_each is not None:
+        count = Amount.named(amount_name("each " + read.for_each))
+    if read.plus_each is not None:
+        count = Amount.named(amount_name(read.plus_each), constant=count.constant)
+    where = g.TAIL_WHERE_X.search(rest)
     if where and count.name == "X":
         count = Amount.named(amount_name(where.group("what")), aliases=("X",))
-    ignore_lowest = 0
-    keep_highest: int | None = None
-    ignore = g.TAIL_IGNORE.search(tail)
-    if ignore:
-        if ignore.group(0).startswith("and ignore all but"):
-            keep_highest = _number((ignore.group("keep") or ignore.group("keep2") or "1").strip())
-        else:
-            ignore_lowest = _number((ignore.group("n") or ignore.group("n2") or "1").strip())
-    modifier: Amount | None = None
-    add = g.TAIL_ADD.search(tail)
-    if add and not g.TAIL_TOTAL.search(tail):
-        sign = 1 if add.group("verb") == "add" else -1
-        what = add.group("what").strip()
-        if what.isdigit():
-            modifier = Amount(sign * _number(what))
-        else:
-            modifier = Amount.named(amount_name(what), sign=sign)
-    return RollInstruction(
+        rest = rest[: where.start()]
+    roll = RollInstruction(
         count=count,
         die=die,
-        ignore_lowest=ignore_lowest,
-        keep_highest=keep_highest,
-        modifier=modifier,
-        choose=bool(g.TAIL_CHOOSE.search(tail)),
-        store=bool(g.TAIL_STORE.search(tail)),
+        ignore_lowest=read.ignore_lowest,
+        keep_highest=read.keep_highest,
+        modifier=None if read.total else read.modifier,
+        choose=read.choose,
+        store=read.store,
         roller=roller,
         also=tuple(also),
         text=original,
     )
+    return roll, rest
 
 
 def _strip_rolls(text: str) -> str:

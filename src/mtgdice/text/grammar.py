@@ -140,24 +140,45 @@ REROLL_STORED = re.compile(
 )
 """Rerolling results stored on the permanent (CR 706.8b): "reroll any number of its stored results"."""
 
-TAIL_TWICE = re.compile(r"^ twice\b")
-TAIL_ALSO = re.compile(r"^(?:,| and|, and) (?P<count>a|an|\d+) (?P<die>" + SIZED_DIE + r")(?=$|[ ,])")
+# A roll's tails, read one after another from where the dice end (``compiler._read_tail``); what
+# no tail reads is the rest of the sentence. No tail is anchored with "^": each is tried at a position.
+TAIL_TWICE = re.compile(r" twice\b")
+TAIL_ALSO = re.compile(r"(?:,| and|, and| plus) (?P<count>a|an|\d+) (?P<die>" + SIZED_DIE + r")(?=$|[ ,])")
 """More dice of another kind in the same roll: " and a d6" after "roll a d20"."""
-
-TAIL_FOR_EACH = re.compile(r"^ for each (?P<what>[^,.]+?)" + _TAIL_END)
-TAIL_PLUS_EACH = re.compile(r"^ plus an additional (?P<die>" + DIE + r") for each (?P<what>[^,.]+?)" + _TAIL_END)
-TAIL_WHERE_X = re.compile(r",? where x is (?P<what>[^.]+?)$")
-"""The amount X names, to the end of the sentence (its noun phrase keeps every clause)."""
+TAIL_FOR_EACH = re.compile(r" for each (?P<what>[^,.]+?)" + _TAIL_END)
+TAIL_PLUS_EACH = re.compile(r" plus an additional (?P<die>" + DIE + r") for each (?P<what>[^,.]+?)" + _TAIL_END)
 TAIL_IGNORE = re.compile(
-    r"\band ignore (?:the (?P<n>\d+ )?(?:lower|lowest)(?: (?P<n2>\d+))? (?:roll|rolls|result|results|dice)"
-    r"|all but the (?P<keep>\d+ )?highest(?: (?P<keep2>\d+))? (?:roll|rolls|result|results))"
+    r" and ignore (?:the (?P<n>\d+ )?(?:lower|lowest)(?: (?P<n2>\d+))? (?:rolls?|results?|dice|die)\b"
+    r"|all but the (?P<keep>\d+ )?highest(?: (?P<keep2>\d+))? (?:rolls?|results?|dice|die)\b)"
 )
-TAIL_CHOOSE = re.compile(r"\band choose (?:1|one) (?:result|of (?:those|the) results)")
-TAIL_ADD = re.compile(r"\band (?P<verb>add|subtract) (?P<what>[^,.]+?)(?= to | from |,|$| and )")
-TAIL_STORE = re.compile(r"\band (?:store|install) (?:those|the|that|its) results? on (?:~|it|them)(?!\w)")
+TAIL_KEEP = re.compile(
+    r" and keep the (?:(?P<keep>\d+) )?highest(?: (?P<keep2>\d+))? (?:rolls?|results?|dice|die)\b"
+)
+"""Keep the highest N (the same as ignoring all but the highest N)."""
+TAIL_CHOOSE = re.compile(r" and choose (?:1|one) (?:result|of (?:those|the) results)")
 TAIL_TOTAL = re.compile(
-    r"\band (?:use|add) the total(?: of (?:those|the|their) (?:results|rolls|dice))?(?=$|[,.]| and )"
+    r" and (?:use|add) the total(?: of (?:those|the|their) (?:results|rolls|dice))?(?=$|[,.]| and )"
 )
+TAIL_ADD = re.compile(
+    r" and (?P<verb>add|subtract) (?P<what>[^,.]+?)(?: (?:to|from) (?:the|that|its) (?:result|roll|total))?"
+    r"(?=,|$| and )"
+)
+TAIL_STORE = re.compile(r" and (?:store|install) (?:those|the|that|its) results? on (?:~|it|them)(?!\w)")
+ROLL_TAILS = (
+    "TAIL_ALSO",
+    "TAIL_TWICE",
+    "TAIL_FOR_EACH",
+    "TAIL_PLUS_EACH",
+    "TAIL_IGNORE",
+    "TAIL_KEEP",
+    "TAIL_CHOOSE",
+    "TAIL_TOTAL",
+    "TAIL_ADD",
+    "TAIL_STORE",
+)
+"""The names of the tails, in the order they are tried at each position (the total before "add")."""
+TAIL_WHERE_X = re.compile(r",? where x is (?P<what>[^.]+?)$")
+"""The amount X names, at the end of the sentence (its noun phrase keeps every clause)."""
 
 # -- sentences that follow a roll (CR 706.3b, 706.4) -------------------------------------------
 
