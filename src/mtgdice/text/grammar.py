@@ -151,9 +151,7 @@ TAIL_IGNORE = re.compile(
     r" and ignore (?:the (?P<n>\d+ )?(?:lower|lowest)(?: (?P<n2>\d+))? (?:rolls?|results?|dice|die)\b"
     r"|all but the (?P<keep>\d+ )?highest(?: (?P<keep2>\d+))? (?:rolls?|results?|dice|die)\b)"
 )
-TAIL_KEEP = re.compile(
-    r" and keep the (?:(?P<keep>\d+) )?highest(?: (?P<keep2>\d+))? (?:rolls?|results?|dice|die)\b"
-)
+TAIL_KEEP = re.compile(r" and keep the (?:(?P<keep>\d+) )?highest(?: (?P<keep2>\d+))? (?:rolls?|results?|dice|die)\b")
 """Keep the highest N (the same as ignoring all but the highest N)."""
 TAIL_CHOOSE = re.compile(r" and choose (?:1|one) (?:result|of (?:those|the) results)")
 TAIL_TOTAL = re.compile(
