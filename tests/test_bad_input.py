@@ -194,3 +194,8 @@ def test_the_json_reader_refuses_what_would_break_later(raw: str | bytes, messag
 
     with pytest.raises(InputError, match=message):
         parse_request(raw)
+
+
+def test_a_misspelt_field_of_an_odds_request_is_refused(cards_path: str) -> None:
+    run = mtgdice(["odds", "--json", "--cards", cards_path], stdin='{"card": "Hoarding Ogre", "batlefield": []}')
+    one_line_error(run, "batlefield", 'did you mean "battlefield"')

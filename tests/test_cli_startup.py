@@ -45,7 +45,7 @@ def test_plain_dice_and_version_load_nothing_heavy(
 
 def test_a_card_roll_loads_what_it_needs(cards_path: str) -> None:
     modules = loaded("roll", "--no-log", "--cards", cards_path, "--card", "Hoarding Ogre", "--no-ask")
-    assert {"mtgdice.rules.resolve", "mtgdice.text.compiler", "rich"} <= modules
+    assert {"mtgdice.rules.resolution", "mtgdice.text.compiler", "rich"} <= modules
     assert "numpy" not in modules and "httpx" not in modules and "fastapi" not in modules
 
 

@@ -49,6 +49,8 @@ def roll_label(roll: Any) -> str:
         return str(request["notation"])
     if coin_face(roll) is not None:
         return "coin"
+    if request.get("kind") == "planar":
+        return "planar die" + (" (special action)" if request.get("action") else "")
     if roll.card and "text" not in request:
         return str(roll.card)
     text = request.get("text")
@@ -64,15 +66,12 @@ def roll_label(roll: Any) -> str:
 
 
 def coin_face(roll: Any) -> str | None:
-    """ "heads" or "tails" when the logged roll is a coin flip (as the CLI and web rooms log one today)."""
-    outcome_face = roll.outcome.get("coin")
-    if outcome_face in ("heads", "tails"):
-        return str(outcome_face)
-    from mtgdice.cli_roll import COIN_TEXT
-
-    if roll.request.get("name") == "coin" and roll.request.get("text") == COIN_TEXT:
-        return "heads" if roll.results == [[1]] else "tails"
-    return None
+    """ "heads", "tails" (or several) when the logged roll is a coin flip (CR 705)."""
+    flip = roll.outcome.get("flip")
+    if isinstance(flip, dict) and isinstance(flip.get("results"), list):
+        return ", ".join(str(side) for side in flip["results"]) or "no coin"
+    outcome_face = roll.outcome.get("coin")  # logs written before coins had rules of their own
+    return str(outcome_face) if outcome_face in ("heads", "tails") else None
 
 
 def results_text(roll: Any) -> str:

@@ -28,39 +28,39 @@ PROGRESS_FROM = 1_000_000
 
 
 def odds_request(request: dict[str, Any], cards: Any) -> tuple[str, Any, Any]:
-    """Compute the odds of a request: ``(card name, instruction, Odds)``.
+    """Compute the odds of a request object: ``(card name, instruction, Odds)``. The request is
+    read like ``resolve``'s (an unknown field is refused with the nearest name), plus ``policy``.
 
     >>> name, _, result = odds_request({"text": "Roll a d4.", "name": "Test"}, None)
     >>> result.to_json()["results"]["4"]
     '1/4'
     """
     from mtgdice.errors import InputError
-    from mtgdice.jsonio import amounts_from, board_from, instruction_from
+    from mtgdice.jsonio import request_from_json
     from mtgdice.odds import odds
-    from mtgdice.rules import TurnState
+    from mtgdice.request import prepare
 
-    for field in ("dice", "planar"):
+    for field in ("dice", "planar", "coins", "random"):
         if request.get(field):
-            raise InputError(field, "odds enumerate every face; leave out dice and planar")
+            raise InputError(field, "odds enumerate every face; leave out dice, planar, coins and random")
     if request.get("choices"):
         raise InputError("choices", "odds answer every decision by a policy; give policy instead of choices")
     policy = request.get("policy", "decline")
     if policy not in POLICIES:
         raise InputError("policy", f"{policy!r} is not a policy; use one of {', '.join(POLICIES)}")
-    compiled, instruction = instruction_from(request, cards)
-    board = board_from(request, cards)
-    used = request.get("used", []) or []
-    if not isinstance(used, list):
-        raise InputError("used", "expected a list of keys")
+    typed = request_from_json(request, allow=("policy",))
+    prepared = prepare(typed, cards)
+    if prepared.instruction is None:
+        raise InputError("kind", "odds are for dice rolled by the rules: a card, dice or the planar die")
     result = odds(
-        instruction,
-        source=compiled.name or "~",
-        board=board,
+        prepared.instruction,
+        source=prepared.name,
+        board=prepared.board,
         policy=policy,
-        amounts=amounts_from(request),
-        turn=TurnState(frozenset(str(key) for key in used)),
+        amounts=prepared.amounts,
+        turn=typed.turn,
     )
-    return compiled.name or "~", instruction, result
+    return prepared.name, prepared.instruction, result
 
 
 def result_order(value: Any) -> tuple[bool, bool, int, str]:
@@ -248,7 +248,8 @@ def simulate_command(
 ) -> None:
     """Simulate many rolls of a card's instruction (numpy, seeded): rows, results, roll again, triggers."""
     from mtgdice.errors import InputError, MtgDiceError
-    from mtgdice.jsonio import amounts_from, board_from, card_from, dumps, instruction_from
+    from mtgdice.jsonio import card_from, dumps, request_from_json
+    from mtgdice.request import prepare
 
     try:
         if options.card is None:
@@ -258,17 +259,21 @@ def simulate_command(
         request = options.request()
         card_data = catalog(options.cards)
         options.check_roll_number(card_from(request, "card", card_data))
-        compiled, instruction = instruction_from(request, card_data)
+        typed = request_from_json(request)
+        prepared = prepare(typed, card_data)
+        instruction = prepared.instruction
+        assert instruction is not None
         from mtgdice.sim import simulate
 
         result = simulate(
             instruction,
             rolls=rolls,
             seed=seed,
-            source=compiled.name,
-            board=board_from(request, card_data),
+            source=prepared.name,
+            board=prepared.board,
             policy=policy,
-            amounts=amounts_from(request),
+            amounts=prepared.amounts,
+            turn=typed.turn,
             progress=not as_json and rolls >= PROGRESS_FROM and _terminal(),
         )
     except MtgDiceError as error:
@@ -283,18 +288,22 @@ def simulate_command(
             "results": {"none" if key is None else str(key): count for key, count in results},
             "doubles": result.doubles,
             "again": result.again,
+            "executions": result.executions,
+            "expected_executions": result.expected_executions,
             "triggers": result.triggers,
         }
         out(dumps(data))
         return
     board = board_label(request)
-    title = f"{compiled.name}: {result.rolls:,} simulated rolls ({result.method}, seed {seed})"
+    title = f"{prepared.name}: {result.rolls:,} simulated rolls ({result.method}, seed {seed})"
     console().print(simulation_table(title + (f", {board}" if board else ""), instruction, result, results))
+    spread = result.standard_error(result.executions, result.executions_squared)
+    out(f"executions: {result.executions:,} ({result.expected_executions:.4f} per resolution, ± {spread:.4f})")
     out(f"roll again after the first execution: {result.again:,} ({_share(result.again, result.rolls)})")
     if result.doubles:
         out(f"doubles: {result.doubles:,} ({_share(result.doubles, result.rolls)})")
     for name, count in result.triggers.items():
-        out(f"triggers of {name}: {count:,} ({count / result.rolls:.4f} per roll)")
+        out(f"triggers of {name}: {count:,} ({count / result.rolls:.4f} per resolution)")
 
 
 def _share(count: int, total: int) -> str:
@@ -343,27 +352,41 @@ class CountingSource:
 @click.option(
     "--dice", default="d4,d6,d8,d10,d12,d20,planar", show_default=True, help="Dice to test, separated by commas."
 )
-@click.option("--source", type=click.Choice(("secure", "seeded")), default="secure", show_default=True)
-@click.option("--seed", type=int, help="Seed for --source seeded.")
+@click.option(
+    "--source",
+    type=click.Choice(("secure", "seeded", "room")),
+    default="secure",
+    show_default=True,
+    help="room: the web rooms' commit-reveal dice, one nonce per roll.",
+)
+@click.option(
+    "--seed", type=click.IntRange(min=0), help="Seed for --source seeded (or the room's secret, as a number)."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def fairness_command(rolls: int, dice: str, source: str, seed: int | None, as_json: bool) -> None:
     """Roll a dice source many times and test each die size with a chi-square test."""
     from mtgdice.errors import MtgDiceError
     from mtgdice.fairness import FairnessReport, die_fairness, fairness_table, parse_dice, source_named
     from mtgdice.jsonio import dumps
+    from mtgdice.rules.budget import Meter
 
     try:
         tested = parse_dice(dice)
         dice_source = source_named(source, seed)
+        meter = Meter()
+        for die in tested:  # refused before anything is rolled
+            meter.check_cells(len(die.faces), f"counting the faces of a {die.name}")
+        if rolls * len(tested) > meter.budget.rolls:
+            meter.spend_rolls(rolls * len(tested))
         if as_json or not _terminal():
-            results = tuple(die_fairness(dice_source, die, rolls) for die in tested)
+            results = tuple(die_fairness(dice_source, die, rolls, meter) for die in tested)
         else:
             from rich.progress import Progress
 
             with Progress(console=console(stderr=True), transient=True) as bar:
                 task = bar.add_task("rolling", total=rolls * len(tested))
                 counted = CountingSource(dice_source, lambda done: bar.advance(task, done))
-                results = tuple(die_fairness(counted, die, rolls) for die in tested)
+                results = tuple(die_fairness(counted, die, rolls, meter) for die in tested)
         report = FairnessReport(source, results)
     except MtgDiceError as error:
         fail(str(error))

@@ -2,7 +2,7 @@
 
 Plain dice (``3d6+2``, ``4d6dl1``, ``adv``) are rolled by :mod:`mtgdice.rules.plain`: no Magic
 effect applies to them and the output says so. The planar die and card rolls go through the
-rules (:func:`mtgdice.rules.resolve`). Every roll is appended to the roll log unless ``--no-log``,
+rules (:func:`mtgdice.rules.resolution`). Every roll is appended to the roll log unless ``--no-log``,
 so ``mtgdice replay`` can re-resolve it. Decisions are asked at the terminal, numbered from 1,
 after the dice they are about are shown.
 
@@ -89,9 +89,9 @@ def roll_command(
         for spec in specs:
             word = spec.lower()
             if word in COIN_WORDS:
-                _flip_coin(source, as_json, roll_log)
+                _flip_coin(options, source, as_json, roll_log)
             elif word in PLANAR_WORDS:
-                _roll_planar(source, as_json, roll_log)
+                _roll_planar(options, source, as_json, roll_log)
             else:
                 _roll_plain(spec, source, as_json, roll_log)
     except MtgDiceError as error:
@@ -102,12 +102,21 @@ def roll_command(
 
 
 def _roll_plain(spec: str, source: Any, as_json: bool, roll_log: Any) -> None:
+    """Plain dice notation: no card, no Magic effect (the board options do not apply). Kept light:
+    no compiler, no card data; logged as the JSON request ``request_json`` would write for it."""
     from mtgdice.render import plain_lines
     from mtgdice.rules.plain import roll_plain
     from mtgdice.text.notation import parse_plain
 
     result = roll_plain(parse_plain(spec), source)
     outcome = result.to_json()
+    if roll_log is not None:  # committed before it is shown
+        roll_log.append(
+            request={"kind": "plain", "notation": result.roll.notation},
+            outcome=outcome,
+            source=result.source,
+            faces=[list(draw) for draw in result.draws],
+        )
     if as_json:
         import json
 
@@ -115,44 +124,17 @@ def _roll_plain(spec: str, source: Any, as_json: bool, roll_log: Any) -> None:
     else:
         for text, style in plain_lines(result):
             click.secho(text, bold=style == "bold")
-    if roll_log is not None:
-        roll_log.append(
-            request={"kind": "plain", "notation": result.roll.notation},
-            outcome=outcome,
-            source=result.source,
-            faces=[list(draw) for draw in result.draws],
-        )
 
 
-def _roll_planar(source: Any, as_json: bool, roll_log: Any) -> None:
-    """The planar die through the rules (CR 706.7, 901.9), logged by its text alone so it replays."""
-    from mtgdice.rules import resolve
-    from mtgdice.text import compile_text
-    from mtgdice.text.notation import PLANAR_TEXT
-
-    instruction = compile_text(PLANAR_TEXT).rolls[0]
-    resolution = resolve(instruction, source="planar die", dice=source)
-    _show(resolution, instruction, as_json, title="The planar die (CR 706.7)")
-    _log(roll_log, {"text": PLANAR_TEXT}, resolution)
+def _roll_planar(options: CardOptions, source: Any, as_json: bool, roll_log: Any) -> None:
+    """The planar die through the rules (CR 706.7), on the board the options give."""
+    _roll_request(options, {"kind": "planar"}, source, as_json, roll_log, None, title="The planar die (CR 706.7)")
 
 
-COIN_TEXT = "Roll a d2."
-"""A coin flip (CR 705), drawn as a two-sided face and logged like a roll, so it can be replayed."""
-
-
-def _flip_coin(source: Any, as_json: bool, roll_log: Any) -> None:
-    """A coin flip as it stands until coins have rules of their own: a d2 through resolve, 1 is heads."""
-    from mtgdice.rules import resolve
-    from mtgdice.text import compile_text
-
-    resolution = resolve(compile_text(COIN_TEXT).rolls[0], source="coin", dice=source)
-    # CR 705: a coin flip, drawn as a two-sided face (1 is heads); no die effect applies.
-    face = "heads" if resolution.executions[0].results == (1,) else "tails"
-    if as_json:
-        out(f'{{"coin": "{face}"}}')
-    else:
-        click.secho(f"Coin: {face} (CR 705)", bold=True)
-    _log(roll_log, {"text": COIN_TEXT, "name": "coin"}, resolution)
+def _flip_coin(options: CardOptions, source: Any, as_json: bool, roll_log: Any) -> None:
+    """A coin flip (CR 705) through the rules' coins: partner coins and reflips on the board apply,
+    no die effect does."""
+    _roll_request(options, {"kind": "coin"}, source, as_json, roll_log, None, title="Coin (CR 705)")
 
 
 def _roll_card(options: CardOptions, choices: str, source: Any, as_json: bool, ask: bool | None, roll_log: Any) -> None:
@@ -160,8 +142,7 @@ def _roll_card(options: CardOptions, choices: str, source: Any, as_json: bool, a
 
     from mtgdice.cli import catalog
     from mtgdice.errors import InputError
-    from mtgdice.jsonio import amounts_from, board_from, card_from, instruction_from
-    from mtgdice.rules import Chooser, ScriptedChooser, resolve
+    from mtgdice.jsonio import card_from
 
     try:
         answers = json.loads(choices)
@@ -170,30 +151,35 @@ def _roll_card(options: CardOptions, choices: str, source: Any, as_json: bool, a
     if not isinstance(answers, list):
         raise InputError("--choices", "expected a JSON list such as [true, 1]")
     request = options.request() | {"choices": answers}
-    card_data = catalog(options.cards)
-    options.check_roll_number(card_from(request, "card", card_data))
-    compiled, instruction = instruction_from(request, card_data)
-    board = board_from(request, card_data)
-    chooser: Chooser = ScriptedChooser(answers)
-    if ask or (ask is None and not answers and sys.stdin.isatty() and not as_json):
-        chooser = PromptChooser()
-    resolution = resolve(
-        instruction,
-        source=compiled.name,
-        dice=source,
-        board=board,
-        chooser=chooser,
-        amounts=amounts_from(request),
-    )
-    _show(resolution, instruction, as_json, title=f"{compiled.name}: {instruction.text}")
-    _log(roll_log, request, resolution)
+    options.check_roll_number(card_from(request, "card", catalog(options.cards)))
+    prompt = ask or (ask is None and not answers and sys.stdin.isatty() and not as_json)
+    _roll_request(options, request, source, as_json, roll_log, PromptChooser() if prompt else None)
 
 
-def _log(roll_log: Any, request: dict[str, Any], resolution: Any) -> None:
-    from mtgdice.jsonio import resolution_json
+def _roll_request(
+    options: CardOptions,
+    data: dict[str, Any],
+    source: Any,
+    as_json: bool,
+    roll_log: Any,
+    chooser: Any,
+    title: str = "",
+) -> None:
+    """Resolve a request object with ``source``, commit it to the log, then show it: a roll that
+    was shown is a roll that was logged (a kill while printing loses nothing shown)."""
+    from mtgdice.cli import catalog
+    from mtgdice.jsonio import request_from_json
+    from mtgdice.request import prepare, resolve_prepared
+    from mtgdice.rules import ScriptedChooser
 
+    zones = {zone: items for zone, items in options.request().items() if zone not in ("card", "roll", "amounts")}
+    request = request_from_json(zones | data)
+    prepared = prepare(request, catalog(options.cards) if request.needs_cards() else None)
+    outcome = resolve_prepared(prepared, request, source, chooser or ScriptedChooser(request.choices))
     if roll_log is not None:
-        roll_log.append(request=request, outcome=resolution_json(resolution), source=resolution.source)
+        roll_log.record(request, outcome, source)
+    text = prepared.instruction.text if prepared.instruction is not None else ""
+    _show(outcome, prepared.instruction, as_json, title or f"{prepared.name}: {text}")
 
 
 class PromptChooser:
@@ -239,21 +225,26 @@ class PromptChooser:
             err.print(f"Give numbers from 1 to {len(decision.options)}, each once, separated by commas.", markup=False)
 
 
-def _show(resolution: Any, instruction: Any, as_json: bool, title: str) -> None:
+def _show(outcome: Any, instruction: Any, as_json: bool, title: str) -> None:
     from mtgdice.cli import console
-    from mtgdice.jsonio import dumps, resolution_json
-    from mtgdice.render import execution_summary, execution_table, resolution_lines
+    from mtgdice.jsonio import dumps, outcome_json
+    from mtgdice.render import execution_summary, execution_table, flip_lines, resolution_lines
+    from mtgdice.rules import FlipResolution
 
     if as_json:
-        out(dumps(resolution_json(resolution)))
+        out(dumps(outcome_json(outcome)))
         return
     stdout = console()
     stdout.print(title, style="bold", markup=False)
-    for number, execution in enumerate(resolution.executions):
+    if isinstance(outcome, FlipResolution):
+        for line in flip_lines(outcome):
+            stdout.print(line, markup=False)
+        return
+    for number, execution in enumerate(outcome.executions):
         stdout.print(execution_table(execution, instruction, number))
         for line in execution_summary(execution, instruction):
             stdout.print(line, markup=False)
-    for line in resolution_lines(resolution):
+    for line in resolution_lines(outcome):
         stdout.print(line, markup=False)
 
 

@@ -24,15 +24,12 @@ from mtgdice.request import (
     RollKind,
     RollRequest,
     ZoneItem,
-    board_of,
     compile_ref,
-    instruction_of,
     resolve_request,
 )
 from mtgdice.rules import (
     COIN,
     YOU,
-    Board,
     Chooser,
     CoinFace,
     DiceSource,
@@ -41,24 +38,22 @@ from mtgdice.rules import (
     FlipResolution,
     PlanarFace,
     Resolution,
-    RollInstruction,
     ScriptedChooser,
     ScriptedSource,
     Seat,
     SecureSource,
     seat_name,
 )
+from mtgdice.rules.plain import PlainResult
 from mtgdice.text import CompiledCard
 
 __all__ = [
     "MAX_REQUEST_BYTES",
     "CardSource",
     "amounts_from",
-    "board_from",
     "card_from",
     "compile_json",
     "dumps",
-    "instruction_from",
     "outcome_json",
     "parse_request",
     "request_from_json",
@@ -314,7 +309,7 @@ def request_from_json(data: Mapping[str, Any], *, allow: Iterable[str] = ()) -> 
         kind = RollKind(kind_value)
     except ValueError:
         raise InputError(
-            "kind", f"{json.dumps(kind_value)[:40]} is not a kind; use card, dice, planar or coin"
+            "kind", f"{json.dumps(kind_value)[:40]} is not a kind; use card, dice, planar, coin or plain"
         ) from None
     card: CardRef | None = None
     if kind is RollKind.CARD:
@@ -377,24 +372,6 @@ def source_from(data: Mapping[str, Any]) -> DiceSource:
 def card_from(data: Mapping[str, Any], field: str, cards: CardSource | None) -> CompiledCard:
     """A compiled card from ``{"card": name}`` or ``{"text": ..., "name": ...}``."""
     return compile_ref(_ref(data, field), field, cards)
-
-
-def board_from(data: Mapping[str, Any], cards: CardSource | None) -> Board:
-    """The four zones of a request object as a :class:`~mtgdice.rules.Board`."""
-    zones = RollRequest(
-        battlefield=_zone(data, "battlefield"),
-        opponents=_zone(data, "opponents"),
-        graveyard=_zone(data, "graveyard"),
-        command=_zone(data, "command"),
-    )
-    return board_of(zones, cards)
-
-
-def instruction_from(data: Mapping[str, Any], cards: CardSource | None) -> tuple[CompiledCard, RollInstruction]:
-    """The source card of a request object and the roll instruction it picks (``roll``, default 0)."""
-    compiled, instruction = instruction_of(request_from_json(data, allow=data.keys() - REQUEST_FIELDS), cards)
-    assert compiled is not None
-    return compiled, instruction
 
 
 def compile_json(data: Mapping[str, Any], cards: CardSource | None) -> dict[str, Any]:
@@ -582,9 +559,11 @@ def flip_json(flip: FlipResolution) -> dict[str, Any]:
 
 
 def outcome_json(outcome: Outcome) -> dict[str, Any]:
-    """The outcome object of a resolution or a coin flip."""
+    """The outcome object of a resolution, a coin flip or a plain roll."""
     if isinstance(outcome, FlipResolution):
         return flip_json(outcome)
+    if isinstance(outcome, PlainResult):
+        return outcome.to_json()
     return resolution_json(outcome)
 
 
@@ -593,6 +572,8 @@ def faces_shown(outcome: Outcome) -> list[list[Any]]:
     as ``[2, 1 or 2]`` (how it was drawn, :data:`~mtgdice.rules.COIN`)."""
     if isinstance(outcome, FlipResolution):
         return [[COIN.sides, coin.side.face] for coin in outcome.coins]
+    if isinstance(outcome, PlainResult):
+        return [list(draw) for draw in outcome.draws]
     faces: list[list[Any]] = []
     for execution in outcome.executions:
         for roll in execution.dice:

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from rich.table import Table
     from rich.text import Text
 
-    from mtgdice.rules import Execution, Outcome, Resolution, RollInstruction
+    from mtgdice.rules import Execution, FlipResolution, Outcome, Resolution, RollInstruction
     from mtgdice.text import CompiledCard
 
 
@@ -144,6 +144,20 @@ def resolution_lines(resolution: Resolution) -> list[str]:
     for name, values in resolution.stored.items():
         lines.append(f"Stored on {name}: " + ", ".join(str(v) for v in values))
     lines.append(f"Dice source: {resolution.source}")
+    return lines
+
+
+def flip_lines(flip: FlipResolution) -> list[str]:
+    """A coin flip for people: each coin (ignored and reflipped ones marked), the result, the call."""
+    lines = []
+    for coin in flip.coins:
+        fate = "" if coin.counted else f" ({'ignored' if coin.fate.value == 'ignored' else 'reflipped'})"
+        lines.append(f"  coin {coin.index + 1}: {coin.side.value}{fate}")
+    results = ", ".join(side.value for side in flip.results)
+    lines.append(f"Coin: {results}")
+    if flip.won is not None and flip.call is not None:
+        lines.append(f"Called {flip.call.value}: {'won' if all(flip.won) else 'lost'} the flip (CR 705.1)")
+    lines.append(f"Dice source: {flip.source}")
     return lines
 
 

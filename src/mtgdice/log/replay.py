@@ -92,29 +92,8 @@ def _answers(roll: LoggedRoll) -> list[Any]:
     return [d.get("answer") for d in decisions if isinstance(d, Mapping)] if isinstance(decisions, list) else []
 
 
-def _replay_plain(roll: LoggedRoll, notation: object) -> ReplayResult:
-    """A plain roll (``{"kind": "plain", "notation": "3d6+2"}``, no Magic rule applies): evaluate the
-    notation again from the logged faces. (``"kind": "dice"`` is dice rolled through the rules.)"""
-    from mtgdice.rules.plain import roll_plain
-    from mtgdice.text.notation import parse_plain
-
-    try:
-        if not isinstance(notation, str):
-            raise TypeError(f"notation: expected a string, got {notation!r}")
-        source = ScriptedSource([int(face) for _, face in roll.faces])
-        outcome = roll_plain(parse_plain(notation), source).to_json()
-    except (MtgDiceError, ValueError, TypeError) as error:
-        return ReplayResult(roll.id, error=str(error))
-    found = differences(roll.outcome, outcome)
-    if source.used[0] != len(roll.faces) and len(found) < MAX_DIFFERENCES:
-        found.append(f"faces: {len(roll.faces) - source.used[0]} of {len(roll.faces)} logged faces left unused")
-    return ReplayResult(roll.id, tuple(found))
-
-
 def replay_roll(roll: LoggedRoll, cards: CardSource | None) -> ReplayResult:
     """Resolve one logged request again with its logged faces and compare the outcome."""
-    if roll.request.get("kind") == "plain":
-        return _replay_plain(roll, roll.request.get("notation"))
     # Imported here: writing to the log (this package) never needs the compiler.
     from mtgdice.jsonio import outcome_json, request_from_json
     from mtgdice.request import resolve_request

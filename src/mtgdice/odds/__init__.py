@@ -6,7 +6,7 @@ execution, and for the whole resolution the expected number of executions (roll 
 CR 706.3c, solved exactly) and of triggerings per card. Decisions follow a named policy
 (``decline``, ``accept``, ``maximize``, ``minimize``).
 
-Every number comes from running :func:`mtgdice.rules.resolve` with ``limit=1`` on face
+Every number comes from running :func:`mtgdice.rules.resolution` with ``limit=1`` on face
 sequences (``enumerate``), counted by multisets, kept dice or totals where the order of faces
 cannot matter (``fast``), and chained over turn states (``chain``). This package leaves out
 sampling (``mtgdice.sim``) and rendering (``mtgdice.cli_odds``).

@@ -32,7 +32,7 @@ from mtgdice.rules.effects.base import EffectBase
 from mtgdice.rules.effects.coin import CoinEffect
 from mtgdice.rules.errors import InputError, RollLimitError
 from mtgdice.rules.players import YOU, Seat
-from mtgdice.rules.resolve import MAX_DICE, MAX_REROLLS, Decisions, TurnState, effects_of
+from mtgdice.rules.resolution import MAX_DICE, MAX_REROLLS, Decisions, TurnState, effects_of
 from mtgdice.rules.sources import DiceSource
 
 COIN = Die(2)

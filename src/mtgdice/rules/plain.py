@@ -194,6 +194,16 @@ class PlainResult:
     source: str
 
     @property
+    def used(self) -> frozenset[str]:
+        """Nothing of the turn is used: no Magic effect applies to a plain roll."""
+        return frozenset()
+
+    @property
+    def decisions(self) -> tuple[()]:
+        """A plain roll asks no decision."""
+        return ()
+
+    @property
     def total(self) -> int:
         total = 0
         for term in self.terms:

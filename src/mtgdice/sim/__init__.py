@@ -9,7 +9,7 @@ repeats of repeats included — the number of executions and the triggerings per
 Two ways, one set of rules. When :func:`mtgdice.rules.vector.vector_plan` finds an array form for
 everything on the board, the executions run in rounds over arrays (``execute_arrays``: the rules'
 own array steps) for every simulated resolution still going; otherwise each resolution is a call of
-:func:`mtgdice.rules.resolve` with a ``SeededSource``. This module draws faces, runs rounds and
+:func:`mtgdice.rules.resolution` with a ``SeededSource``. This module draws faces, runs rounds and
 counts; it holds no rule of its own. numpy is imported when a simulation runs.
 """
 

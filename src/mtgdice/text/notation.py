@@ -38,7 +38,7 @@ def dice_text(spec: str, max_count: int | None = None) -> str:
     mtgdice.rules.errors.InputError: dice: 'd0' needs 1 or more sides; write NdS such as 2d10, d20, d6+1
     """
     if max_count is None:
-        from mtgdice.rules.resolve import MAX_DICE  # here: plain notation does not load the rules pipeline
+        from mtgdice.rules.resolution import MAX_DICE  # here: plain notation does not load the rules pipeline
 
         max_count = MAX_DICE
     words = spec.strip().lower()
