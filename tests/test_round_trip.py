@@ -11,6 +11,7 @@ with rows that roll again, repeats, outcomes of every kind, each player rolling,
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +42,7 @@ from mtgdice.rules import (
     PairEachDie,
     PlanarFace,
     Reads,
+    ReflipPermission,
     RerollPermission,
     ResultModifier,
     ResultsTable,
@@ -49,6 +51,7 @@ from mtgdice.rules import (
     Row,
     Scope,
     Trigger,
+    Zone,
 )
 from mtgdice.text import compile_text
 from mtgdice.text.canonical import render, structure
@@ -237,8 +240,9 @@ costs = st.sampled_from(
 
 
 def _cost(words: str) -> Cost:
+    """The cost as the rules see it, written here for the costs sampled: a counter removed, a tap."""
     counter = "+1/+1" if "counter" in words else None
-    return Cost(words, counter, "tap" in words)
+    return Cost(words, counter, "tap" in words or "{T}" in words)
 
 
 @st.composite
@@ -326,8 +330,30 @@ ROUND_TRIP = settings(max_examples=300, deadline=None, suppress_health_check=[He
 
 
 @ROUND_TRIP
-@given(NAMES, st.lists(rolls(), max_size=3), st.lists(effects(), max_size=4))
+@given(NAMES, st.lists(rolls(), max_size=3), st.lists(effects(), max_size=4), st.sampled_from(["normal", "planar"]))
 def test_generated_structures_round_trip(
-    name: str, roll_list: list[RollInstruction], effect_list: list[Effect]
+    name: str, roll_list: list[RollInstruction], effect_list: list[Effect], layout: str
 ) -> None:
-    assert_round_trip(CompiledCard(name, tuple(roll_list), tuple(effect_list)))
+    if layout == "planar":  # a plane's abilities function in the command zone (CR 901)
+        effect_list = [replace(effect, zone=Zone.COMMAND) for effect in effect_list]
+    assert_round_trip(CompiledCard(name, tuple(roll_list), tuple(effect_list)), layout=layout)
+
+
+@ROUND_TRIP
+@given(st.lists(st.tuples(effects(), st.integers(1, 4)), min_size=1, max_size=4))
+def test_generated_class_levels_round_trip(leveled: list[tuple[Effect, int]]) -> None:
+    """Effects of a Class card's levels (CR 716), in level order as a Class prints them."""
+    effect_list = [replace(effect, level=level) for effect, level in sorted(leveled, key=lambda pair: pair[1])]
+    assert_round_trip(CompiledCard("Tester", (), tuple(effect_list)))
+
+
+@ROUND_TRIP
+@given(st.sampled_from(["{T}", "{2}{R}, {T}", "{1}, Sacrifice a creature"]), st.booleans(), st.booleans())
+def test_generated_activated_rerolls_round_trip(cost: str, many: bool, coin: bool) -> None:
+    reroll = RerollPermission(
+        cost=_cost(cost), activated=True, many=many, rerolled_by=Decider.CONTROLLER, scope=Scope.ANY
+    )
+    effect_list: list[Effect] = [reroll]
+    if coin:
+        effect_list.insert(0, ReflipPermission(cost=_cost(cost), activated=True, scope=Scope.ANY))
+    assert_round_trip(CompiledCard("Tester", (), tuple(effect_list)))
