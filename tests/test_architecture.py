@@ -2,7 +2,9 @@
 
 DESIGN.md §2: ``rules/`` imports nothing else from mtgdice; ``text/`` imports only ``rules``; the
 other layers never import the shells (cli, web). No card name and no Oracle sentence of the dev
-card file appears anywhere under src/ (the compiler reads the language, not the cards).
+card file appears anywhere under src/ (the compiler reads the language, not the cards), nor a string
+that shares six words in a row with exactly one card's text once its name is written ``~`` and its
+pattern syntax is expanded (``literal_windows.py``).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from literal_windows import card_like, string_literals, unique_windows
 from shared_data import shared_path
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "mtgdice"
@@ -102,3 +105,41 @@ def test_no_card_name_or_oracle_sentence_in_product_code() -> None:
             hits += [f"{path.relative_to(SRC)}: name {n!r}" for n in names if n in text]
             hits += [f"{path.relative_to(SRC)}: text {f[:40]!r}" for f in fragments if f in text]
     assert hits == []
+
+
+def _dev_card_texts() -> list[tuple[str, str]]:
+    cards = json.loads(shared_path("cards", "dice-cards.json").read_text(encoding="utf-8"))
+    return [
+        (
+            card["name"],
+            card.get("oracle_text") or "\n".join(f.get("oracle_text", "") for f in card.get("card_faces", [])),
+        )
+        for card in cards
+    ]
+
+
+def test_no_string_in_product_code_reads_like_one_cards_text() -> None:
+    """Six words in a row of one card's text (its name as ``~``), read through pattern syntax too."""
+    unique = unique_windows(_dev_card_texts())
+    hits = []
+    for path in sorted(SRC.rglob("*.py")):
+        for line, literal in string_literals(path):
+            found = card_like(literal, unique)
+            if found:
+                hits.append(f"{path.relative_to(SRC)}:{line} reads like {found[0]}: {' '.join(found[1])!r}")
+    assert hits == []
+
+
+def test_the_window_check_sees_through_the_name_and_pattern_syntax() -> None:
+    cards = [
+        ("Gear Keeper", "You may take a result from Gear Keeper to use it for a die you rolled."),
+        ("Odd Sky", "Each blank roll of the planar die is a {CHAOS} roll until end of turn."),
+        ("Other", "Draw a card. Roll a d20."),
+    ]
+    unique = unique_windows(cards)
+    assert card_like(r"\byou may take a result from ~ to use it for a die you rolled\b", unique)
+    assert card_like(r"^each (?P<face>blank|chaos) roll of the planar die is (?:a|an) \{chaos\} roll", unique)
+    assert card_like("you may take a result from ~ to use", unique)
+    # A phrase composed of general alternatives is not one card's sentence.
+    assert card_like(r"(?:each|every) (?:blank|chaos) (?:roll|face) (?:of|on) the (?:planar|chaos) die", unique) is None
+    assert card_like(r"roll a d20", unique) is None

@@ -2,14 +2,17 @@
 
 Inputs: the dev cards' Oracle texts mutated word by word (insert, delete, replace, swap lines,
 splice in random dice phrases), table-like lines with random numbers and dashes, and arbitrary
-Unicode. The only exception allowed is :class:`mtgdice.errors.CardTextError` (a ``ValueError``);
-each example must finish within hypothesis' deadline (1 s), and the output must be the JSON
-object of json-interface.md. A text over 20 000 characters must be refused quickly.
+Unicode with lone surrogates, giant integers in every numeric slot, deep punctuation. ``compile_text``
+never raises on a text within the size limit: what it cannot read goes to ``unsupported``. The only
+exception is :class:`mtgdice.errors.CardTextError` (a one-line ``ValueError``) for a text over
+20 000 characters, refused quickly. Each example must finish within hypothesis' deadline (1 s), and
+the output must be the JSON object of json-interface.md.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -19,6 +22,8 @@ from hypothesis import strategies as st
 
 from mtgdice.errors import CardTextError
 from mtgdice.text import compile_text, mentions_dice
+from mtgdice.text.compiler import MAX_TEXT
+from mtgdice.text.normalize import strip_reminder
 
 CARDS_PATH = Path(__file__).resolve().parents[1].parent / "shared" / "cards" / "dice-cards.json"
 DEV_TEXTS = (
@@ -125,7 +130,9 @@ layouts = st.sampled_from(["normal", "planar", "class", "", "\u2603"])
 def check(text: str, name: str = "", layout: str = "normal", type_line: str = "") -> None:
     try:
         card = compile_text(text, name=name, layout=layout, type_line=type_line)
-    except CardTextError:
+    except CardTextError as error:
+        assert len(text) > MAX_TEXT, f"compile_text raised on {len(text)} characters: {error}"
+        assert "\n" not in str(error)
         return
     out: dict[str, Any] = card.to_json()
     json.dumps(out)
@@ -162,6 +169,57 @@ def test_random_tables(text: str) -> None:
 @given(mixed, names, layouts, st.text(max_size=20))
 def test_random_unicode(text: str, name: str, layout: str, type_line: str) -> None:
     check(text, name, layout, type_line)
+
+
+giant = st.one_of(
+    st.text("0123456789", min_size=10, max_size=6000),  # past int()'s 4300 digits too
+    st.integers(-(10**30), -1).map(str),
+    st.sampled_from(["0", "00", "1" * 4301]),
+)
+numeric_templates = st.sampled_from(
+    [
+        "Roll {n} d{n}.",
+        "Roll a {n}-sided die and add {n}.",
+        "Roll a d20.\n{n}\u2014{n} | Draw a card.\n{n}+ | Roll again {n} more times.",
+        "Roll a d20. {n}-{n} | Draw a card. {n}-{n} | Draw two cards.",
+        "Whenever you roll a {n} or higher, draw a card.",
+        "Whenever you roll your {n}th die each turn, if its result is {n}, draw a card.",
+        "Increase the result of each die you roll by {n}.",
+        "If you would roll a d{n}, instead roll {n} d{n}s and ignore the lower roll.",
+        "If you would flip a coin, instead flip {n} coins and ignore {n}.",
+        "Roll five d6. If you rolled {n} exactly {n} times, you win the game.",
+        "Roll {n} d6 and ignore all but the highest {n} rolls.",
+        "{n}: Roll a d{n}. Level {n}",
+    ]
+)
+giant_text = st.builds(lambda template, n: template.replace("{n}", n), numeric_templates, giant)
+surrogates = st.text(
+    st.characters(whitelist_categories=("Cs",)) | st.sampled_from(list("roll a d20 .|\u2014")), max_size=200
+)
+deep = st.builds(
+    lambda opener, depth, middle: opener * depth + middle + {"(": ")", "[": "]", "{": "}", '"': '"'}[opener] * depth,
+    st.sampled_from(["(", "[", "{", '"']),
+    st.integers(1, 3000),
+    st.sampled_from(["Roll a d20.", "roll", "", "1\u20149 | Draw a card."]),
+)
+
+
+@FUZZ
+@given(giant_text)
+def test_giant_numbers_are_unsupported_never_an_error(text: str) -> None:
+    check(text)
+
+
+@FUZZ
+@given(surrogates, names)
+def test_lone_surrogates(text: str, name: str) -> None:
+    check(text, name)
+
+
+@FUZZ
+@given(deep)
+def test_deep_punctuation(text: str) -> None:
+    check(text)
 
 
 def test_very_long_input_is_refused_quickly() -> None:
@@ -201,3 +259,18 @@ def test_pathological_regex_inputs_are_fast() -> None:
         except CardTextError:
             pass
         assert time.perf_counter() - start < 1.0, chunk
+
+
+def _reminder_by_regex(text: str) -> str:
+    """Reminder text as first defined: innermost "(...)" and the spaces before it, until none is left."""
+    innermost = re.compile(r"\s*\([^()]*\)")
+    previous = None
+    while previous != text:
+        previous, text = text, innermost.sub("", text)
+    return text
+
+
+@FUZZ
+@given(st.text(st.sampled_from(list("ab ()\n\t.")), max_size=40) | mutated_card_text())
+def test_reminder_text_goes_as_the_regex_definition_says(text: str) -> None:
+    assert strip_reminder(text) == _reminder_by_regex(text)

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from mtgdice.errors import CardTextError, InputError
+from mtgdice.errors import InputError
 from mtgdice.rules import (
     PLANAR_DIE,
     AnyOf,
@@ -89,8 +89,9 @@ def test_cr_706_1a_an_n_sided_die_has_n_outcomes_numbered_1_to_n(sides: int) -> 
 
 
 def test_cr_706_1a_a_die_needs_a_positive_number_of_sides() -> None:
-    with pytest.raises(CardTextError):
-        compile_text("Roll a 0-sided die.")
+    # The compiler refuses the roll: the sentence goes to unsupported with the reason (issue 9: never an error).
+    refused = compile_text("Roll a 0-sided die.")
+    assert refused.rolls == () and "cannot be rolled" in refused.unsupported[0]
     with pytest.raises(InputError):
         ScriptedSource([7]).roll(Die(6))
 

@@ -111,7 +111,15 @@ def accounted(sentence: str, items: list[str], name: str) -> bool:
         start = s.find(i)
         if start >= 0 and mentions and all(start <= a and b <= start + len(i) for a, b in mentions):
             return True
+        # A text that joins this sentence to the next ("roll a d6. Install the result on ~."): the
+        # sentence from some word before its first mention of dice to its end begins the item.
+        if mentions and any(i.startswith(s[k:]) for k in _word_starts(s, mentions[0][0])):
+            return True
     return False
+
+
+def _word_starts(s: str, limit: int) -> list[int]:
+    return [m.start() for m in re.finditer(r"(?<!\S)\S", s) if m.start() <= limit]
 
 
 def unaccounted(text: str, name: str, layout: str = "normal", type_line: str = "") -> list[str]:

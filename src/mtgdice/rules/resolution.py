@@ -560,7 +560,7 @@ class _Resolution(Decisions):
         if not self.action:
             return None
         if not die.planar:
-            raise InputError("action", "only a roll of the planar die is a special action (CR 901.9a)")
+            raise InputError("action", "the special action rolls the planar die and no other (CR 901.9a)")
         return self.turn.planar_actions  # CR 901.9b: the Nth roll this turn costs N-1 generic mana
 
     def _finish(

@@ -13,6 +13,7 @@ ability (targets, tokens, damage) are kept as text for renderers, not compiled.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -24,6 +25,7 @@ from mtgdice.rules import (
     Condition,
     Cost,
     Decider,
+    DiceGroup,
     Die,
     Effect,
     Event,
@@ -54,6 +56,7 @@ from mtgdice.rules import (
 from mtgdice.rules.errors import CardTextError
 from mtgdice.text import grammar as g
 from mtgdice.text.amounts import amount_name
+from mtgdice.text.canonical import render
 from mtgdice.text.normalize import for_matching, replace_self, standard_punctuation, strip_reminder
 
 MAX_TEXT = 20_000
@@ -75,6 +78,10 @@ class CompiledCard:
     effects: tuple[Effect, ...] = ()
     unsupported: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        """The card in canonical English, which compiles back to the same structure (``canonical.py``)."""
+        return render(self)
 
     def to_json(self) -> dict[str, Any]:
         """The ``compile`` JSON object of json-interface.md."""
@@ -125,9 +132,11 @@ def roll_json(roll: RollInstruction) -> dict[str, Any]:
         if table is not None
         else None,
         "repeat_when": roll.repeat_when.describe() if roll.repeat_when is not None else None,
+        "repeat_optional": roll.repeat_optional,
         "store": roll.store,
         "reroll_stored": roll.reroll_stored,
         "roller": roll.roller.value,
+        "also": [{"count": group.count.describe(), "sides": group.die.sides} for group in roll.also],
         "compare": {"extreme": roll.compare.extreme.value, "break_ties": roll.compare.break_ties}
         if roll.compare is not None
         else None,
@@ -209,7 +218,7 @@ class _Compiler:
         return CompiledCard(self.name, tuple(rolls), tuple(effects), tuple(unsupported), tuple(self.notes))
 
     def run(self, prepared: str) -> None:
-        for ability in _abilities(prepared):
+        for ability in _abilities(prepared, self.unsupported):
             self.ability(ability)
 
     # -- one ability --------------------------------------------------------------------------
@@ -267,12 +276,21 @@ class _Compiler:
         if not text:
             return
         for rule in _SENTENCE_RULES:
-            if rule(self, text, original.strip(), state):
+            try:
+                understood = rule(self, text, original.strip(), state)
+            except (CardTextError, ValueError) as error:
+                # The grammar read it but the rules refuse it (a die of 0 sides, a number past int's digits).
+                self.unsupported.append(f"{original.strip()} ({_reason(error)})")
+                return
+            if understood:
                 return
         if g.DICE_WORD.search(text):
             self.unsupported.append(original.strip())
 
     # -- helpers used by the rules --------------------------------------------------------------
+
+    def unsupported_part(self, original: str, reason: str) -> None:
+        self.unsupported.append(f"{original.strip()} ({reason})")
 
     def add_roll(self, roll: RollInstruction, state: _State) -> None:
         self.rolls.append(roll)
@@ -320,19 +338,25 @@ class _State:
 # -- splitting text into abilities and sentences ----------------------------------------------
 
 
-def _abilities(prepared: str) -> list[_Ability]:
+def _abilities(prepared: str, unsupported: list[str]) -> list[_Ability]:
+    """The paragraphs of a text, each with the table rows under it; a row or level line whose
+    numbers the rules refuse goes to ``unsupported`` with the reason."""
     abilities: list[_Ability] = []
     level = 1
-    for raw in prepared.split("\n"):
+    for raw in g.ROW_BREAK.sub("\n", prepared).split("\n"):
         line = raw.strip()
         if not line:
             continue
         matching = for_matching(line)
-        level_line = g.LEVEL_LINE.match(matching)
-        if level_line:
-            level = int(level_line.group("level"))
+        try:
+            level_line = g.LEVEL_LINE.match(matching)
+            if level_line:
+                level = _number(level_line.group("level"))
+                continue
+            row = _table_row(line)
+        except CardTextError as error:
+            unsupported.append(f"{line} ({_reason(error)})")
             continue
-        row = _table_row(line)
         if row is not None and abilities:
             row_value, listed = row
             target = abilities[-1]
@@ -354,22 +378,22 @@ def _table_row(line: str) -> tuple[Row, bool] | None:
         listed = True
     if match is None:
         return None
-    low = int(match.group("low"))
+    low = _number(match.group("low"))
     high: int | None = low
     if match.group("high"):
-        high = int(match.group("high"))
+        high = _number(match.group("high"))
     elif match.groupdict().get("alt"):
-        high = int(match.group("alt"))
+        high = _number(match.group("alt"))
     if match.group("open"):
         high = None
     original_text = (
         line.split("|", 1)[1].strip() if chart is not None else re.split(r"\s\u2014\s", line, maxsplit=1)[-1].strip()
     )
     text = match.group("text")
-    again = bool(re.search(r"\broll again\b|\brepeat this process\b", text))
-    optional = bool(re.search(r"\byou may (?:roll again|repeat this process)\b", text))
-    times = re.search(r"\b(?:repeat this process|roll again) (?P<n>\d+) (?:more )?times\b", text)
-    return Row(low, high, original_text, again, optional, int(times.group("n")) if times else 1), listed
+    again = g.ROW_AGAIN.search(text)
+    times = again.group("times") if again else None
+    optional = bool(again and again.group("may"))
+    return Row(low, high, original_text, bool(again), optional, _number(times) if times else 1), listed
 
 
 _QUOTE = re.compile(r'"([^"]+)"')
@@ -415,7 +439,7 @@ def parse_condition(words: str, natural: bool = False) -> Condition | None:
     InRange(low=4, high=None, natural=False)
     """
     words = words.strip()
-    if re.fullmatch(r"(?:a |an )?(?:die's |the )?highest natural result(?: on (?:a|the) die)?", words):
+    if g.HIGHEST_NATURAL.fullmatch(words):
         return NaturalMax()
     if words in ("{chaos}", "chaos"):
         return FaceIs(PlanarFace.CHAOS)
@@ -433,51 +457,66 @@ def parse_condition(words: str, natural: bool = False) -> Condition | None:
             if all(condition is not None for condition in conditions):
                 return AnyOf(tuple(c for c in conditions if c is not None))
         return None
-    low = int(match.group("low"))
+    low = _number(match.group("low"))
     if match.group("up"):
         return InRange(low, None, natural)
     if match.group("down"):
         return InRange(None, low, natural)
-    alternatives = [int(v) for v in re.findall(r"\d+", match.group("alts") or "")]
+    alternatives = [_number(v) for v in re.findall(r"\d+", match.group("alts") or "")]
     if alternatives:
         values = [low, *alternatives]
         return AnyOf(tuple(InRange(v, v, natural) for v in values))
     return InRange(low, low, natural)
 
 
-def _die(words: str) -> tuple[Die, Amount | None]:
+def _reason(error: Exception) -> str:
+    return str(error).splitlines()[0][:200] if str(error) else type(error).__name__
+
+
+def _die(words: str) -> Die:
+    """The die a phrase names; :class:`CardTextError` when it names no size or an impossible one."""
     words = words.strip()
     if "planar" in words:
-        return PLANAR_DIE, None
+        return PLANAR_DIE
     match = re.match(r"d(\d+)|(\d+)-sided", words)
     if match is None:
         raise CardTextError(f"die: {words!r} names no number of sides")
-    sides = int(match.group(1) or match.group(2))
+    sides = _number(match.group(1) or match.group(2))
     if sides < 1:
         raise CardTextError(f"die: a die with {sides} sides cannot be rolled")
-    return Die(sides), None
+    return Die(sides)
+
+
+MAX_DIGITS = 18
+"""Longest number read from card text, as the JSON reader allows; a longer one is refused."""
+
+
+def _number(digits: str) -> int:
+    if len(digits) > MAX_DIGITS:
+        raise CardTextError(f"number: {digits[:12]}... has more than {MAX_DIGITS} digits")
+    return int(digits)
 
 
 def _sides_filter(words: str | None) -> int | None:
     if not words:
         return None
     match = re.search(r"d(\d+)|(\d+)-sided", words)
-    return int(match.group(1) or match.group(2)) if match else None
+    return _number(match.group(1) or match.group(2)) if match else None
 
 
 def _count(words: str) -> Amount:
     if words in ("a", "an"):
         return Amount(1)
     if words.isdigit():
-        return Amount(int(words))
+        return Amount(_number(words))
     if words == "x":
         return Amount.named("X")
     return Amount.named(words)
 
 
 def _cost(words: str) -> Cost:
-    counter = re.search(r"remove (?:a|an|1|one) (?P<kind>[^ ]+) counter", words, re.IGNORECASE)
-    tap = bool(re.search(r"\btap\b|\{t\}", words, re.IGNORECASE))
+    counter = g.COST_COUNTER.search(words.lower())
+    tap = bool(g.COST_TAP.search(words.lower()))
     return Cost(words.strip(), counter.group("kind") if counter else None, tap)
 
 
@@ -497,7 +536,7 @@ def _rule_replacement(c: _Compiler, text: str, original: str, state: _State) -> 
     optional = bool(match.group("may"))
     extra = g.HOW_EXTRA_LOWEST.match(how)
     if extra:
-        count = 1 if extra.group("extra") in ("a", "an") else int(extra.group("extra"))
+        count = 1 if extra.group("extra") in ("a", "an") else _number(extra.group("extra"))
         c.add_effect(
             ExtraDice(
                 extra=count,
@@ -513,7 +552,7 @@ def _rule_replacement(c: _Compiler, text: str, original: str, state: _State) -> 
         return True
     chosen = g.HOW_EXTRA_CHOSEN.match(how)
     if chosen:
-        count = 1 if chosen.group("extra") in ("a", "an") else int(chosen.group("extra"))
+        count = 1 if chosen.group("extra") in ("a", "an") else _number(chosen.group("extra"))
         chooser = Decider.OPPONENT if chosen.group("chooser") else Decider.ROLLER
         c.add_effect(
             ExtraDice(
@@ -530,10 +569,10 @@ def _rule_replacement(c: _Compiler, text: str, original: str, state: _State) -> 
         )
         return True
     more = g.HOW_MORE_OF_THEM.match(how)
-    if more and re.fullmatch(r"(?:a|an|1) " + g.DIE, what) and int(more.group("n")) >= 2:
+    if more and g.ONE_DIE.fullmatch(what) and _number(more.group("n")) >= 2:
         # "If you would roll a d20, instead roll two d20s and ignore the lower roll": one extra
         # die per die beyond the first, each ignoring one more lowest (an older advantage wording).
-        extra_dice = int(more.group("n")) - 1
+        extra_dice = _number(more.group("n")) - 1
         c.add_effect(
             ExtraDice(
                 extra=extra_dice,
@@ -548,19 +587,18 @@ def _rule_replacement(c: _Compiler, text: str, original: str, state: _State) -> 
         )
         return True
     pair = g.HOW_PAIR.match(how)
-    if pair and int(pair.group("n")) == 2 and int(pair.group("ignore")) == 1:
+    if pair and _number(pair.group("n")) == 2 and _number(pair.group("ignore")) == 1:
         c.add_effect(PairEachDie(sides=sides, zone=c.zone, scope=who, text=original), state)
         return True
     total = g.HOW_TOTAL.match(how)
     if total:
         note = "a one-time replacement (the next roll this turn): each die becomes several whose total is its result"
-        _recognise(c, state, original, "use the total", note, who, {"dice": int(total.group("n")), "sides": sides})
+        _recognise(c, state, original, "use the total", note, who, {"dice": _number(total.group("n")), "sides": sides})
         return True
-    if g.HOW_EXCHANGE.match(how):
-        note = (
-            "exchanging a result with a power or toughness needs the creature's values, which a request does not carry"
-        )
-        _recognise(c, state, original, "exchange result", note, who, {"sides": sides})
+    then = g.HOW_THEN.match(how)
+    if then:
+        note = "the dice are rolled as they are; what the replacement does after the roll is kept as text"
+        _recognise(c, state, original, "roll, then", note, who, {"sides": sides, "then": then.group("then")})
         return True
     return False
 
@@ -592,8 +630,8 @@ def _rule_static_modifier(c: _Compiler, text: str, original: str, state: _State)
     match = g.STATIC_MODIFIER.match(text)
     if match is None:
         return False
-    delta = int(match.group("n")) * (1 if match.group("verb") == "increase" else -1)
-    scope = Scope.YOU if match.group("who") == "you roll" else Scope.ANY
+    delta = _number(match.group("n")) * (1 if match.group("verb") == "increase" else -1)
+    scope = _scope(match.group("who") or "a player")  # "each die rolled": anyone's
     c.add_effect(
         ResultModifier(delta=delta, sides=_sides_filter(match.group("die")), zone=c.zone, scope=scope, text=original),
         state,
@@ -610,29 +648,52 @@ def _rule_after_roll(c: _Compiler, text: str, original: str, state: _State) -> b
     return True
 
 
+def _rule_costed_modifier(c: _Compiler, text: str, original: str, state: _State) -> bool:
+    """ "You may <cost> to increase or decrease the result of a die <who> rolled by N" (one sentence)."""
+    match = g.COSTED_MODIFIER.match(text)
+    if match is None:
+        return False
+    _add_optional_modifier(
+        c,
+        state,
+        match.group("verb"),
+        _number(match.group("n")),
+        match.group("cost"),
+        _scope(match.group("who")),
+        _sides_filter(match.group("die")),
+        original,
+    )
+    return True
+
+
+def _add_optional_modifier(
+    c: _Compiler, state: _State, verb: str, n: int, cost: str, who: Scope, sides: int | None, text: str
+) -> None:
+    c.add_effect(
+        ResultModifier(
+            delta=n * (-1 if verb == "decrease" else 1),
+            optional=True,
+            either_direction=" or " in verb,
+            cost=_cost(cost),
+            sides=sides,
+            zone=c.zone,
+            scope=who,
+            text=text,
+        ),
+        state,
+    )
+
+
 def _rule_if_you_do(c: _Compiler, text: str, original: str, state: _State) -> bool:
     match = g.IF_YOU_DO.match(text)
     if match is None or state.pending_cost is None:
         return False
     cost_words, who, sides, first = state.pending_cost
-    verb = match.group("verb")
-    either = " or " in verb
-    delta = int(match.group("n")) * (-1 if verb == "decrease" else 1)
     if state.effect is not None and isinstance(c.effects[state.effect], Trigger):
         c.effects.pop(state.effect)
         state.effect = None
-    c.add_effect(
-        ResultModifier(
-            delta=delta,
-            optional=True,
-            either_direction=either,
-            cost=_cost(cost_words),
-            sides=sides,
-            zone=c.zone,
-            scope=who,
-            text=f"{first} {original}",
-        ),
-        state,
+    _add_optional_modifier(
+        c, state, match.group("verb"), _number(match.group("n")), cost_words, who, sides, f"{first} {original}"
     )
     state.pending_cost = None
     return True
@@ -710,9 +771,13 @@ def _rule_reroll_activated(c: _Compiler, text: str, original: str, state: _State
 
 def _rule_coin_replacement(c: _Compiler, text: str, original: str, state: _State) -> bool:
     match = g.COIN_REPLACEMENT.match(text)
-    if match is None or int(match.group("ignore")) != int(match.group("n")) - 1 or int(match.group("n")) < 2:
+    if (
+        match is None
+        or _number(match.group("ignore")) != _number(match.group("n")) - 1
+        or _number(match.group("n")) < 2
+    ):
         return False
-    extra = int(match.group("n")) - 1
+    extra = _number(match.group("n")) - 1
     c.add_effect(PairEachCoin(extra=extra, zone=c.zone, scope=_scope(match.group("who")), text=original), state)
     return True
 
@@ -725,15 +790,12 @@ def _trigger_what(what: str) -> tuple[Event, Condition | None, int | None, bool,
         if parsed is None:
             return None
         return (*parsed[:5], "visit attractions")
-    nth = re.fullmatch(r"your (?P<n>\d+)(?:st|nd|rd|th) die(?: each turn| this turn)?", what)
+    nth = g.NTH_DIE.fullmatch(what)
     if nth:
-        return Event.DIE_ROLLED, None, None, False, int(nth.group("n")), ""
-    if re.fullmatch(r"to visit (?:your|their) attractions", what):
+        order = nth.group("n") or str(g.ORDINALS.index(nth.group("word")) + 1)
+        return Event.DIE_ROLLED, None, None, False, _number(order), ""
+    if g.VISIT_WHAT.fullmatch(what):
         return Event.DIE_ROLLED, None, None, False, None, "visit attractions"
-    ordinal = re.fullmatch(r"your (?P<word>first|second|third|fourth|fifth|sixth) die(?: each turn| this turn)?", what)
-    if ordinal:
-        order = ("first", "second", "third", "fourth", "fifth", "sixth").index(ordinal.group("word")) + 1
-        return Event.DIE_ROLLED, None, None, False, order, ""
     sides = None
     suffix = g.WHAT_SUFFIX.search(what)
     if suffix:
@@ -745,9 +807,9 @@ def _trigger_what(what: str) -> tuple[Event, Condition | None, int | None, bool,
     if g.WHAT_BATCH.match(what):
         batch_sides = _sides_filter(what)
         return Event.DICE_ROLLED, None, batch_sides or sides, False, None, ""
-    if re.fullmatch(r"(?:a|any|1) (?:die|" + g.DIE + r")", what):
+    if g.ONE_DIE.fullmatch(what):
         return Event.DIE_ROLLED, None, _sides_filter(what) or sides, False, None, ""
-    if re.fullmatch(r"(?:the )?planar die", what):
+    if g.PLANAR_WHAT.fullmatch(what):
         return Event.DIE_ROLLED, None, None, True, None, ""
     condition = parse_condition(what)
     if condition is None:
@@ -777,7 +839,7 @@ def _original_effect(original: str, effect_text: str) -> str:
 
 
 def _trigger_zone(c: _Compiler, effect_text: str) -> Zone:
-    if re.search(r"\b(?:return|put|cast) ~ from your graveyard\b", effect_text):
+    if g.FROM_GRAVEYARD.search(effect_text):
         return Zone.GRAVEYARD
     return c.zone
 
@@ -795,7 +857,7 @@ def _rule_trigger(c: _Compiler, text: str, original: str, state: _State) -> bool
         passive = g.TRIGGER_PASSIVE_VOICE.match(text)
         chaos = g.CHAOS_ENSUES.match(text)
         if passive is not None:
-            value = int(passive.group("value"))
+            value = _number(passive.group("value"))
             event, condition, sides, planar = (
                 Event.DIE_ROLLED,
                 InRange(value, value),
@@ -808,18 +870,13 @@ def _rule_trigger(c: _Compiler, text: str, original: str, state: _State) -> bool
             effect_text, scope, nth, purpose = chaos.group("effect"), Scope.YOU, None, ""
         else:
             return False
-    intervening = re.match(
-        r"^if (?:you roll(?:ed)?|(?:the|its|that die's) result is|the roll is|it's|any of those results (?:is|was)) "
-        r"(?P<cond>[^,]+), "
-        r"(?P<rest>.+)$",
-        effect_text,
-    )
+    intervening = g.INTERVENING_IF.match(effect_text)
     if intervening and condition is None:
         inner = parse_condition(intervening.group("cond"))
         if inner is not None:
             condition = inner
     effect_text = _original_effect(original, effect_text)
-    numeric = bool(re.search(r"\bthe result\b|\bthat many\b|\bthose results\b", effect_text, re.IGNORECASE))
+    numeric = bool(g.NUMERIC_EFFECT.search(effect_text.lower()))
     doubles = purpose == "doubles"
     if doubles:
         purpose = ""
@@ -840,7 +897,7 @@ def _rule_trigger(c: _Compiler, text: str, original: str, state: _State) -> bool
         ),
         state,
     )
-    may = re.match(r"^you may (?P<cost>.+)$", effect_text)
+    may = g.YOU_MAY.match(effect_text)
     if may and event is Event.DIE_ROLLED and condition is None:
         # "Whenever a player rolls a die, you may <cost>. If you do, increase or decrease the result"
         # is an optional modifier, settled by the next sentence (_rule_if_you_do).
@@ -891,6 +948,15 @@ def _rule_passive(c: _Compiler, text: str, original: str, state: _State) -> bool
     return False
 
 
+def _rule_store(c: _Compiler, text: str, original: str, state: _State) -> bool:
+    """ "Install the result on ~." after a roll: the roll stores its results (CR 706.8)."""
+    roll = c.current_roll(state)
+    if roll is None or not g.STORE_SENTENCE.match(text):
+        return False
+    c.update_roll(state, store=True, text=f"{roll.text} {original}")
+    return True
+
+
 def _rule_repeat(c: _Compiler, text: str, original: str, state: _State) -> bool:
     match = g.REPEAT.match(text)
     if match is None or state.roll is None:
@@ -917,8 +983,8 @@ def _rule_exactly(c: _Compiler, text: str, original: str, state: _State) -> bool
     match = g.EXACTLY.match(text)
     if match is None:
         return False
-    value = int(match.group("value"))
-    times = int(match.group("times"))
+    value = _number(match.group("value"))
+    times = _number(match.group("times"))
     return c.add_outcome(state, Outcome(original, InRange(value, value), reads=Reads.COUNT, times=times))
 
 
@@ -928,7 +994,7 @@ def _rule_for_each(c: _Compiler, text: str, original: str, state: _State) -> boo
         return False
     condition: Condition | None = None
     if match.group("value"):
-        value = int(match.group("value"))
+        value = _number(match.group("value"))
         condition = InRange(value, value)
     return c.add_outcome(state, Outcome(original, condition, reads=Reads.EACH))
 
@@ -987,8 +1053,7 @@ def _rule_conditional(c: _Compiler, text: str, original: str, state: _State) -> 
         # Inside a triggered ability ("if the roll was 4 or higher, ..."): part of its effect.
         return state.trigger and c.extend_effect(state, original)
     condition = parse_condition(match.group("cond"))
-    symbolic = r"equal to|greater than|less than|the same as|higher than|lower than|any other|an? (?:even|odd)"
-    if condition is None and not re.match(symbolic, match.group("cond")):
+    if condition is None and not g.SYMBOLIC_CONDITION.match(match.group("cond")):
         return False
     return c.add_outcome(state, Outcome(original, condition, reads=Reads.RESULT))
 
@@ -1008,16 +1073,13 @@ def _rule_follow_up(c: _Compiler, text: str, original: str, state: _State) -> bo
     """A sentence after a roll that uses its dice without rolling ("it becomes a Die token")."""
     if state.roll is None and not state.trigger:
         return False
-    if re.search(r"\b(?:re-?)?roll(?:s|ed|ing)?\b", text):
+    if g.ROLL_WORD.search(text):
         return False
-    if state.roll is not None and _USES_RESULT.search(text):
+    if state.roll is not None and g.USES_RESULT.search(text):
         return c.add_outcome(state, Outcome(original, reads=_reads(text)))
     if state.roll is None and g.DICE_WORD.search(text):
         return c.extend_effect(state, original)
     return bool(g.DICE_WORD.search(text))
-
-
-_USES_RESULT = re.compile(r"\bresults?\b|\bthat much\b|\bthe total\b|\bthe difference\b|\bdice\b|\bdie\b")
 
 
 def _reads(text: str) -> Reads:
@@ -1037,6 +1099,7 @@ _SENTENCE_RULES = (
     _rule_coin_replacement,
     _rule_replacement,
     _rule_static_modifier,
+    _rule_costed_modifier,
     _rule_after_roll,
     _rule_if_you_do,
     _rule_once_each_turn,
@@ -1046,6 +1109,7 @@ _SENTENCE_RULES = (
     _rule_trigger,
     _rule_face_counts_as,
     _rule_passive,
+    _rule_store,
     _rule_repeat,
     _rule_doubles,
     _rule_exactly,
@@ -1058,6 +1122,21 @@ _SENTENCE_RULES = (
     _rule_conditional,
     _rule_follow_up,
 )
+"""The sentence rules, tried in order; the first that reads a sentence wins."""
+
+PRECEDENCE = (
+    ("_rule_repeat", "_rule_conditional", "'if you roll N, repeat this process' repeats the roll (CR 706.3c)"),
+    (
+        "_rule_replacement",
+        "_rule_roll",
+        "'instead roll that many dice plus one' says how a roll is made, it rolls none",
+    ),
+    ("_rule_trigger", "_rule_roll", "'whenever you roll the planar die, ...' names the trigger's event, not a roll"),
+)
+"""Every pair of sentence rules that read the same sentence, the winner first, and why. A test runs
+every rule on every sentence of the known cards, the synthetic families and generated Oracle texts,
+and fails on an overlap not listed here. ``_rule_follow_up`` (a sentence that uses the dice) is the
+fallback of all the others and overlaps any of them by design."""
 
 
 # -- roll instructions inside a sentence ----------------------------------------------------------
@@ -1079,83 +1158,183 @@ def _find_rolls(c: _Compiler, text: str, original: str, state: _State) -> bool:
         # Unfinity: rolling to visit your Attractions is rolling a d6.
         c.add_roll(RollInstruction(Amount(1), Die(6), purpose="visit attractions", text=original), state)
         found = True
-    for match in g.NUMBER_OF_DICE.finditer(text):
-        if _inside_trigger_condition(text, match.start()):
-            continue
-        die, _ = _die(match.group("die"))
-        c.add_roll(RollInstruction(Amount.named(amount_name(match.group("what"))), die, text=original), state)
-        found = True
-    for match in list(g.ROLL.finditer(text)) + list(g.IMPLICIT_ROLL.finditer(text)):
+    # (phrase, its count when the phrase names it in words, whether a trigger condition may hold it)
+    matches: list[tuple[re.Match[str], Amount | None, bool]] = [
+        *((m, Amount.named(amount_name(m.group("what"))), True) for m in g.NUMBER_OF_DICE.finditer(text)),
+        *((match, None, True) for match in g.ROLL.finditer(text)),
+        *((match, None, False) for match in g.IMPLICIT_ROLL.finditer(text)),
+    ]
+    for match, count, in_condition in matches:
         if "planar" in match.group("die"):
             continue
-        if match.re is g.ROLL and _inside_trigger_condition(text, match.start()):
+        if in_condition and _inside_trigger_condition(text, match.start()):
             continue
-        roll = _roll_from_match(match, text, original)
-        if roll is None:
-            continue
-        tail = match.group("tail")
-        if _USES_RESULT.search(tail) and not g.TAIL_STORE.search(tail):
-            # "Roll a d4 and create ... equal to the result": the rest of the sentence uses it.
-            roll = replace(roll, outcomes=(Outcome(original, reads=_reads(tail)),))
-        c.add_roll(roll, state)
-        found = True
+        if _roll_phrase(c, match, text, original, state, count):
+            found = True
     return found
+
+
+def _roll_phrase(
+    c: _Compiler, match: re.Match[str], text: str, original: str, state: _State, count: Amount | None
+) -> bool:
+    """One roll phrase: the roll, then the rest of its sentence (a roll after it, an outcome, or a
+    part not read, which goes to ``unsupported``)."""
+    roll, rest = _roll_from_match(match, text, original, count)
+    c.add_roll(roll, state)
+    index = state.roll
+    # "..., then roll a d6": a roll in the rest is a roll of its own (ROLL's tail runs to the end).
+    later = [
+        *((m, Amount.named(amount_name(m.group("what")))) for m in g.NUMBER_OF_DICE.finditer(rest)),
+        *((m, None) for m in g.ROLL.finditer(rest) if "planar" not in m.group("die")),
+    ]
+    for nested, named in later:
+        _roll_phrase(c, nested, rest, original, state, named)
+    unread = _strip_rolls(rest)
+    if g.DICE_WORD.search(unread):
+        c.unsupported_part(original, f"not read: {unread.strip(' ,')}")
+    elif g.USES_RESULT.search(unread) and index is not None:
+        # "Roll a d4 and create ... equal to the result": the rest of the sentence uses it.
+        current = c.rolls[index]
+        c.rolls[index] = replace(current, outcomes=current.outcomes + (Outcome(original, reads=_reads(unread)),))
+    return True
 
 
 def _inside_trigger_condition(text: str, position: int) -> bool:
     head = text[:position]
-    return bool(re.match(r"^(?:whenever|when|after|if)\b[^,]*$", head))
+    return bool(g.CONDITION_HEAD.match(head))
 
 
-def _roll_from_match(match: re.Match[str], text: str, original: str) -> RollInstruction | None:
-    die, sides_amount = _die(match.group("die"))
-    count = _count(match.group("count"))
-    tail = match.group("tail")
+@dataclass
+class _Tail:
+    """What a roll's tails said (``grammar.ROLL_TAILS``)."""
+
+    also: list[DiceGroup] = field(default_factory=list)
+    twice: bool = False
+    for_each: str | None = None
+    plus_each: str | None = None
+    ignore_lowest: int = 0
+    keep_highest: int | None = None
+    choose: bool = False
+    total: bool = False
+    modifier: Amount | None = None
+    store: bool = False
+
+
+def _read_tail(tail: str) -> tuple[_Tail, str]:
+    """The roll's tails, in sequence from the start of ``tail``; the rest of the sentence after them."""
+    read = _Tail()
+    position = 0
+    while (next_tail := _next_tail(tail, position)) is not None:
+        reader, found = next_tail
+        reader(read, found)
+        position = found.end()
+    return read, tail[position:]
+
+
+def _next_tail(tail: str, position: int) -> tuple[Callable[[_Tail, re.Match[str]], None], re.Match[str]] | None:
+    for name, reader in zip(g.ROLL_TAILS, _TAIL_READERS, strict=True):
+        found: re.Match[str] | None = getattr(g, name).match(tail, position)
+        if found is not None and found.end() > position:
+            return reader, found
+    return None
+
+
+def _tail_also(read: _Tail, found: re.Match[str]) -> None:
+    read.also.append(DiceGroup(_count(found.group("count")), _die(found.group("die"))))
+
+
+def _tail_twice(read: _Tail, found: re.Match[str]) -> None:
+    read.twice = True
+
+
+def _tail_for_each(read: _Tail, found: re.Match[str]) -> None:
+    read.for_each = found.group("what")
+
+
+def _tail_plus_each(read: _Tail, found: re.Match[str]) -> None:
+    read.plus_each = found.group("what")
+
+
+def _tail_ignore(read: _Tail, found: re.Match[str]) -> None:
+    if found.group(0).startswith(" and ignore all but"):
+        _tail_keep(read, found)
+    else:
+        read.ignore_lowest = _number((found.group("n") or found.group("n2") or "1").strip())
+
+
+def _tail_keep(read: _Tail, found: re.Match[str]) -> None:
+    read.keep_highest = _number((found.group("keep") or found.group("keep2") or "1").strip())
+
+
+def _tail_choose(read: _Tail, found: re.Match[str]) -> None:
+    read.choose = True
+
+
+def _tail_total(read: _Tail, found: re.Match[str]) -> None:
+    read.total = True
+
+
+def _tail_add(read: _Tail, found: re.Match[str]) -> None:
+    sign = 1 if found.group("verb") == "add" else -1
+    what = found.group("what").strip()
+    read.modifier = Amount(sign * _number(what)) if what.isdigit() else Amount.named(amount_name(what), sign=sign)
+
+
+def _tail_store(read: _Tail, found: re.Match[str]) -> None:
+    read.store = True
+
+
+_TAIL_READERS = (
+    _tail_also,
+    _tail_twice,
+    _tail_for_each,
+    _tail_plus_each,
+    _tail_ignore,
+    _tail_keep,
+    _tail_choose,
+    _tail_total,
+    _tail_add,
+    _tail_store,
+)
+"""What each of ``grammar.ROLL_TAILS`` sets, in the same order."""
+
+
+def _roll_from_match(
+    match: re.Match[str], text: str, original: str, count: Amount | None = None
+) -> tuple[RollInstruction, str]:
+    """A roll instruction from a phrase's count (or ``count``), die and tails, and the rest of its sentence."""
+    die = _die(match.group("die"))
+    count = count or _count(match.group("count"))
+    read, rest = _read_tail(match.group("tail"))
+    also = read.also
     subject = (match.groupdict().get("subject") or "").strip()
     roller = Roller.THAT_PLAYER if subject == "they" else Roller.YOU
     if subject in ("each player", "each opponent", "that player", "target player", "target opponent"):
         roller = Roller(subject)
-    twice = g.TAIL_TWICE.match(tail)
-    if twice:
+    if read.twice:
         count = Amount(count.constant * 2) if count.fixed else count
-    each = g.TAIL_FOR_EACH.match(tail)
-    if each:
-        count = Amount.named(amount_name("each " + each.group("what")))
-    plus = g.TAIL_PLUS_EACH.match(tail)
-    if plus:
-        count = Amount.named(amount_name(plus.group("what")), constant=count.constant)
-    where = g.TAIL_WHERE_X.search(tail)
+        also = [DiceGroup(Amount(group.count.constant * 2), group.die) for group in also]
+    if read.for_each is not None:
+        count = Amount.named(amount_name("each " + read.for_each))
+    if read.plus_each is not None:
+        count = Amount.named(amount_name(read.plus_each), constant=count.constant)
+    where = g.TAIL_WHERE_X.search(rest)
     if where and count.name == "X":
         count = Amount.named(amount_name(where.group("what")), aliases=("X",))
-    ignore_lowest = 0
-    keep_highest: int | None = None
-    ignore = g.TAIL_IGNORE.search(tail)
-    if ignore:
-        if ignore.group(0).startswith("and ignore all but"):
-            keep_highest = int(ignore.group("keep") or 1)
-        else:
-            ignore_lowest = int(ignore.group("n") or ignore.group("n2") or 1)
-    modifier: Amount | None = None
-    add = g.TAIL_ADD.search(tail)
-    if add and not g.TAIL_TOTAL.search(tail):
-        sign = 1 if add.group("verb") == "add" else -1
-        what = add.group("what").strip()
-        if what.isdigit():
-            modifier = Amount(sign * int(what))
-        else:
-            modifier = Amount.named(amount_name(what), sign=sign)
-    return RollInstruction(
+        rest = rest[: where.start()]
+    roll = RollInstruction(
         count=count,
         die=die,
-        sides_amount=sides_amount,
-        ignore_lowest=ignore_lowest,
-        keep_highest=keep_highest,
-        modifier=modifier,
-        choose=bool(g.TAIL_CHOOSE.search(tail)),
-        store=bool(g.TAIL_STORE.search(tail)) or bool(g.UNINSTALL.search(text)),
+        ignore_lowest=read.ignore_lowest,
+        keep_highest=read.keep_highest,
+        modifier=None if read.total else read.modifier,
+        choose=read.choose,
+        store=read.store,
         roller=roller,
+        also=tuple(also),
         text=original,
     )
+    return roll, rest
 
 
 def _strip_rolls(text: str) -> str:

@@ -9,6 +9,7 @@ This module knows English words only; other languages are lexicons in ``text/lex
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 NUMBER_WORDS = {
     "zero": 0,
@@ -40,7 +41,7 @@ NUMBER_WORDS = {
 _NUMBER_WORD = re.compile(
     r"\b(" + "|".join(sorted((re.escape(w) for w in NUMBER_WORDS), key=len, reverse=True)) + r")\b"
 )
-_REMINDER = re.compile(r"\s*\([^()]*\)")
+_PARENTHESIS = re.compile(r"[()]")
 _DASHES = re.compile(r"[\u2012\u2013\u2014\u2015\u2212]")
 _SELF = re.compile(
     r"\bthis (?:creature|artifact|enchantment|equipment|vehicle|card|permanent|land|spell|"
@@ -56,10 +57,29 @@ def strip_reminder(text: str) -> str:
     >>> strip_reminder("Roll a d20 (a twenty-sided die). If you roll a 20, draw a card.")
     'Roll a d20. If you roll a 20, draw a card.'
     """
-    previous = None
-    while previous != text:
-        previous, text = text, _REMINDER.sub("", text)
-    return text
+    if "(" not in text:
+        return text
+    # One pass over the parentheses with a stack (linear however deep they nest): every matched
+    # pair goes, with the spaces before it; an unmatched "(" or ")" stays.
+    spans: list[tuple[int, int]] = []
+    opened: list[int] = []
+    for paren in _PARENTHESIS.finditer(text):
+        if paren.group() == "(":
+            opened.append(paren.start())
+        elif opened:
+            start = opened.pop()
+            while start > 0 and text[start - 1].isspace():
+                start -= 1
+            spans.append((start, paren.end()))
+    kept: list[str] = []
+    position = 0
+    for start, end in sorted(spans):
+        if end <= position:
+            continue  # inside a group already removed
+        kept.append(text[position : max(start, position)])
+        position = end
+    kept.append(text[position:])
+    return "".join(kept)
 
 
 def standard_punctuation(text: str) -> str:
@@ -119,6 +139,16 @@ def for_matching(text: str) -> str:
     >>> for_matching("1-9 | Create two tokens.")
     '1—9 | create 2 tokens.'
     """
+    # The compiler asks again for the same sentences (abilities, rules, costs): short texts are
+    # remembered, so memory stays bounded (a card's whole text may be 20 000 characters).
+    return _matching_form(text) if len(text) <= _CACHED_LENGTH else _matching_form.__wrapped__(text)
+
+
+_CACHED_LENGTH = 600
+
+
+@lru_cache(maxsize=4096)
+def _matching_form(text: str) -> str:
     text = _SELF.sub("~", standard_punctuation(text))
     text = _LIST_DASH.sub("\\1 \u2014 ", _NUMBER_RANGE.sub("\u2014", text))
     return words_to_numbers(text.lower()).strip()

@@ -57,8 +57,9 @@ from importlib import resources
 from typing import Any
 
 from mtgdice.rules.errors import CardTextError
+from mtgdice.text import grammar as g
 from mtgdice.text.compiler import MAX_TEXT, CompiledCard, compile_text
-from mtgdice.text.normalize import NUMBER_WORDS
+from mtgdice.text.normalize import NUMBER_WORDS, standard_punctuation, strip_reminder
 
 _ENGLISH_NUMBER = {value: word for word, value in NUMBER_WORDS.items() if " " not in word and value <= 20}
 
@@ -95,20 +96,14 @@ _COMPILING_TRANSLATION: ContextVar[bool] = ContextVar("_COMPILING_TRANSLATION", 
 _MACRO = re.compile(r"\{([A-Z][A-Z_0-9]*)\}")
 _FIELD = re.compile(r"\{([a-z]+)\}")
 
-_DASHES = re.compile(r"[\u2012\u2013\u2014\u2015\u2212]")
-_REMINDER = re.compile(r"\s*\([^()]*\)")
 _SENTENCE_END = re.compile(r"(?<=[.!?\u3002])\s+|(?<=\u3002)")
 _TRAILING = re.compile(r"[\s.!?\u3002]+$")
 _CLAUSE = re.compile(r"[,\u3001]\s*")
 _COST = re.compile(r"^(?P<cost>\[[^\]]*\]|[+\u2014-]?(?:\d+|x)|[^:.\u3002\"]*\{[^:.\u3002\"]*?)\s*:\s*(?P<body>.+)$")
 """An activated ability's cost: mana and tap symbols (with any words), or a loyalty cost."""
 _ABILITY_WORD = re.compile(r"^(?P<word>[^.\u3002|\u2014]{1,60}?)\s+\u2014\s+(?P<rest>\S.*)$")
-_CHART_ROW = re.compile(
-    r"^\s*(?P<low>\d+)\s*(?:(?:[\u2014~\u301c-]|to)\s*(?P<high>\d+)|(?P<open>\+))?\s*\|\s*(?P<text>.*)$"
-)
-_LIST_ROW = re.compile(
-    r"^\s*(?P<bullet>\u2022\s*)?(?P<low>\d+)(?:\s*[\u2014~\u301c-]\s*(?P<high>\d+)|(?P<open>\+))?\s+\u2014\s+(?P<text>.+)$"
-)
+_RANGE_DASH = re.compile(r"(?<=\d)\s*[~\u301c\uff5e-]\s*(?=\d)")
+"""Range dashes other scripts print between a row's numbers ("1〜9", "1~9"): the grammar's em dash."""
 _SPLIT_NDM = re.compile(r"(?<![a-z0-9])(\d+|x) ?d(\d+)\b")
 _ANY_DIE = re.compile(r"(?<![a-z])d\d+(?![0-9])")
 
@@ -256,11 +251,8 @@ def _score(words: list[str], lex: Lexicon) -> int:
 
 def _fold(text: str) -> str:
     """NFKC (full-width digits, ``＋``, ``｜``), lower case, one dash, straight quotes, one space."""
-    text = unicodedata.normalize("NFKC", text).lower()
-    text = text.replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"').replace("\u201d", '"')
-    text = text.replace("\u00ab", '"').replace("\u00bb", '"')
-    text = _DASHES.sub("\u2014", text)
-    return re.sub(r"[ \t\u00a0\u3000]+", " ", text).strip()
+    text = unicodedata.normalize("NFKC", text).lower().replace("\u00ab", '"').replace("\u00bb", '"')
+    return standard_punctuation(text).strip()
 
 
 def _number(words: str | None, lex: Lexicon) -> str | None:
@@ -438,22 +430,23 @@ def _sentences(paragraph: str) -> list[str]:
 
 def _row(line: str, lex: Lexicon) -> str | None:
     """A results-table row in English layout, its own text kept (with "roll again" translated)."""
-    folded = _fold(line)
-    match = _CHART_ROW.match(folded)
+    # The grammar's own row phrases read it, once the printed range dashes are its em dash.
+    folded = _RANGE_DASH.sub("\u2014", _fold(line))
+    match = g.TABLE_ROW.match(folded)
     separator = " | "
     if match is None:
-        match = _LIST_ROW.match(folded)
+        match = g.LIST_ROW.match(folded)
         separator = " \u2014 "
     if match is None:
         return None
-    low, high = match.group("low"), match.group("high")
+    low, high = match.group("low"), match.group("high") or match.groupdict().get("alt")
     label = low + ("+" if match.group("open") else f"\u2014{high}" if high else "")
     printed = unicodedata.normalize("NFKC", line)
     original = re.split(r"\s*[|\uff5c]\s*|\s+[\u2014\u2013-]\s+", printed, maxsplit=1)
     text = original[-1].strip() if len(original) > 1 else match.group("text")
     if any(pattern.search(normalise(text, lex)) for pattern, _english in lex.row_phrases):
         text = " ".join(_row_sentence(sentence, lex) for sentence in _sentences(text))
-    bullet = "\u2022 " if separator != " | " and match.groupdict().get("bullet") else ""
+    bullet = "\u2022 " if separator != " | " and folded.startswith("\u2022") else ""
     return f"{bullet}{label}{separator}{text}"
 
 
@@ -484,10 +477,7 @@ def to_english(text: str, lang: str | None = None) -> tuple[str, str, list[str]]
     if code == "en":
         return text, "en", []
     lex = lexicon(code)
-    text = unicodedata.normalize("NFKC", text)
-    previous = None
-    while previous != text:
-        previous, text = text, _REMINDER.sub("", text)
+    text = strip_reminder(unicodedata.normalize("NFKC", text))
     entries: list[tuple[str, str]] = []
     untranslated: list[str] = []
     for raw in text.split("\n"):
