@@ -102,6 +102,7 @@ class PostgresLog(SqlLog):
     """The log and rooms in the PostgreSQL database at ``dsn`` (``postgresql://user@host:port/name``)."""
 
     _COMMITMENT_ORDER = "from_nonce, id"
+    shared = True
 
     def __init__(self, dsn: str, pool_size: int = POOL_SIZE) -> None:
         try:

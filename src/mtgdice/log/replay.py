@@ -17,7 +17,7 @@ from typing import Any
 from mtgdice.errors import MtgDiceError
 from mtgdice.jsonio import outcome_json, request_from_json
 from mtgdice.log.records import LoggedRoll
-from mtgdice.request import CardSource, resolve_request
+from mtgdice.request import CardSource, Outcome, RollRequest, resolve_request
 from mtgdice.rules import PlanarFace, ScriptedChooser, ScriptedSource
 
 MAX_DIFFERENCES = 5
@@ -91,14 +91,23 @@ def _answers(roll: LoggedRoll) -> list[Any]:
     return [d.get("answer") for d in decisions if isinstance(d, Mapping)] if isinstance(decisions, list) else []
 
 
+def resolve_logged(roll: LoggedRoll, cards: CardSource | None) -> tuple[RollRequest, Outcome, ScriptedSource]:
+    """The logged request, typed, resolved again with the roll's logged faces and decisions; the
+    source tells how many faces it used. Raises what reading or resolving raises."""
+    numbers = [face for sides, face in roll.faces if sides != "planar"]
+    planar = [face for sides, face in roll.faces if sides == "planar"]
+    source = ScriptedSource([int(face) for face in numbers], [PlanarFace(str(face)) for face in planar])
+    request = request_from_json(roll.request)
+    return request, resolve_request(request, cards, source, ScriptedChooser(_answers(roll))), source
+
+
 def replay_roll(roll: LoggedRoll, cards: CardSource | None) -> ReplayResult:
     """Resolve one logged request again with its logged faces and compare the outcome."""
     numbers = [face for sides, face in roll.faces if sides != "planar"]
     planar = [face for sides, face in roll.faces if sides == "planar"]
     try:
-        source = ScriptedSource([int(face) for face in numbers], [PlanarFace(str(face)) for face in planar])
-        request = request_from_json(roll.request)
-        outcome = outcome_json(resolve_request(request, cards, source, ScriptedChooser(_answers(roll))))
+        _, resolved, source = resolve_logged(roll, cards)
+        outcome = outcome_json(resolved)
     except (MtgDiceError, ValueError, TypeError) as error:
         return ReplayResult(roll.id, error=str(error))
     found = differences(roll.outcome, outcome)

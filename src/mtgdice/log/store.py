@@ -278,6 +278,8 @@ class SqlLog:
     """
 
     path: Any
+    shared = False
+    """Whether other processes write this database too (then rooms are locked and read fresh)."""
     _UNIQUE_ERRORS: tuple[type[BaseException], ...] = ()
 
     def _reading(self) -> AbstractContextManager[Sql]:
