@@ -49,13 +49,14 @@ def free_port() -> int:
 
 
 def pg_bin() -> Path:
+    """The folder of PostgreSQL's programs: Debian's newest, else where ``pg_ctl`` is on the path."""
+    candidates = sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"), key=lambda path: int(path.split("/")[4]))
+    if candidates:
+        return Path(candidates[-1]).parent
     found = shutil.which("pg_ctl")
-    if found:
-        return Path(found).parent
-    candidates = sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"))
-    if not candidates:
-        raise ServicesMissing("PostgreSQL is not installed (no pg_ctl; Debian: apt-get install postgresql)")
-    return Path(candidates[-1]).parent
+    if found and (Path(found).resolve().parent / "initdb").exists():
+        return Path(found).resolve().parent
+    raise ServicesMissing("PostgreSQL is not installed (no pg_ctl; Debian: apt-get install postgresql)")
 
 
 def redis_bin() -> Path:

@@ -124,6 +124,7 @@ def create_app(
         await rooms.drain()  # in-flight batches are committed (or rolled back) before the log closes
         await events.close()
         await anyio.to_thread.run_sync(log.close)
+        logger.warning("mtgdice: stopped; every roll in flight was finished and the log is closed")
 
     api = FastAPI(title="mtgdice rooms", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan)
     api.state.rooms = rooms
@@ -330,11 +331,13 @@ def create_app(
         except (LookupError, MtgDiceError):
             await websocket.close(code=4404)
             return
-        await websocket.accept()
         queue = fanout.join(state.id)
         try:
-            await events.subscribe(state.id)  # subscribed before the version is read: nothing falls between
+            # Subscribed, and the room's version read, before the socket opens: a client that rolls as
+            # soon as it is connected hears of the roll.
+            await events.subscribe(state.id)
             fanout.start(state.id, (await rooms.get(state.id, fresh=True)).version)
+            await websocket.accept()
         except BaseException:
             if fanout.leave(state.id, queue):
                 await events.unsubscribe(state.id)
