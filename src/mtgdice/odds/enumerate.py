@@ -38,6 +38,7 @@ from mtgdice.rules import (
     resolve,
 )
 from mtgdice.rules.errors import RollLimitError
+from mtgdice.rules.records import direct_init
 
 MAX_DEPTH = 48
 """Most draws past the first physical roll that the search follows in one execution."""
@@ -52,6 +53,7 @@ MAX_RUNS = 200_000
 ResultKey = int | str | None
 
 
+@direct_init
 @dataclass(frozen=True, slots=True)
 class Summary:
     """What one execution led to, as the odds engine counts it.

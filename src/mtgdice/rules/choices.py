@@ -20,6 +20,7 @@ from typing import Protocol, runtime_checkable
 from mtgdice.rules.dice import DieRoll
 from mtgdice.rules.errors import ChoiceError
 from mtgdice.rules.players import Seat
+from mtgdice.rules.records import direct_init
 from mtgdice.rules.zones import Zone
 
 Answer = bool | int | tuple[int, ...]
@@ -49,6 +50,7 @@ class Topic(enum.Enum):
     REFLIP = "reflip"  # use a reflip permission on this coin (CR 705)
 
 
+@direct_init
 @dataclass(frozen=True, slots=True)
 class Decision:
     """One question for one player.

@@ -13,6 +13,7 @@ import enum
 from dataclasses import dataclass
 
 from mtgdice.rules.players import YOU, Seat
+from mtgdice.rules.records import direct_init
 
 
 class PlanarFace(enum.Enum):
@@ -88,6 +89,7 @@ class Modifier:
     source: str
 
 
+@direct_init
 @dataclass(frozen=True, slots=True)
 class DieRoll:
     """One physical die that was rolled.

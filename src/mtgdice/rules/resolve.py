@@ -40,6 +40,7 @@ from mtgdice.rules.effects.trigger import RollEvents, TriggeredAbility, TriggerH
 from mtgdice.rules.errors import InputError, RollLimitError
 from mtgdice.rules.instruction import Extreme, Roller, RollInstruction
 from mtgdice.rules.players import YOU, Seat
+from mtgdice.rules.records import direct_init
 from mtgdice.rules.sources import DiceSource
 
 MAX_DICE = 10_000
@@ -63,6 +64,7 @@ class TurnState:
     planar_actions: int = 0
 
 
+@direct_init
 @dataclass(frozen=True, slots=True)
 class Execution:
     """One carrying out of the instruction: every die physically rolled, in order, and what it led to.
@@ -124,6 +126,7 @@ def total_of(dice: Sequence[DieRoll]) -> int | None:
     return total if dice else None
 
 
+@direct_init
 @dataclass(frozen=True, slots=True)
 class Resolution:
     """Everything that happened: executions, triggerings, stored results, decisions asked, and
@@ -223,6 +226,7 @@ class _NoDice:
 
 
 _NO_DICE = _NoDice()
+_COUNTED = Fate.COUNTED
 _ONLY_YOU = (YOU,)
 _NO_BOARD = Board()
 _DECLINE = PolicyChooser()
@@ -516,8 +520,8 @@ class _Resolution(Decisions):
                     f"roll again: more than {MAX_EXECUTIONS} executions of one instruction; "
                     "the loop was stopped (answer false to an optional roll again, or give other dice)"
                 )
-            execution = self._execute(count, die)
-            triggers.extend(self._triggers(execution, len(executions)))
+            execution, counted = self._execute(count, die)
+            triggers.extend(self._triggers(execution, counted, len(executions)))
             executions.append(execution)
             if execution.again:
                 pending += execution.again_times
@@ -569,8 +573,9 @@ class _Resolution(Decisions):
 
     # -- one execution --------------------------------------------------------------------------
 
-    def _execute(self, count: int, die: Die) -> Execution:
+    def _execute(self, count: int, die: Die) -> tuple[Execution, list[DieRoll]]:
         instruction = self.instruction
+        effects = self.effects
         self.records = []
         self.base = self.next_index
         self.rerolls = 0
@@ -585,13 +590,15 @@ class _Resolution(Decisions):
                 _check_roll(more, group.die)
                 self._roll(self._plan(more, group.die, roller))
         # Step 5: reroll window, then ±N window (CR 706.2b).
-        self._reroll_window(0)
-        self._modify_window(0)
+        if effects.rerolls:
+            self._reroll_window(0)
+        if effects.modifiers or instruction.modifier is not None:
+            self._modify_window(0)
         # Step 6: with several players rolling, who has the lowest or highest result.
-        standing = self._standing(rollers)
-        counted = [roll for roll in self.records if roll.counted]
+        standing = self._standing(rollers) if instruction.compare is not None else ()
+        counted = [roll for roll in self.records if roll.fate is _COUNTED]
         # Step 7: choose one result, then the table (CR 706.3a).
-        chosen = self._choose(counted)
+        chosen = self._choose(counted) if instruction.choose else None
         row: int | None = None
         rows: tuple[int | None, ...] | None = None
         table = instruction.table
@@ -601,13 +608,20 @@ class _Resolution(Decisions):
             else:
                 row = table.row_for(read_once(counted, chosen))
         # Step 9: doubles (CR 706.5).
-        doubles = _doubles(counted)
-        outcomes = tuple(
-            index for index, outcome in enumerate(instruction.outcomes) if outcome.holds(counted, doubles, standing)
+        doubles = len(counted) >= 2 and _doubles(counted)
+        outcomes = (
+            tuple(i for i, outcome in enumerate(instruction.outcomes) if outcome.holds(counted, doubles, standing))
+            if instruction.outcomes
+            else ()
         )
         # Step 8: roll again / repeat (CR 706.3c).
-        again, times = self._again(row, counted)
-        return Execution(tuple(self.records), chosen, row, rows, doubles, again, outcomes, times, standing)
+        again, times = False, 1
+        if instruction.repeat_when is not None or (
+            table is not None and row is not None and table.rows[row].roll_again
+        ):
+            again, times = self._again(row, counted)
+        execution = Execution(tuple(self.records), chosen, row, rows, doubles, again, outcomes, times, standing)
+        return execution, counted
 
     def _choose(self, counted: Sequence[DieRoll]) -> int | None:
         if not self.instruction.choose or not counted:
@@ -681,20 +695,23 @@ class _Resolution(Decisions):
 
     def _roll(self, plan: RollPlan) -> None:
         """Step 3, the physical roll (each die's partners right after it), then step 4 on it."""
-        first = len(self.records)
-        for _ in range(plan.dice_count):
-            face: Face = self.dice_source.roll(plan.die)
-            self.records.append(DieRoll(self.next_index, plan.die, face, roller=plan.roller))
-            self.next_index += 1
-        self._ignore(plan, first)
+        records = self.records
+        first = len(records)
+        die, roller, draw = plan.die, plan.roller, self.dice_source.roll
+        total = plan.dice_count
+        start = self.next_index
+        for index in range(start, start + total):
+            records.append(DieRoll(index, die, draw(die), (), _COUNTED, None, roller))
+        self.next_index += total
+        grouped = total != len(plan.slots)
+        if grouped or plan.lowest or plan.chosen:
+            self._ignore(plan, first, grouped)
 
-    def _ignore(self, plan: RollPlan, first: int) -> None:
+    def _ignore(self, plan: RollPlan, first: int, grouped: bool) -> None:
         """CR 706.6: decide which dice of this roll count, by the face shown."""
-        if not plan.lowest and not plan.chosen and plan.dice_count == len(plan.slots):
-            return  # every die counts
         # First each group's free choice, in roll order.
         start = first
-        for size in plan.slots if plan.dice_count != len(plan.slots) else ():
+        for size in plan.slots if grouped else ():
             group = [self.base + position for position in range(start, start + size)]
             start += size
             while len(group) > 1:
@@ -708,9 +725,10 @@ class _Resolution(Decisions):
                 )
                 self._set(group.pop(pick), fate=Fate.IGNORED)
         # Then the lowest: the instruction's own count and every replacement's in one count.
-        live = [roll for roll in self.records[first:] if roll.counted and roll.natural is not None]
+        # A numbered die's face is its natural result; the planar die has none to compare (CR 706.7).
+        live = [] if plan.die.planar else [roll for roll in self.records[first:] if roll.fate is _COUNTED]
         for _ in range(min(plan.lowest, len(live))):
-            low = min(cast(int, roll.face) for roll in live)  # numbered dice: the face is the natural result
+            low = min(roll.face for roll in live)  # type: ignore[type-var]
             tied = [roll for roll in live if roll.face == low]
             pick = 0
             if len(tied) > 1:
@@ -822,8 +840,7 @@ class _Resolution(Decisions):
 
     # -- step 10 --------------------------------------------------------------------------------
 
-    def _triggers(self, execution: Execution, number: int) -> list[TriggerHit]:
-        counted = execution.counted
+    def _triggers(self, execution: Execution, counted: Sequence[DieRoll], number: int) -> list[TriggerHit]:
         if not counted:
             return []
         # The Nth die this turn counts the resolving player's counted dice of earlier executions.
@@ -833,7 +850,7 @@ class _Resolution(Decisions):
         triggers = self.effects.triggers
         if not triggers:
             return []
-        seen = counted
+        seen = tuple(counted)
         if self.effects.faces:
             seen = tuple(_face_seen(roll, self.effects.faces) for roll in counted)
         nth = {roll.index: first + position + 1 for position, roll in enumerate(mine)}

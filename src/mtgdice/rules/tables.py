@@ -62,8 +62,10 @@ class ResultsTable:
 
     def row_for(self, result: int | None) -> int | None:
         """The 0-based index of the row matching ``result``, or ``None`` (CR 706.3a)."""
+        if result is None:
+            return None
         for index, row in enumerate(self.rows):
-            if row.matches(result):
+            if row.low <= result and (row.high is None or result <= row.high):  # Row.matches, inline: hot
                 return index
         return None
 

@@ -23,6 +23,7 @@ from mtgdice.rules.dice import Die
 from mtgdice.rules.effects.base import EffectBase, RollContext, Step, fits
 from mtgdice.rules.footprint import Footprint
 from mtgdice.rules.players import Decider, Seat
+from mtgdice.rules.records import direct_init
 
 if TYPE_CHECKING:
     from mtgdice.rules.board import Holder
@@ -44,6 +45,7 @@ class ChosenIgnore:
     by: Decider
 
 
+@direct_init
 @dataclass(frozen=True, slots=True)
 class RollPlan:
     """A roll as replacements leave it, before the dice are rolled.

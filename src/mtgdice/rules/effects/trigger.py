@@ -17,12 +17,14 @@ from mtgdice.rules.dice import Die, DieRoll
 from mtgdice.rules.effects.base import EffectBase, Event, Step, fits
 from mtgdice.rules.footprint import Footprint
 from mtgdice.rules.players import YOU, Seat
+from mtgdice.rules.records import direct_init
 from mtgdice.rules.zones import Zone
 
 if TYPE_CHECKING:
     from mtgdice.rules.board import Holder
 
 
+@direct_init
 @dataclass(frozen=True, slots=True)
 class RollEvents:
     """The events of one execution, as triggered abilities see them.
@@ -47,6 +49,7 @@ class RollEvents:
         return tuple(die for die in self.dice if die.roller == roller)
 
 
+@direct_init
 @dataclass(frozen=True, slots=True)
 class TriggerHit:
     """One triggering of a triggered ability: its card, zone, ability and the die (if per die)."""
