@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -304,7 +305,7 @@ def test_a_slow_socket_is_dropped_not_queued_without_bound() -> None:
 
 def test_health_reports_the_database_and_the_broker(tmp_path: Path) -> None:
     client = TestClient(create_app(tmp_path / "rolls.sqlite", rate=0))
-    assert client.get("/health").json() == {"status": "ok", "database": "ok", "broker": "ok"}
+    assert client.get("/health").json() == {"status": "ok", "database": "ok", "broker": "ok", "worker": os.getpid()}
     broken = TestClient(create_app(tmp_path / "other.sqlite", rate=0, broker="redis://127.0.0.1:9/0"))
     response = broken.get("/health")
     assert response.status_code == 503

@@ -311,7 +311,7 @@ def create_app(
 
     @api.get("/health")
     async def health() -> JSONResponse:
-        """The database and the broker answer (503 naming the one that does not)."""
+        """The database and the broker answer (503 naming the one that does not); which worker answered."""
         report: dict[str, str] = {}
         for part in ("database", "broker"):
             try:
@@ -322,7 +322,8 @@ def create_app(
             except Exception as error:  # reported, not raised: this is what the endpoint is for
                 report[part] = f"error: {_one_line(error) if str(error) else type(error).__name__}"
         healthy = all(value == "ok" for value in report.values())
-        return JSONResponse({"status": "ok" if healthy else "error", **report}, status_code=200 if healthy else 503)
+        status = {"status": "ok" if healthy else "error", **report, "worker": os.getpid()}
+        return JSONResponse(status, status_code=200 if healthy else 503)
 
     @api.websocket("/ws/rooms/{room_id}")
     async def socket(websocket: WebSocket, room_id: str) -> None:
@@ -337,7 +338,7 @@ def create_app(
             # soon as it is connected hears of the roll.
             await events.subscribe(state.id)
             fanout.start(state.id, (await rooms.get(state.id, fresh=True)).version)
-            await websocket.accept()
+            await websocket.accept(headers=[(b"x-mtgdice-worker", str(os.getpid()).encode())])
         except BaseException:
             if fanout.leave(state.id, queue):
                 await events.unsubscribe(state.id)
