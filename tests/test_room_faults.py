@@ -108,6 +108,11 @@ def build_table(url: str, room_id: str) -> tuple[client.Player, client.Player]:
     return alice, bob
 
 
+def articles(page: str) -> dict[int, str]:
+    """The rolls a page's history shows, by log id, as rendered."""
+    return {int(found[0]): found[1] for found in re.findall(r'(?s)id="roll-(\d+)"(.*?)</article>', page)}
+
+
 def table_view(alice: client.Player, bob: client.Player) -> dict[str, str]:
     """What each player's page shows of the table, without what a roll changes (next nonce, history)."""
     view = {}
@@ -157,6 +162,27 @@ def test_a_room_is_back_after_sigkill_and_restart(engine: str, tmp_path: Path, r
     finally:
         if burst is not None:
             burst.stop()
+        stop(server)
+
+
+def test_the_history_after_a_restart_is_rebuilt_from_the_log(tmp_path: Path) -> None:
+    """A page's rolls after a restart come from the log, resolved again from their faces: shown the same."""
+    database = tmp_path / "rolls.sqlite"
+    url, server = start(cards(), database)
+    try:
+        room = client.post_json(url + "/api/rooms", {})
+        alice, bob = build_table(url, room["id"])
+        alice.post("/answer", answer="0")
+        board = alice.get("")
+        alice.post("/roll", kind="card", card_id=str(alice.card_ids(board)[1]))
+        alice.post("/answer", answer="1")
+        client.post_json(f"{url}/api/rooms/{room['id']}/rolls", {**client.SPELLBOOK, "player": "api"}, room["token"])
+        history = articles(bob.get(""))
+        assert len(history) >= 4 and any('data-testid="row"' in html for html in history.values())
+        kill(server)
+        url, server = start(cards(), database, port=int(url.rsplit(":", 1)[1]))
+        assert articles(bob.get("")) == history
+    finally:
         stop(server)
 
 

@@ -156,9 +156,7 @@ def test_a_refused_action_fails_alone(tmp_path: Path, catalog: Any) -> None:
     async def scenario() -> list[Any]:
         state, _ = await rooms.create()
         return list(
-            await asyncio.gather(
-                rooms.act(state, bad), rooms.api_roll(state, dict(SPELLBOOK)), return_exceptions=True
-            )
+            await asyncio.gather(rooms.act(state, bad), rooms.api_roll(state, dict(SPELLBOOK)), return_exceptions=True)
         )
 
     refused, rolled = asyncio.run(scenario())

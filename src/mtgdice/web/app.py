@@ -42,6 +42,7 @@ from mtgdice.game import RollSpec
 from mtgdice.game.odds import row_odds
 from mtgdice.jsonio import outcome_json, parse_request
 from mtgdice.log import open_log
+from mtgdice.log.store import NonceTaken, RoomChanged
 from mtgdice.request import CardSource, compile_ref
 from mtgdice.web.fanout import Broker, Fanout, LocalBroker, RedisBroker
 from mtgdice.web.guard import MAX_BODY, Guard
@@ -80,7 +81,7 @@ class Pages:
 def _status_for(error: Exception) -> int:
     if isinstance(error, Forbidden):
         return 401
-    if isinstance(error, Conflict):
+    if isinstance(error, (Conflict, RoomChanged, NonceTaken)):
         return 409
     if isinstance(error, LookupError) and not isinstance(error, InputError):
         return 404
