@@ -309,3 +309,23 @@ def test_health_reports_the_database_and_the_broker(tmp_path: Path) -> None:
     assert response.status_code == 503
     body = response.json()
     assert body["database"] == "ok" and body["broker"].startswith("error")
+
+
+@pytest.mark.parametrize(
+    ("arguments", "field"),
+    [
+        (["--workers", "2"], "--workers"),
+        (["--broker", "http://127.0.0.1:1"], "--broker"),
+        (["--broker", "redis://127.0.0.1:1/0"], "--broker"),
+        (["--database", "postgresql://nobody@127.0.0.1:1/none"], "database"),
+    ],
+)
+def test_serve_refuses_what_it_cannot_run_in_one_line(arguments: list[str], field: str, tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    command = [sys.executable, "-m", "mtgdice.cli", "serve", "--port", "1", "--database", str(tmp_path / "r.sqlite")]
+    done = subprocess.run([*command, *arguments], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"mtgdice: error: {field}") and "Traceback" not in done.stderr
