@@ -27,7 +27,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-SOCKET_QUEUE = 256
+SOCKET_QUEUE = 1024
 """Messages a socket may fall behind by before it is dropped."""
 GAP_SECONDS = 0.25
 """How long a room's sockets wait for a missing version before skipping it."""
