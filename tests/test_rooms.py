@@ -120,6 +120,44 @@ def test_rolls_that_arrive_together_share_a_commit_in_nonce_order(tmp_path: Path
     log.close()
 
 
+def test_rooms_committing_together_share_one_sqlite_transaction(tmp_path: Path, catalog: Any) -> None:
+    log = RollLog(tmp_path / "rolls.sqlite")
+    rooms = Rooms(log, catalog)
+    groups: list[int] = []
+    write_group = log._write_group
+
+    def recording(units: Any) -> None:
+        groups.append(len(units))
+        write_group(units)
+
+    log._write_group = recording  # type: ignore[method-assign]
+
+    async def burst() -> list[str]:
+        states = [(await rooms.create())[0] for _ in range(8)]
+        await asyncio.gather(*(rooms.api_roll(state, dict(SPELLBOOK)) for state in states for _ in range(5)))
+        return [state.id for state in states]
+
+    for room_id in asyncio.run(burst()):
+        assert [roll.nonce for roll in log.rolls(room_id)] == [0, 1, 2, 3, 4]
+    assert max(groups) > 1  # several rooms' transactions, one SQLite commit
+    log.close()
+
+
+def test_one_room_failing_in_a_group_commit_leaves_the_others_whole(tmp_path: Path) -> None:
+    from mtgdice.log.store import RoomChanged, _RoomCommit
+
+    log = RollLog(tmp_path / "rolls.sqlite")
+    rooms = {name: Room.open(name) for name in ("a", "b")}
+    for name, fair in rooms.items():
+        log.create_room(fair, RoomRecord(name, "0" * 64, fair).to_json())
+    good = _RoomCommit(log.begin_room("a", 1), [], rooms["a"].next_source()[1], "{}")
+    stale = _RoomCommit(log.begin_room("b", 7), [], rooms["b"].next_source()[1], "{}")  # not b's version
+    log._write_group([stale, good])
+    assert isinstance(stale.error, RoomChanged) and good.error is None
+    assert log.room_version("a") == 2 and log.room_version("b") == 1
+    log.close()
+
+
 def test_a_failed_commit_stores_nothing_and_the_room_goes_on(tmp_path: Path, catalog: Any) -> None:
     log = RollLog(tmp_path / "rolls.sqlite")
     rooms = Rooms(log, catalog)

@@ -31,7 +31,7 @@ import sqlite3
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any, Protocol, TypeGuard
@@ -746,6 +746,49 @@ class RollLog(SqlLog):
                 raise
             raise InputError("db", f"cannot open the roll log {str(self.path)!r}: {error}") from None
         self._lock = threading.Lock()
+        self._waiting: builtins.list[_RoomCommit] = []
+        self._waiting_lock = threading.Lock()
+
+    def _commit_room(
+        self, txn: RoomTransaction, steps: Sequence[LogEntry | RevealStep], fair: Room, state: str
+    ) -> builtins.list[int]:
+        """Group commit: the rooms' transactions waiting together are written in one SQLite transaction
+        (one fsync), each inside a savepoint of its own, so one that fails leaves the others whole."""
+        unit = _RoomCommit(txn, steps, fair, state)
+        with self._waiting_lock:
+            self._waiting.append(unit)
+        with self._lock:
+            if not unit.done:
+                with self._waiting_lock:
+                    units, self._waiting = self._waiting, []
+                self._write_group(units)
+        if unit.error is not None:
+            raise unit.error
+        return unit.ids
+
+    def _write_group(self, units: Sequence[_RoomCommit]) -> None:
+        connection = self._connection
+        try:
+            connection.execute("BEGIN IMMEDIATE")
+            try:
+                for unit in units:
+                    connection.execute("SAVEPOINT room")
+                    try:
+                        unit.ids = self._write_room(connection, unit.txn, unit.steps, unit.fair, unit.state)
+                    except Exception as error:
+                        connection.execute("ROLLBACK TO room")
+                        unit.error = error
+                    connection.execute("RELEASE room")
+                connection.execute("COMMIT")
+            except BaseException:
+                connection.execute("ROLLBACK")
+                raise
+        except Exception as error:  # the commit itself failed: none of the group is stored
+            for unit in units:
+                unit.error = unit.error or error
+        finally:
+            for unit in units:
+                unit.done = True
 
     def _migrate(self) -> None:
         connection = self._connection
@@ -797,6 +840,17 @@ class RollLog(SqlLog):
         """SQLite's ``PRAGMA integrity_check``: ``"ok"`` for a sound file."""
         with self._lock:
             return str(self._connection.execute("PRAGMA integrity_check").fetchone()[0])
+
+
+@dataclass(slots=True)
+class _RoomCommit:
+    txn: RoomTransaction
+    steps: Sequence[LogEntry | RevealStep]
+    fair: Room
+    state: str
+    ids: builtins.list[int] = field(default_factory=builtins.list)
+    error: Exception | None = None
+    done: bool = False
 
 
 def open_log(database: str | os.PathLike[str]) -> SqlLog:

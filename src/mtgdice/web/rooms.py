@@ -448,9 +448,9 @@ class Rooms:
             if state.stale:
                 await self._reload(state)
             txn = await anyio.to_thread.run_sync(self.log.begin_room, state.id, state.version)
-        except BaseException as error:
+        except Exception as error:  # the database is unreachable, or the room is gone
             _fail(jobs, error)
-            raise
+            return
         try:
             if txn.fresh is not None:  # another worker changed the room: start from its state
                 self._install(state, RoomRecord.stored(state.id, txn.fresh), txn.fresh.version, None)
@@ -482,7 +482,8 @@ class Rooms:
             return
         for finished, roll_id in zip(table.finished, ids, strict=True):
             finished.id = roll_id
-        self._install(state, record, txn.version + 1, table._game)
+        # A batch that never opened the game (API rolls) leaves it as it was: keep the one built.
+        self._install(state, record, txn.version + 1, table._game if table._game is not None else state.game)
         try:
             await self.publisher.publish(state.id, state.version, self.render(state, table.changes))
         except Exception:  # committed all the same; sockets catch up (mtgdice.web.fanout)
