@@ -367,3 +367,27 @@ def test_serve_refuses_what_it_cannot_run_in_one_line(arguments: list[str], fiel
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"mtgdice: error: {field}") and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("engine", ["sqlite", "postgresql"])
+def test_reveals_and_rolls_in_one_batch_all_verify(
+    engine: str, tmp_path: Path, catalog: Any, request: pytest.FixtureRequest
+) -> None:
+    database = tmp_path / "rolls.sqlite" if engine == "sqlite" else request.getfixturevalue("postgres")
+    with open_log(database) as log:
+        rooms = Rooms(log, catalog)
+
+        async def scenario() -> str:
+            state, _ = await rooms.create()
+            await rooms.api_roll(state, dict(SPELLBOOK))
+            roll, reveal = (lambda: rooms.api_roll(state, dict(SPELLBOOK))), (lambda: rooms.reveal(state))
+            await asyncio.gather(roll(), reveal(), roll(), reveal(), roll())  # together: one batch, one transaction
+            await rooms.reveal(state)
+            return state.id
+
+        room_id = asyncio.run(scenario())
+        exported = log.export_json(room_id)
+        report = verify_export(exported)
+        assert report.ok and len(report.verified) == 4, [check.line() for check in report.checks]
+        spans = [(c["from_nonce"], c["to_nonce"]) for c in exported["commitments"]]
+        assert spans == [(0, 2), (2, 3), (3, 4), (4, None)]  # each seed's nonces, and the one in use now

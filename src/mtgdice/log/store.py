@@ -223,9 +223,11 @@ class StoredRoom:
 
 @dataclass(frozen=True, slots=True)
 class RevealStep:
-    """A reveal inside a room's transaction: the seed retired and its nonces."""
+    """A reveal inside a room's transaction: the seed retired and its nonces, and the room after it
+    (whose new commitment is recorded then)."""
 
     reveal: Reveal
+    then: Room
 
 
 class NonceTaken(InputError):
@@ -355,6 +357,23 @@ class SqlLog:
                     )
                 sql.execute(_INSERT_COMMITMENT, (room, commitment, nonce, when))
             return self._insert_roll(sql, values)
+
+    def _insert_rolls(self, sql: Sql, rows: Sequence[tuple[Any, ...]]) -> builtins.list[int]:
+        """Insert rows in one statement; their ids, in the rows' order (ids are handed out in order)."""
+        if not rows:
+            return []
+        head, values = _INSERT_ROLL.split(" VALUES ", 1)
+        placeholders = values.removesuffix(" RETURNING id")
+        statement = f"{head} VALUES {', '.join([placeholders] * len(rows))} RETURNING id"
+        try:
+            found = sql.execute(statement, [value for row in rows for value in row]).fetchall()
+        except self._UNIQUE_ERRORS:
+            nonces = ", ".join(str(row[8]) for row in rows)
+            raise NonceTaken(
+                "nonce",
+                f"one of nonces {nonces} of commitment {rows[0][6]} is already logged; rolls take the next nonce",
+            ) from None
+        return sorted(int(row[0]) for row in found)
 
     def _insert_roll(self, sql: Sql, values: Sequence[Any]) -> int:
         try:
@@ -514,15 +533,20 @@ class SqlLog:
         self, sql: Sql, txn: RoomTransaction, steps: Sequence[LogEntry | RevealStep], fair: Room, state: str
     ) -> builtins.list[int]:
         # The room's own seed is not revealed (the room says so, and its row is ours): a roll under
-        # it needs neither the revealed check nor its commitment recorded again.
+        # it needs neither the revealed check nor its commitment recorded again. Rolls between
+        # reveals go in as one statement (one round trip to PostgreSQL).
         ids: builtins.list[int] = []
+        rows: builtins.list[tuple[Any, ...]] = []
+        now = utc_now()
         for step in steps:
             if isinstance(step, RevealStep):
+                ids += self._insert_rolls(sql, rows)
+                rows = []
                 self._reveal_in(sql, txn.room, step.reveal.seed, step.reveal.end_nonce)
+                sql.execute(_INSERT_COMMITMENT, (txn.room, step.then.commitment, step.then.first_nonce, now))
             else:
-                ids.append(self._insert_roll(sql, _roll_values(**step.fields())))
-        now = utc_now()
-        sql.execute(_INSERT_COMMITMENT, (txn.room, fair.commitment, fair.first_nonce, now))
+                rows.append(_roll_values(**step.fields()))
+        ids += self._insert_rolls(sql, rows)
         cursor = sql.execute(
             "UPDATE rooms SET server_seed = ?, client_seeds = ?, next_nonce = ?, first_nonce = ?, state = ?, "
             "version = version + 1, updated = ? WHERE room = ? AND version = ?",

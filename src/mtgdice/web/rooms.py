@@ -605,7 +605,7 @@ class Rooms:
                 table.changes.questions.update({roller, pending.question.player})
                 finished.append(self._finish(table, outcome, source))
             revealed, table.fair = table.fair.rotate()
-            table.steps.append(RevealStep(revealed))
+            table.steps.append(RevealStep(revealed, table.fair))
             table.touch(status=True)
             return {
                 "seed": revealed.seed.hex(),
