@@ -13,7 +13,8 @@ Commit-reveal seeds are kept per room (:meth:`SqlLog.record_commitment`, :meth:`
 state (its fairness state in columns, the rest as one JSON text, and a version that counts its
 changes) is a row of ``rooms``: :meth:`SqlLog.create_room`, :meth:`SqlLog.load_room_state`, and
 :meth:`SqlLog.begin_room` / :meth:`RoomTransaction.commit`, which write a room's rolls, reveals and
-new state in one transaction — all of them or none. The schema is created or migrated when a log
+new state in one transaction — all of them or none (on SQLite, rooms' transactions that wait
+together share one commit, each in a savepoint). The schema is created or migrated when a log
 opens; ``schema_version`` lists the versions applied.
 
 This module leaves out checking a log (``verify``), re-resolving it (``replay``), rendering, and what
