@@ -3,7 +3,7 @@
 Usage: ``.venv/bin/python bench/bench_rules.py``. Times one roll of Wizard's Spellbook with
 Pixie Guide on the battlefield (two d20, ignore the lowest, a three-row table) through the public
 ``resolve()``, then the pieces it is made of, each measured on its own with ``timeit``, and a
-``cProfile`` listing by own time. The pieces name private helpers of ``rules/resolve.py`` only to
+``cProfile`` listing by own time. The pieces name private helpers of ``rules/resolution.py`` only to
 say what to change there; nothing here is a code path of the product.
 """
 
@@ -35,7 +35,7 @@ from mtgdice.rules import (  # noqa: E402
     Zone,
     resolve,
 )
-from mtgdice.rules.resolve import Execution, Resolution, _Resolver  # noqa: E402
+from mtgdice.rules.resolution import Execution, Resolution, _Resolver  # noqa: E402
 from mtgdice.text import compile_text  # noqa: E402
 
 

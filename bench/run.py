@@ -7,7 +7,8 @@ ratios move by up to about 1.5x between runs (research/dicelibs.md).
 
 Parts: A, one roll per call through each public API (mtgdice: the full rules through
 ``resolve()`` with a ``SeededSource``); B, 1M simulated "2d20 keep highest +1"; C, exact
-distributions computed cold (a fresh subprocess per measurement); D, tasks only mtgdice can do.
+distributions computed cold (a fresh subprocess per measurement); D, tasks only mtgdice can do;
+E, start-up of the ``mtgdice`` command beside ``python -c pass`` (``bench_startup.py``).
 There is no bench-only code path: every mtgdice call here is the public API.
 """
 
@@ -42,6 +43,7 @@ PIXIE = (
     "Flying\nGrant an Advantage \u2014 If you would roll one or more dice, instead roll that many dice plus one "
     "and ignore the lowest roll."
 )
+THUMB = "If you would roll a die, instead roll two of those dice and ignore one of those results."
 SWORD = (
     "Equipped creature gets +2/+2 and has protection from Rogues and from Clerics.\n"
     "Whenever equipped creature deals combat damage to a player, create a 4/4 gold Dragon creature token with "
@@ -208,7 +210,14 @@ MTG_ONLY = [
         f"odds(compile_text({SWORD!r}).rolls[0], board=Board(battlefield=(Permanent('Pixie Guide', "
         f"compile_text({PIXIE!r}).effects),)))",
     ),
+    (
+        "Wizard's Spellbook + Pixie Guide + Krark's Other Thumb (an odds panel's question): compile, then odds",
+        f"odds(compile_text({SPELLBOOK!r}).rolls[0], board=Board(battlefield=(Permanent('Pixie Guide', "
+        f"compile_text({PIXIE!r}).effects), Permanent('Thumb', compile_text({THUMB!r}).effects))))",
+    ),
 ]
+MTG_ONLY_TARGETS = {2: 1.0}
+"""Targets of part D by row: the odds panel's question within a second (21.6 s before issue 8)."""
 
 
 def part_c(runs: int) -> list[tuple[str, float | None, float | None, float | None]]:
@@ -293,9 +302,15 @@ def report(quick: bool) -> str:
             f"| {label} | {fmt(mtg) if mtg else '–'} | {fmt(ice) if ice else '–'} | "
             f"{fmt(dy) if dy else '–'} | {ratio} | {status} |"
         )
-    lines += ["", "## D. MTG-only tasks (mtgdice)", "", "| task | cold | warm |", "|---|---:|---:|"]
-    for label, first, warm in part_d(runs):
-        lines.append(f"| {label} | {fmt(first)} | {fmt(warm)} |")
+    lines += ["", "## D. MTG-only tasks (mtgdice)", "", "| task | cold | warm | target |", "|---|---:|---:|---|"]
+    for position, (label, first, warm) in enumerate(part_d(runs)):
+        limit = MTG_ONLY_TARGETS.get(position)
+        target = verdict(f"cold ≤ {limit:g} s", first, limit) if limit is not None else ""
+        lines.append(f"| {label} | {fmt(first)} | {fmt(warm)} | {target} |")
+    import bench_startup  # beside this file
+
+    lines += ["", "## E. Start-up of the command (median wall time of a fresh process)", ""]
+    lines.append(bench_startup.table(bench_startup.measure(11 if quick else 21)))
     lines += ["", "## Import times", "", "| library | import |", "|---|---:|"]
     for label, seconds in imports(runs):
         lines.append(f"| {label} | {fmt(seconds)} |")

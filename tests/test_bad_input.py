@@ -43,6 +43,11 @@ def one_line_error(run: subprocess.CompletedProcess[str], *needles: str) -> str:
 
 CASES = [
     ("malformed-json", '{"card": "Hoarding Ogre", "dice": [1,', ("input", "not valid JSON")),
+    (
+        "misspelt-field",
+        {"card": "Hoarding Ogre", "batlefield": ["Pixie Guide"], "dice": [3, 4]},
+        ("batlefield", 'did you mean "battlefield"'),
+    ),
     ("not-an-object", "[1, 2]", ("input", "JSON object")),
     ("unknown-card", {"card": "Pixy Guide", "dice": [3]}, ("card", "Pixy Guide", "Pixie Guide")),
     (
@@ -109,14 +114,88 @@ def test_nothing_written_to_stdout_on_error(cards_path: str) -> None:
     assert run.stdout == ""
 
 
-@pytest.mark.parametrize(("spec", "needle"), [("d0", "1 or more sides"), ("2x6", "not a roll"), ("-3d6", "not a roll")])
+@pytest.mark.parametrize(
+    ("spec", "needle"),
+    [
+        ("d0", "1 or more sides"),
+        ("2x6", "not dice notation"),
+        ("-3d6", "starts with dice"),
+        ("3d6+", "ends with a sign"),
+        ("20001d6", "1 to 10000"),
+        ("6000d6+6000d6", "limit of 10000"),
+        ("4d6dl4", "cannot drop 4 of 4"),
+        ("d6" * 300, "at most 500"),
+        ("", "no dice given"),
+    ],
+    ids=["d0", "2x6", "-3d6", "3d6+", "too-many-in-a-group", "too-many-in-all", "drop-all", "too-long", "empty"],
+)
 def test_bad_plain_dice(spec: str, needle: str) -> None:
-    one_line_error(mtgdice(["roll", "--", spec]), needle)
+    one_line_error(mtgdice(["roll", "--", spec]), "dice", needle)
 
 
 def test_roll_command_plain_dice_shows_every_die() -> None:
     run = mtgdice(["roll", "--seed", "7", "--json", "3d6"])
     assert run.returncode == 0, run.stderr
     outcome = json.loads(run.stdout)
-    assert len(outcome["rolls"][0]["dice"]) == 3
-    assert all(1 <= d["natural"] <= 6 for d in outcome["rolls"][0]["dice"])
+    assert outcome["kind"] == "plain" and len(outcome["terms"][0]["rolls"]) == 3
+    assert all(1 <= d["face"] <= 6 for d in outcome["terms"][0]["rolls"])
+    assert outcome["total"] == sum(d["face"] for d in outcome["terms"][0]["rolls"])
+
+
+CLI_CASES = [
+    ("roll-card-and-dice", ["roll", "--card", "Hoarding Ogre", "d20"], ("dice", "not both")),
+    ("roll-nothing", ["roll"], ("dice", "say what to roll")),
+    ("roll-bad-board-suffix", ["roll", "--card", "Hoarding Ogre", "--with", "Xenosquirrels[+1/+1=x]"], ("--with",)),
+    ("roll-choices-not-json", ["roll", "--card", "Hoarding Ogre", "--choices", "[true,"], ("--choices",)),
+    ("roll-roll-zero", ["roll", "--card", "Hoarding Ogre", "--roll", "0"], ("--roll",)),
+    ("roll-unknown-option", ["roll", "--wiht", "Pixie Guide", "d20"], ("--wiht",)),
+    ("roll-seed-not-a-number", ["roll", "--seed", "abc", "d20"], ("--seed",)),
+    ("unknown-command", ["rol", "d20"], ("rol",)),
+    ("compile-both", ["compile", "--card", "Hoarding Ogre", "--text", "Roll a d6."], ("--card", "exactly one")),
+    ("compile-unknown-card", ["compile", "--card", "Hoarding Orge"], ("--card", "Hoarding Ogre")),
+    ("odds-bad-policy", ["odds", "--card", "Hoarding Ogre", "--policy", "always"], ("--policy",)),
+    ("odds-plot-suffix", ["odds", "--card", "Hoarding Ogre", "--plot", "chart.txt"], ("--plot", ".png or .svg")),
+    ("simulate-no-card", ["simulate"], ("--card",)),
+    ("simulate-zero-rolls", ["simulate", "--card", "Hoarding Ogre", "--rolls", "0"], ("--rolls",)),
+    ("fairness-too-few", ["fairness", "--rolls", "5"], ("--rolls",)),
+    ("fairness-bad-die", ["fairness", "--dice", "d6,d1x"], ("--dice", "d1x")),
+    ("log-show-not-an-id", ["log", "show", "seven"], ("ID",)),
+    ("log-export-format", ["log", "export", "--format", "xml"], ("--format", "json or csv")),
+    ("verify-missing-file", ["verify", "/nonexistent/log.json"], ("LOG.json", "cannot read")),
+    ("cards-import-missing", ["cards", "import", "/nonexistent/oracle.json", "--db", "/nonexistent/x.sqlite"], ()),
+    ("serve-port-out-of-range", ["serve", "--port", "99999"], ("--port",)),
+]
+
+
+@pytest.mark.parametrize(("case", "args", "needles"), CLI_CASES, ids=[c[0] for c in CLI_CASES])
+def test_bad_command_line(
+    cards_path: str, tmp_path: Path, case: str, args: list[str], needles: tuple[str, ...]
+) -> None:
+    db = ["--db", str(tmp_path / "rolls.sqlite")] if args[0] in ("log",) else []
+    cards = ["--cards", cards_path] if args[0] in ("roll", "compile", "odds", "simulate") else []
+    run = mtgdice([*args, *cards, *db])
+    line = one_line_error(run, *needles)
+    assert line.startswith("mtgdice: error: ")
+
+
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        ('{"card": "x", "amounts": {"X": ' + "9" * 5000 + "}}", "digits"),
+        ("[" * 100_000 + "]" * 100_000, "nested"),
+        ('{"card": "x", "name": "\\ud800"}', "surrogate"),
+        (b'{"card": "\xff"}', "UTF-8"),
+        ('{"card": "x", "amounts": {"X": NaN}}', "NaN"),
+    ],
+)
+def test_the_json_reader_refuses_what_would_break_later(raw: str | bytes, message: str) -> None:
+    from mtgdice.errors import InputError
+    from mtgdice.jsonio import parse_request
+
+    with pytest.raises(InputError, match=message):
+        parse_request(raw)
+
+
+def test_a_misspelt_field_of_an_odds_request_is_refused(cards_path: str) -> None:
+    run = mtgdice(["odds", "--json", "--cards", cards_path], stdin='{"card": "Hoarding Ogre", "batlefield": []}')
+    one_line_error(run, "batlefield", 'did you mean "battlefield"')

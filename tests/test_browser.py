@@ -230,6 +230,15 @@ def test_planar_die_cost_rises_and_only_the_active_player_rolls(server: str, pla
     expect(bob.page.get_by_test_id("planar-cost")).to_contain_text("costs 3 generic", timeout=3000)  # pushed
     bob.page.get_by_test_id("roll-planar").click()
     expect(bob.page.get_by_test_id("error")).to_contain_text("active player", timeout=3000)
+    bob.page.get_by_test_id("roll-d20").click()  # the next action clears the old banner
+    expect(bob.page.get_by_test_id("error")).to_have_count(0, timeout=3000)
     alice.page.get_by_test_id("next-turn").click()
     expect(bob.page.get_by_test_id("turn")).to_have_text("2", timeout=3000)
     expect(bob.page.get_by_test_id("planar-cost")).to_contain_text("costs 0 generic", timeout=3000)
+
+
+def test_the_page_has_a_favicon(server: str) -> None:
+    with urllib.request.urlopen(server + "/", timeout=5) as page:
+        assert 'rel="icon" href="/static/favicon.svg"' in page.read().decode()
+    with urllib.request.urlopen(server + "/static/favicon.svg", timeout=5) as icon:
+        assert icon.status == 200 and icon.read().startswith(b"<svg")

@@ -12,11 +12,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from mtgdice.cards import RetryPolicy, download_oracle_cards, import_bulk, search
 from mtgdice.cards.index import index_meta, read_records
-from mtgdice.cli_cards import cards_app
+from mtgdice.cli_cards import cards_group as cards_app
 from mtgdice.errors import InputError
 
 FIXTURES = Path(__file__).parent / "fixtures" / "cards"
@@ -331,4 +331,25 @@ def test_an_unreachable_server_is_one_line(tmp_path: Path, old_index: Path, monk
     monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
     with pytest.raises(InputError, match=r"^download: http://127\.0\.0\.1:9/bulk-data: cannot connect"):
         download_oracle_cards(old_index, tmp_path, "http://127.0.0.1:9", retry=RetryPolicy(max_retries=0))
+    assert_untouched(old_index, tmp_path)
+
+
+def test_offline_fails_at_once_without_retries(
+    tmp_path: Path, old_index: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nothing listening (or no name resolution) is not worth the retries a 429 or 503 gets."""
+    import time
+
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    started = time.monotonic()
+    with pytest.raises(InputError, match="cannot connect") as raised:
+        download_oracle_cards(old_index, tmp_path, "http://127.0.0.1:9")  # the default retry policy
+    assert time.monotonic() - started < 5 and "not changed" in str(raised.value)
+    assert_untouched(old_index, tmp_path)
+
+
+def test_no_name_resolution_says_so(tmp_path: Path, old_index: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_PROXY", "*")
+    with pytest.raises(InputError, match="name resolution failed"):
+        download_oracle_cards(old_index, tmp_path, "http://no-such-host.invalid")
     assert_untouched(old_index, tmp_path)

@@ -9,11 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from mtgdice.cards import IndexedCard, default_index_path, import_bulk, search
 from mtgdice.cards.index import dice_features, index_meta, parse_query, read_records
-from mtgdice.cli_cards import cards_app
+from mtgdice.cli_cards import cards_group as cards_app
 from mtgdice.errors import InputError
 
 FIXTURES = Path(__file__).parent / "fixtures" / "cards"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
 from mtgdice.errors import InputError
 from mtgdice.fairness import check_fairness, parse_dice, upper_gamma_q
@@ -51,7 +51,7 @@ def test_bad_dice(spec: str) -> None:
 
 
 def test_cli_fairness() -> None:
-    from mtgdice.cli import app
+    from mtgdice.cli import cli as app
 
     runner = CliRunner()
     result = runner.invoke(
@@ -62,3 +62,30 @@ def test_cli_fairness() -> None:
     assert [die["die"] for die in data["dice"]] == ["d6", "planar die"]
     bad = runner.invoke(app, ["fairness", "--source", "dice-tower"])
     assert bad.exit_code == 2
+
+
+def test_the_room_dice_are_fair_and_one_nonce_per_roll() -> None:
+    from mtgdice.fair import CommitRevealSource
+    from mtgdice.fairness import RoomDice
+
+    report = check_fairness(parse_dice("d6,d20,planar"), 12_000, "room", seed=12345)
+    assert report.fair and report.source == "room"
+    seed = (12345).to_bytes(32, "big")
+    dice = RoomDice(seed)
+    first = [dice.roll(Die(20)) for _ in range(3)]
+    assert first == [CommitRevealSource(seed, (), nonce).roll(Die(20)) for nonce in range(3)]
+
+
+def test_fairness_refuses_what_its_budget_does_not_allow() -> None:
+    import subprocess
+    import sys
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "mtgdice.cli", "fairness", *args], capture_output=True, text=True, timeout=60
+        )
+
+    for args, needle in ((("--dice", "d100000000"), "d100000000"), (("--rolls", "1000000000000"), "rolls")):
+        done = run(*args)
+        assert done.returncode == 2 and needle in done.stderr and "Traceback" not in done.stderr
+        assert len(done.stderr.strip().splitlines()) == 1

@@ -7,9 +7,9 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from typer.testing import CliRunner
 
 from mtgdice.odds import fast, odds
 from mtgdice.rules import (
@@ -241,7 +241,7 @@ def test_rerolling_five_d6_ones() -> None:
 
 @pytest.fixture()
 def cli() -> Any:
-    from mtgdice.cli import app
+    from mtgdice.cli import cli as app
 
     runner = CliRunner()
     return lambda args, stdin="": runner.invoke(app, args, input=stdin)

@@ -362,7 +362,17 @@ def test_serve_refuses_what_it_cannot_run_in_one_line(arguments: list[str], fiel
     import subprocess
     import sys
 
-    command = [sys.executable, "-m", "mtgdice.cli", "serve", "--port", "1", "--database", str(tmp_path / "r.sqlite")]
+    command = [
+        sys.executable,
+        "-m",
+        "mtgdice.cli",
+        "serve",
+        "--port",
+        "1",
+        "--no-cards",
+        "--database",
+        str(tmp_path / "r.sqlite"),
+    ]
     done = subprocess.run([*command, *arguments], capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()

@@ -161,9 +161,9 @@ def test_a_called_flip_is_won_when_the_coin_shows_the_call() -> None:
 
 def test_partner_coins_are_n_plus_one_and_the_flipper_keeps_the_winner() -> None:
     thumbs = Board(battlefield=(Permanent("Thumbs", (PairEachCoin(), PairEachCoin())),))
-    chooser = ScriptedChooser()  # defaults: ignore the first coin each time
+    chooser = ScriptedChooser([2])  # three coins: one decision, the coin that counts
     kept = flip(FlipInstruction(), source=ScriptedSource([2, 2, 1]), board=thumbs, chooser=chooser)
-    assert len(kept.coins) == 3 and kept.results == (CoinFace.HEADS,)
+    assert len(kept.coins) == 3 and kept.results == (CoinFace.HEADS,) and len(kept.decisions) == 1
     from mtgdice.rules import PolicyChooser
 
     best = flip(
@@ -271,3 +271,15 @@ def test_dice_of_two_kinds_are_one_roll() -> None:
     exact = odds(both)
     assert exact.method == "brute force" and dict(exact.results)[26] == Fraction(1, 120)
     assert simulate(both, rolls=100).method == "resolve loop"
+
+
+def test_the_nth_die_counts_across_repeats_and_earlier_rolls() -> None:
+    from mtgdice.rules import TurnState
+
+    repeat = compile_text("Roll a six-sided die. If you roll a 6, repeat this process.").rolls[0]
+    second = compile_text("Whenever you roll your second die each turn, draw a card.", name="Second").effects
+    board = Board(battlefield=(Permanent("Second", second),))
+    assert dict(odds(repeat, board=board).triggers) == {"Second": Fraction(1, 6)}  # only when the first is a 6
+    assert dict(odds(repeat, board=board, turn=TurnState(dice_rolled=1)).triggers) == {"Second": Fraction(1)}
+    sim = simulate(repeat, board=board, rolls=60_000, seed=2)
+    assert abs(sim.triggers["Second"] / 60_000 - 1 / 6) < 5 * (1 / 6 * 5 / 6 / 60_000) ** 0.5

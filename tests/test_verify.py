@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
+from click.testing import CliRunner
 
-from mtgdice.cli import app
+from mtgdice.cli import cli as app
 from mtgdice.errors import InputError
 from mtgdice.fair import Room
 from mtgdice.jsonio import resolve_json

@@ -7,34 +7,45 @@ The public API in one place:
 >>> outcome = resolve(card.rolls[0], source="Example", dice=ScriptedSource([15]))
 >>> outcome.executions[0].row
 1
+
+The names are loaded when first used (PEP 562), so a program that imports one module of the
+package (the command line rolling plain dice, for one) does not pay for the compiler.
 """
 
-from mtgdice.rules import (
-    PLANAR_DIE,
-    Amount,
-    Board,
-    Chooser,
-    Decision,
-    DiceSource,
-    Die,
-    DieRoll,
-    Execution,
-    Fate,
-    Permanent,
-    PlanarFace,
-    Policy,
-    PolicyChooser,
-    Resolution,
-    RollInstruction,
-    ScriptedChooser,
-    ScriptedSource,
-    SecureSource,
-    SeededSource,
-    resolve,
-)
-from mtgdice.text import CompiledCard, compile_text, mentions_dice
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from mtgdice.rules import (
+        PLANAR_DIE,
+        Amount,
+        Board,
+        Chooser,
+        Decision,
+        DiceSource,
+        Die,
+        DieRoll,
+        Execution,
+        Fate,
+        Permanent,
+        PlanarFace,
+        Policy,
+        PolicyChooser,
+        Resolution,
+        RollInstruction,
+        ScriptedChooser,
+        ScriptedSource,
+        SecureSource,
+        SeededSource,
+        resolve,
+    )
+    from mtgdice.text import CompiledCard, compile_text, mentions_dice
 
 __version__ = "0.1.0"
+
+_TEXT = ("CompiledCard", "compile_text", "mentions_dice")
 
 __all__ = [
     "PLANAR_DIE",
@@ -63,3 +74,15 @@ __all__ = [
     "mentions_dice",
     "resolve",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in __all__:
+        raise AttributeError(f"module 'mtgdice' has no attribute {name!r}")
+    value = getattr(importlib.import_module("mtgdice.text" if name in _TEXT else "mtgdice.rules"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

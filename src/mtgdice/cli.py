@@ -1,102 +1,255 @@
 """The ``mtgdice`` command: a thin shell over the public API (no rules logic here).
 
-``roll`` is for people (rich output, a fair secure source), ``compile`` and ``resolve`` speak the
-JSON interface of spec/json-interface.md. Every error is one line on stderr and exit status 2.
+Start-up is kept short by loading each subcommand's module only when that subcommand runs (click's
+lazy-loading group): ``mtgdice roll d20`` imports click, the plain-dice model and the roll log,
+never the card index, the compiler, HTTP, numpy or rich tables. This module holds the group, the
+helpers every subcommand shares (errors in command-line terms, board options, reading requests) and
+:func:`main`, whose last-resort handler turns any error into one line on stderr:
+
+- bad input: ``mtgdice: error: FIELD: problem``, exit status 2;
+- a missing optional part: one line naming ``pip install 'mtgdice[web]'`` (or ``[plot]``), exit 2;
+- anything unexpected: one line and "run with --debug for the traceback", exit status 1.
+
+It leaves out every command's work (``cli_roll``, ``cli_resolve``, ``cli_odds``, ``cli_cards``,
+``cli_log``, ``cli_web``).
 """
 
 from __future__ import annotations
 
-import json
+import functools
+import os
 import re
 import sys
-from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, NoReturn
 
-import typer
-from rich.console import Console
-from rich.text import Text
+import click
 
-from mtgdice.errors import InputError, MtgDiceError
-from mtgdice.jsonio import (
-    MAX_REQUEST_BYTES,
-    board_from,
-    card_from,
-    dumps,
-    instruction_from,
-    parse_request,
-    resolve_json,
+from mtgdice import __version__
+
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+COMMANDS = {
+    "roll": "mtgdice.cli_roll:roll_command",
+    "compile": "mtgdice.cli_resolve:compile_command",
+    "resolve": "mtgdice.cli_resolve:resolve_command",
+    "odds": "mtgdice.cli_odds:odds_command",
+    "simulate": "mtgdice.cli_odds:simulate_command",
+    "fairness": "mtgdice.cli_odds:fairness_command",
+    "cards": "mtgdice.cli_cards:cards_group",
+    "log": "mtgdice.cli_log:log_group",
+    "replay": "mtgdice.cli_log:replay_command",
+    "verify": "mtgdice.cli_log:verify_command",
+    "serve": "mtgdice.cli_web:serve_command",
+}
+"""Each subcommand and where it lives, ``module:attribute``; a module is imported when its command runs."""
+
+EXTRAS = {
+    "fastapi": "web",
+    "starlette": "web",
+    "uvicorn": "web",
+    "jinja2": "web",
+    "websockets": "web",
+    "matplotlib": "plot",
+}
+"""Optional parts by top-level module: a missing one is one line naming the extra to install."""
+
+CARDS_HELP = "Scryfall-format card file (default: $MTGDICE_CARDS, then the card index of `mtgdice cards`)."
+DB_HELP = "The roll log (default: $MTGDICE_DB, else $XDG_DATA_HOME/mtgdice/rolls.sqlite, ~/.local/share by default)."
+BOARD_HELP = (
+    "separated by ';' (commas belong to names), repeatable; NAME@2 sets a level, NAME+2 two +1/+1 counters, "
+    "NAME[charge=3] other counters, NAME!tapped taps it, NAME[stored=4/6] stored results."
 )
-from mtgdice.render import compiled_table, execution_summary, execution_table, resolution_lines
-from mtgdice.rules import (
-    Ask,
-    Chooser,
-    Decision,
-    RollInstruction,
-    ScriptedChooser,
-    SecureSource,
-    SeededSource,
-    resolve,
-)
-from mtgdice.rules.choices import Answer, check_answer
-from mtgdice.text import compile_text
-from mtgdice.text.notation import dice_text
 
-app = typer.Typer(
-    name="mtgdice",
-    help="Rules-exact dice for Magic: The Gathering (Comprehensive Rules 706).",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
-out = Console()
-err = Console(stderr=True)
 
-CardsOption = Annotated[
-    str | None,
-    typer.Option("--cards", help="Scryfall-format card file (default: $MTGDICE_CARDS, then the local index)."),
-]
+class Failure(click.ClickException):
+    """A one-line error for people: ``mtgdice: error: MESSAGE`` on stderr, exit status 2."""
+
+    exit_code = 2
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"mtgdice: error: {self.message}", err=True)
+
+
+def _asks_for_help(error: click.UsageError) -> bool:
+    """A group named without a subcommand: click (8.2+) raises this to show the help."""
+    return type(error).__name__ == "NoArgsIsHelpError"
+
+
+def usage_line(error: click.UsageError) -> str:
+    """A command-line mistake in one line, with where to find help."""
+    where = error.ctx.command_path if error.ctx is not None else "mtgdice"
+    return f"{error.format_message()} (see {where} -h)"
 
 
 def fail(message: str) -> NoReturn:
-    err.print(f"mtgdice: error: {message}", markup=False, highlight=False, soft_wrap=True)
-    raise typer.Exit(2)
+    """Stop the command with a one-line error (exit status 2)."""
+    raise Failure(message)
 
 
-def _catalog(cards: str | None, required: bool = True) -> Any:
+class LazyGroup(click.Group):
+    """A group whose subcommands are imported when they are used (``lazy`` maps name → ``module:attr``)."""
+
+    def __init__(self, *args: Any, lazy: dict[str, str] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy = dict(lazy or {})
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.lazy})
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as error:
+            if _asks_for_help(error):
+                raise
+            raise Failure(usage_line(error)) from None
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.lazy:
+            import importlib
+
+            module, _, attribute = self.lazy[cmd_name].partition(":")
+            command = getattr(importlib.import_module(module), attribute)
+            if not isinstance(command, click.Command):  # pragma: no cover - a wrong table entry
+                raise TypeError(f"{self.lazy[cmd_name]} is not a click command")
+            return command
+        return super().get_command(ctx, cmd_name)
+
+
+_DEBUG = {"on": os.environ.get("MTGDICE_DEBUG", "") not in ("", "0")}
+
+
+@click.group(cls=LazyGroup, lazy=COMMANDS, context_settings=CONTEXT)
+@click.version_option(__version__, prog_name="mtgdice", message="%(prog)s %(version)s")
+@click.option("--debug", is_flag=True, help="Show the full traceback when mtgdice fails unexpectedly.")
+def cli(debug: bool) -> None:
+    """Rules-exact dice for Magic: The Gathering (Comprehensive Rules 706).
+
+    Plain dice (mtgdice roll 3d6+2), a card's roll on your board (mtgdice roll --card NAME --with
+    "A; B"), exact odds, simulation, the JSON interface, the roll log and shared web rooms.
+    """
+    _DEBUG["on"] = _DEBUG["on"] or debug
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Console-script entry point: run the command; every failure is one line on stderr."""
+    try:
+        status = cli.main(args=list(argv) if argv is not None else None, prog_name="mtgdice", standalone_mode=False)
+    except click.UsageError as error:
+        if _asks_for_help(error) and error.ctx is not None:
+            click.echo(error.ctx.get_help())
+            status = 0
+        else:
+            click.echo(f"mtgdice: error: {usage_line(error)}", err=True)
+            status = error.exit_code
+    except click.ClickException as error:
+        error.show()
+        status = error.exit_code
+    except click.Abort:
+        click.echo("mtgdice: aborted", err=True)
+        status = 1
+    except KeyboardInterrupt:
+        click.echo("mtgdice: interrupted", err=True)
+        status = 130
+    except BrokenPipeError:
+        # The reader of stdout went away (``| head``): stop quietly, without a traceback at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        status = 1
+    except Exception as error:  # noqa: BLE001 - the last resort: no traceback reaches a person
+        status = last_resort(error)
+    sys.exit(status if isinstance(status, int) else 0)
+
+
+def last_resort(error: BaseException) -> int:
+    """One line for an error nothing else caught; the traceback with ``--debug``. Returns the exit status."""
+    from mtgdice.errors import MtgDiceError
+
+    extra = missing_extra(error)
+    if extra is not None:
+        click.echo(f"mtgdice: error: {extra}", err=True)
+        return 2
+    if isinstance(error, MtgDiceError):
+        click.echo(f"mtgdice: error: {error}", err=True)
+        return 2
+    if _DEBUG["on"]:
+        import traceback
+
+        traceback.print_exception(error)
+    else:
+        summary = str(error).splitlines()[0] if str(error) else ""
+        click.echo(
+            f"mtgdice: internal error: {type(error).__name__}{': ' + summary if summary else ''} "
+            "(a bug; run with --debug for the traceback)",
+            err=True,
+        )
+    return 1
+
+
+def missing_extra(error: BaseException) -> str | None:
+    """The line to print when ``error`` is an optional part that is not installed, else ``None``.
+
+    >>> missing_extra(ModuleNotFoundError("No module named 'matplotlib'", name="matplotlib"))
+    "this needs matplotlib, which is not installed: pip install 'mtgdice[plot]'"
+    """
+    if not isinstance(error, ImportError) or not error.name:
+        return None
+    top = error.name.partition(".")[0]
+    extra = EXTRAS.get(top)
+    if extra is None:
+        return None
+    return f"this needs {top}, which is not installed: pip install 'mtgdice[{extra}]'"
+
+
+# -- shared by the subcommands --------------------------------------------------------------------
+
+
+def out(text: str = "", *, err: bool = False) -> None:
+    """Print plain text (no markup) to stdout, or stderr."""
+    click.echo(text, err=err)
+
+
+def console(stderr: bool = False, wide: int = 120) -> Any:
+    """A rich console (imported here, when a command prints a table).
+
+    Writing to a pipe or a file, there is no terminal width to fit: tables get ``wide`` columns
+    rather than rich's 80, so card text and ids are not squeezed.
+    """
+    from rich.console import Console
+
+    printer = Console(stderr=stderr, highlight=False)
+    if not printer.is_terminal:
+        printer.width = max(printer.width, wide)
+    return printer
+
+
+def catalog(cards: str | None, required: bool = True) -> Any:
+    """The card data: ``--cards``, else ``$MTGDICE_CARDS``, else the index (``None`` when optional and absent)."""
     from mtgdice.cards.catalog import default_catalog, optional_catalog
 
     return default_catalog(cards) if required else optional_catalog(cards)
 
 
-def _read_request(file: Path | None) -> dict[str, Any]:
-    if file is not None and str(file) != "-":
+def read_request(file: str | None) -> dict[str, Any]:
+    """A JSON request from ``file`` (``-`` or nothing: standard input), bounded in size."""
+    from mtgdice.errors import InputError
+    from mtgdice.jsonio import MAX_REQUEST_BYTES, parse_request
+
+    if file is not None and file != "-":
         try:
             with open(file, "rb") as handle:
                 raw = handle.read(MAX_REQUEST_BYTES + 1)
         except OSError as error:
-            raise InputError("file", f"cannot read {str(file)!r}: {error.strerror}") from None
+            raise InputError("file", f"cannot read {file!r}: {error.strerror}") from None
     else:
         raw = sys.stdin.buffer.read(MAX_REQUEST_BYTES + 1)
     return parse_request(raw)
 
 
-@app.command("resolve")
-def resolve_command(
-    file: Annotated[Path | None, typer.Argument(help="JSON request (default: standard input).")] = None,
-    cards: CardsOption = None,
-    random: Annotated[bool, typer.Option("--random", help="Roll fresh fair dice instead of 'dice'.")] = False,
-) -> None:
-    """Resolve one roll instruction from a JSON request; print the outcome as JSON."""
-    try:
-        request = _read_request(file)
-        catalog = _catalog(cards, required=_needs_cards(request))
-        outcome = resolve_json(request, catalog, SecureSource() if random else None)
-    except MtgDiceError as error:
-        fail(str(error))
-    print(dumps(outcome))
+def needs_cards(request: dict[str, Any]) -> bool:
+    """Whether a request names any card (then card data is required)."""
 
-
-def _needs_cards(request: dict[str, Any]) -> bool:
     def by_name(item: Any) -> bool:
         return isinstance(item, str) or (isinstance(item, dict) and "text" not in item)
 
@@ -109,241 +262,226 @@ def _needs_cards(request: dict[str, Any]) -> bool:
     return False
 
 
-@app.command("compile")
-def compile_command(
-    card: Annotated[str | None, typer.Option("--card", help="Card name, looked up in the card data.")] = None,
-    text: Annotated[
-        str | None, typer.Option("--text", help="Oracle text (or printed text in another language).")
-    ] = None,
-    name: Annotated[str, typer.Option("--name", help="The card's name, when compiling --text.")] = "",
-    cards: CardsOption = None,
-    lang: Annotated[
-        str | None,
-        typer.Option(
-            "--lang",
-            help="With --card: compile its printed text in this language (de, ja, ...) "
-            "from a card index built from Scryfall's all_cards file.",
-        ),
-    ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the compile JSON object.")] = False,
-) -> None:
-    """Show what the compiler understands of a card's dice abilities."""
-    try:
-        if (card is None) == (text is None):
-            raise InputError("card", "give exactly one of --card NAME or --text TEXT")
-        if lang is not None and lang != "en":
-            if card is None:
-                raise InputError("--lang", "goes with --card NAME (with --text, the language is detected)")
-            text, name = _printed_text(card, lang, cards), card
-        request: dict[str, Any] = {"card": card} if text is None else {"text": text, "name": name}
-        compiled = card_from(request, "card", _catalog(cards) if text is None else None)
-    except MtgDiceError as error:
-        fail(str(error))
-    if as_json:
-        print(dumps(compiled.to_json()))
-        return
-    out.print(compiled_table(compiled))
-    for note in compiled.notes:
-        out.print(f"[dim]{note}[/dim]")
+def amounts(pairs: Iterable[str]) -> dict[str, int]:
+    """``--amount X=3`` options as the request's ``amounts``.
 
-
-def _printed_text(card: str, lang: str, cards: str | None) -> str:
-    from mtgdice.cards.index import printed_texts
-
-    index = cards if cards is not None and cards.endswith((".sqlite", ".db")) else None
-    printed = printed_texts(card, lang, index)
-    if not printed:
-        raise InputError(
-            "--lang", f"no {lang} printing of {card!r} in the card index (import Scryfall's all_cards file)"
-        )
-    return printed[0][1]
-
-
-def plain_instruction(spec: str) -> RollInstruction:
-    """``2d10``, ``d20``, ``d20+1``, ``planar`` as a roll instruction, through the compiler.
-
-    >>> plain_instruction("2d10").count.value({}), plain_instruction("d20-1").modifier.value({})
-    (2, -1)
+    >>> amounts(["X=3", "cards in hand = 2"])
+    {'X': 3, 'cards in hand': 2}
     """
-    return compile_text(dice_text(spec)).rolls[0]
+    from mtgdice.errors import InputError
 
-
-def _board_names(names: str) -> list[Any]:
-    return [name.strip() for name in re.split(r"[;,](?![^()]*\))", names) if name.strip()] if names else []
-
-
-@app.command("roll")
-def roll_command(
-    dice: Annotated[list[str] | None, typer.Argument(help="Plain dice: 2d10, d20, d20+1, planar, coin.")] = None,
-    card: Annotated[str | None, typer.Option("--card", help="Roll this card's instruction.")] = None,
-    with_: Annotated[
-        str, typer.Option("--with", help="Your permanents, separated by ';' (e.g. 'Guide; Class Card').")
-    ] = "",
-    opponents: Annotated[str, typer.Option("--opponents", help="Opponents' permanents, separated by ';'.")] = "",
-    graveyard: Annotated[str, typer.Option("--graveyard", help="Cards in your graveyard, separated by ';'.")] = "",
-    command_zone: Annotated[str, typer.Option("--command", help="Face-up plane or phenomenon.")] = "",
-    roll: Annotated[int, typer.Option("--roll", help="Which roll instruction of the card (0 = first).")] = 0,
-    amount: Annotated[
-        list[str] | None, typer.Option("--amount", help="A variable amount, NAME=VALUE (e.g. X=3).")
-    ] = None,
-    choices: Annotated[str, typer.Option("--choices", help="Answers to decisions, as a JSON list.")] = "[]",
-    seed: Annotated[int | None, typer.Option("--seed", help="Reproducible dice from this seed (not for play).")] = None,
-    cards: CardsOption = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the outcome as JSON.")] = False,
-    ask: Annotated[
-        bool | None, typer.Option("--ask/--no-ask", help="Ask each decision at the terminal (default: when it is one).")
-    ] = None,
-    log: Annotated[bool, typer.Option("--log/--no-log", help="Append each roll to the roll log.")] = True,
-    db: Annotated[
-        Path | None, typer.Option("--db", help="The roll log (default: $MTGDICE_DB, then ~/.local/share/mtgdice).")
-    ] = None,
-) -> None:
-    """Roll fair dice: plain dice, or a card's instruction on your board. Every roll is logged."""
-    source = SeededSource(seed) if seed is not None else SecureSource()
-    roll_log = None
-    try:
-        if log:
-            from mtgdice.log import RollLog, default_db_path
-
-            roll_log = RollLog(db or default_db_path())  # opened first: a bad log fails before any roll
-        amounts = _amounts(amount or [])
-        answers = json.loads(choices)
-        if not isinstance(answers, list):
-            raise InputError("--choices", "expected a JSON list such as [true, 1]")
-        if card is not None:
-            request = {
-                "card": card,
-                "roll": roll,
-                "amounts": amounts,
-                "choices": answers,
-                "battlefield": _board_names(with_),
-                "opponents": _board_names(opponents),
-                "graveyard": _board_names(graveyard),
-                "command": _board_names(command_zone),
-            }
-            catalog = _catalog(cards)
-            compiled, instruction = instruction_from(request, catalog)
-            board = board_from(request, catalog)
-            chooser: Chooser = ScriptedChooser(answers)
-            if ask or (ask is None and not answers and sys.stdin.isatty() and not as_json):
-                chooser = PromptChooser()
-            resolution = resolve(
-                instruction, source=compiled.name, dice=source, board=board, chooser=chooser, amounts=amounts
-            )
-            _show(resolution, instruction, as_json, title=f"{compiled.name}: {instruction.text}")
-            _log(roll_log, request, resolution)
-            return
-        if not dice:
-            raise InputError("dice", "say what to roll: 2d10, d20, planar, coin, or --card NAME")
-        for spec in dice:
-            coin = spec.strip().lower() in ("coin", "flip")
-            text = COIN_TEXT if coin else dice_text(spec)
-            instruction = compile_text(text).rolls[0]
-            resolution = resolve(instruction, source=spec, dice=source, amounts=amounts)
-            if coin:
-                # CR 705: a coin flip, drawn as a two-sided face (1 is heads); no die effect applies.
-                face = "heads" if resolution.executions[0].results == (1,) else "tails"
-                if as_json:
-                    print(dumps({"coin": face}))
-                else:
-                    out.print(f"Coin: [bold]{face}[/bold] (CR 705)")
-            else:
-                _show(resolution, instruction, as_json, title=spec)
-            _log(roll_log, {"text": text, "name": spec.strip().lower()}, resolution)
-    except json.JSONDecodeError as error:
-        fail(f"--choices: not valid JSON: {error.msg}")
-    except MtgDiceError as error:
-        fail(str(error))
-    finally:
-        if roll_log is not None:
-            roll_log.close()
-
-
-COIN_TEXT = "Roll a d2."
-"""A coin flip (CR 705), drawn as a two-sided face and logged like a roll, so it can be replayed."""
-
-
-def _log(roll_log: Any, request: dict[str, Any], resolution: Any) -> None:
-    from mtgdice.jsonio import resolution_json
-
-    if roll_log is not None:
-        roll_log.append(request=request, outcome=resolution_json(resolution), source=resolution.source)
-
-
-class PromptChooser:
-    """Asks each decision at the terminal (the roller answers); used when stdin is a terminal."""
-
-    def decide(self, decision: Decision) -> Answer:
-        from rich.prompt import Confirm, IntPrompt, Prompt
-
-        if decision.ask is Ask.YES_NO:
-            return Confirm.ask(decision.prompt, console=err, default=False)
-        for index, option in enumerate(decision.options):
-            err.print(f"  {index}: {option}", markup=False, highlight=False)
-        if decision.ask is Ask.PICK_ONE:
-            while True:
-                picked = IntPrompt.ask(decision.prompt, console=err, default=0)
-                if 0 <= picked < len(decision.options):
-                    return picked
-        while True:
-            raw = Prompt.ask(
-                f"{decision.prompt} (indices separated by commas, empty for none)", console=err, default=""
-            )
-            try:
-                return check_answer(decision, [int(part) for part in raw.split(",") if part.strip()])
-            except (ValueError, MtgDiceError) as error:
-                err.print(str(error), markup=False)
-
-
-def _amounts(pairs: list[str]) -> dict[str, int]:
-    amounts: dict[str, int] = {}
+    values: dict[str, int] = {}
     for pair in pairs:
         name, _, value = pair.partition("=")
-        if not name.strip() or not re.fullmatch(r"-?\d+", value.strip()):
+        if not name.strip() or not re.fullmatch(r"-?\d{1,9}", value.strip()):
             raise InputError("--amount", f"{pair!r} is not NAME=NUMBER (e.g. X=3)")
-        amounts[name.strip()] = int(value)
-    return amounts
+        values[name.strip()] = int(value)
+    return values
 
 
-def _show(resolution: Any, instruction: RollInstruction, as_json: bool, title: str) -> None:
-    from mtgdice.jsonio import resolution_json
+ZONE_FLAGS = {"battlefield": "--with", "opponents": "--opponents", "graveyard": "--graveyard", "command": "--command"}
+"""The board option that fills each zone of a request."""
 
-    if as_json:
-        print(dumps(resolution_json(resolution)))
-        return
-    out.print(Text(title, style="bold"), highlight=False)
-    for number, execution in enumerate(resolution.executions):
-        out.print(execution_table(execution, instruction, number))
-        for line in execution_summary(execution, instruction):
-            out.print(line, highlight=False, markup=False)
-    for line in resolution_lines(resolution):
-        out.print(line, highlight=False, markup=False)
+_SUFFIX = re.compile(r"(?:@(?P<level>\d{1,3})|\+(?P<plus>\d{1,4})|!(?P<tapped>tapped)|\[(?P<items>[^\[\]]*)\])\s*$")
 
 
-def _mount_subcommands() -> None:
-    """Commands that live in their own modules: cards, odds/fairness, log/replay/verify, serve."""
-    import importlib
+def board_entries(options: Iterable[str]) -> list[str]:
+    """Repeated board options, each split on ``;`` (never on commas: they belong to card names).
 
-    try:
-        from mtgdice.cli_cards import cards_app
-
-        app.add_typer(cards_app, name="cards", help="Card data: import, download and search Scryfall files.")
-    except ImportError:  # pragma: no cover - the module ships with the package
-        pass
-    for module in ("mtgdice.cli_odds", "mtgdice.cli_log", "mtgdice.cli_web"):
-        try:
-            importlib.import_module(module).register(app)
-        except ModuleNotFoundError as error:
-            if error.name != module:
-                raise
+    >>> board_entries(["Nadia, Keeper of Dice; Lucky Sprite", " Some Class@2 "])
+    ['Nadia, Keeper of Dice', 'Lucky Sprite', 'Some Class@2']
+    """
+    return [entry.strip() for option in options for entry in option.split(";") if entry.strip()]
 
 
-_mount_subcommands()
+def board_item(entry: str, flag: str = "--with") -> str | dict[str, Any]:
+    """One board entry as a request's zone item: a card name, or an object with level, counters, tapped, stored.
+
+    >>> board_item("Lucky Sprite")
+    'Lucky Sprite'
+    >>> board_item("Some Class@2"), board_item("Counting Squirrel+2!tapped")
+    ({'card': 'Some Class', 'level': 2}, {'card': 'Counting Squirrel', 'counters': {'+1/+1': 2}, 'tapped': True})
+    >>> board_item("Charged Box[charge=30, tapped]"), board_item("Dice Box[stored=4/6]")
+    ({'card': 'Charged Box', 'counters': {'charge': 30}, 'tapped': True}, {'card': 'Dice Box', 'stored': [4, 6]})
+    """
+    from mtgdice.errors import InputError
+
+    name = entry.strip()
+    item: dict[str, Any] = {}
+    counters: dict[str, int] = {}
+    while (match := _SUFFIX.search(name)) is not None and match.start() > 0:
+        name = name[: match.start()].rstrip()
+        if match.group("level") is not None:
+            item["level"] = int(match.group("level"))
+        elif match.group("plus") is not None:
+            counters["+1/+1"] = counters.get("+1/+1", 0) + int(match.group("plus"))
+        elif match.group("tapped") is not None:
+            item["tapped"] = True
+        else:
+            for part in (p.strip() for p in match.group("items").split(",")):
+                key, equals, value = (s.strip() for s in part.partition("="))
+                if not part:
+                    continue
+                if key.lower() == "tapped" and not equals:
+                    item["tapped"] = True
+                elif key.lower() == "level" and value.isdigit():
+                    item["level"] = int(value)
+                elif key.lower() == "stored" and re.fullmatch(r"\d{1,6}(/\d{1,6})*", value):
+                    item["stored"] = [int(v) for v in value.split("/")]
+                elif key and equals and value.isdigit() and len(value) <= 6:
+                    counters[key] = counters.get(key, 0) + int(value)
+                else:
+                    raise InputError(
+                        f"{flag} {entry!r}",
+                        f"{part!r} is not level=N, KIND=N (counters), stored=N/N or tapped",
+                    )
+    if counters:
+        item["counters"] = dict(reversed(counters.items()))  # read right to left: back in typed order
+    if not item:
+        return name
+    return {"card": name, **{key: item[key] for key in ("level", "counters", "tapped", "stored") if key in item}}
 
 
-def main() -> None:
-    """Console-script entry point."""
-    app()
+def board_request(zones: dict[str, Sequence[str]]) -> dict[str, list[Any]]:
+    """The zone lists of a request from the board options (``{"battlefield": [--with values], ...}``)."""
+    return {
+        zone: [board_item(entry, ZONE_FLAGS[zone]) for entry in board_entries(options)]
+        for zone, options in zones.items()
+    }
+
+
+_INDEXED = re.compile(r"^(?P<zone>battlefield|opponents|graveyard|command)\[(?P<index>\d+)\](?P<rest>.*)$")
+
+
+def in_cli_terms(error: Exception, entries: dict[str, list[str]] | None = None) -> str:
+    """An error about a request built from flags, said in the flags' terms.
+
+    ``amounts.X`` becomes ``--amount X=...``, ``battlefield[0]`` the first ``--with`` entry (``entries``
+    holds each zone's entries as typed), ``choices[1]`` the second ``--choices`` answer; a hint to
+    give JSON ``"text"`` says where that is possible.
+
+    >>> from mtgdice.errors import InputError
+    >>> in_cli_terms(InputError("amounts.X", "this roll needs the value of 'X'; add it to amounts"))
+    "--amount X=...: this roll needs the value of 'X'; give --amount X=N"
+    >>> in_cli_terms(InputError("battlefield[1].level", "expected 1 or more, got 0"), {"battlefield": ["A", "B@0"]})
+    "--with 'B@0': level: expected 1 or more, got 0"
+    """
+    from mtgdice.errors import InputError
+
+    if not isinstance(error, InputError):
+        return str(error)
+    field, problem = error.field, error.problem
+    flag = field
+    if field.startswith("amounts."):
+        name = field.removeprefix("amounts.")
+        flag = f"--amount {name}=..."
+        problem = problem.replace("add it to amounts", f"give --amount {name}=N")
+    elif field in ("card", "roll", "choices", "amounts"):
+        flag = {"amounts": "--amount"}.get(field, f"--{field}")
+    elif field.startswith("choices["):
+        flag = f"--choices{field.removeprefix('choices')}"
+    elif (indexed := _INDEXED.match(field)) is not None:
+        zone, index, rest = indexed.group("zone"), int(indexed.group("index")), indexed.group("rest")
+        typed = (entries or {}).get(zone) or []
+        flag = f"{ZONE_FLAGS[zone]} {typed[index]!r}" if index < len(typed) else f"{ZONE_FLAGS[zone]} entry {index + 1}"
+        if rest.startswith("."):
+            problem = f"{rest[1:]}: {problem}"
+    problem = problem.replace(
+        'with "text" instead', 'by its Oracle text ("text") in a JSON request to `mtgdice resolve`'
+    )
+    return f"{flag}: {problem}" if flag else problem
+
+
+def card_options(function: Callable[..., Any]) -> Callable[..., Any]:
+    """The options that put a card's roll on a board (``--card``, ``--roll``, the board zones,
+    ``--amount``, ``--cards``), handed to the command as one :class:`CardOptions` named ``options``."""
+
+    @functools.wraps(function)
+    def command(
+        *args: Any,
+        card: str | None,
+        roll_number: int,
+        with_: Sequence[str],
+        opponents: Sequence[str],
+        graveyard: Sequence[str],
+        command_zone: Sequence[str],
+        amount: Sequence[str],
+        cards: str | None,
+        **kwargs: Any,
+    ) -> Any:
+        zones = {"battlefield": with_, "opponents": opponents, "graveyard": graveyard, "command": command_zone}
+        return function(*args, options=CardOptions(card, roll_number, amount, zones, cards), **kwargs)
+
+    decorated: Callable[..., Any] = command
+    for decorator in reversed(
+        [
+            click.option("--card", metavar="NAME", help="The card whose roll instruction to use."),
+            click.option(
+                "--roll",
+                "roll_number",
+                type=click.IntRange(min=1),
+                default=1,
+                show_default=True,
+                help="Which roll instruction of the card (1 = the first; `mtgdice compile` numbers them).",
+            ),
+            click.option("--with", "with_", metavar="NAMES", multiple=True, help="Your permanents, " + BOARD_HELP),
+            click.option("--opponents", metavar="NAMES", multiple=True, help="Opponents' permanents, same syntax."),
+            click.option("--graveyard", metavar="NAMES", multiple=True, help="Cards in your graveyard, same syntax."),
+            click.option(
+                "--command", "command_zone", metavar="NAMES", multiple=True, help="Face-up plane or phenomenon."
+            ),
+            click.option("--amount", metavar="NAME=N", multiple=True, help="A variable amount, e.g. X=3 (repeatable)."),
+            click.option("--cards", metavar="PATH", help=CARDS_HELP),
+        ]
+    ):
+        decorated = decorator(decorated)
+    return decorated
+
+
+class CardOptions:
+    """The card options of one command line, as typed (for errors) and as a resolve-style request.
+
+    ``--roll`` is 1-based; the request's ``roll`` is 0-based (the JSON contract).
+
+    >>> options = CardOptions("Some Ogre", 1, ["X=2"], {"battlefield": ["Nadia, Keeper of Dice; Lucky Sprite"]})
+    >>> options.request()["battlefield"], options.entries["battlefield"][1]
+    (['Nadia, Keeper of Dice', 'Lucky Sprite'], 'Lucky Sprite')
+    """
+
+    def __init__(
+        self,
+        card: str | None,
+        roll_number: int,
+        amount: Iterable[str],
+        zones: dict[str, Sequence[str]],
+        cards: str | None = None,
+    ) -> None:
+        self.card = card
+        self.roll_number = roll_number
+        self.amount = list(amount)
+        self.entries = {zone: board_entries(options) for zone, options in zones.items()}
+        self.cards = cards
+
+    def request(self) -> dict[str, Any]:
+        board = {
+            zone: [board_item(entry, ZONE_FLAGS[zone]) for entry in entries] for zone, entries in self.entries.items()
+        }
+        return {"card": self.card or "", "roll": self.roll_number - 1, "amounts": amounts(self.amount), **board}
+
+    def fail(self, error: Exception) -> NoReturn:
+        """Stop with ``error`` in the terms of these options."""
+        fail(in_cli_terms(error, self.entries))
+
+    def check_roll_number(self, compiled: Any) -> None:
+        """``--roll N`` must name one of the card's roll instructions (numbered from 1)."""
+        from mtgdice.errors import InputError
+
+        count = len(compiled.rolls)
+        if count and self.roll_number > count:
+            plural = "s" if count > 1 else ""
+            raise InputError(
+                "--roll", f"{compiled.name} has {count} roll instruction{plural}; give --roll 1 to {count}"
+            )
 
 
 if __name__ == "__main__":

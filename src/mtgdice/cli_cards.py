@@ -1,127 +1,112 @@
 """``mtgdice cards``: build, refresh and search the local card index (a thin shell over
 :mod:`mtgdice.cards`).
 
-Mounted by :mod:`mtgdice.cli` as ``app.add_typer(cards_app, name="cards")``. Every error is one line
-on stderr and exit status 2. Left out: card lookup for the rules commands (they take ``--cards``).
+Every error is one line on stderr and exit status 2. Progress bars (importing, downloading) are
+drawn on stderr when it is a terminal. Left out: card lookup for the rules commands (they take
+``--cards``).
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
-from typing import Annotated, NoReturn
 
-import typer
-from rich.console import Console
-from rich.table import Table
+import click
 
-from mtgdice.cards.download import SCRYFALL_API, download_oracle_cards
-from mtgdice.cards.index import default_index_path, import_bulk, search
-from mtgdice.errors import MtgDiceError
+from mtgdice.cards.download import SCRYFALL_API
+from mtgdice.cli import CONTEXT, LazyGroup, console, fail, out
 
-__all__ = ["cards_app"]
+__all__ = ["cards_group"]
 
-cards_app = typer.Typer(
-    name="cards",
-    help="Card data: import a Scryfall bulk file, download the current one, search the local index.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
-_out = Console()
-_err = Console(stderr=True)
-
-DbOption = Annotated[
-    Path | None,
-    typer.Option("--db", help="The card index (default: $MTGDICE_INDEX, then $XDG_DATA_HOME/mtgdice/cards.sqlite)."),
-]
+DB_HELP = "The card index (default: $MTGDICE_INDEX, else $XDG_DATA_HOME/mtgdice/cards.sqlite)."
 
 
-def _fail(message: str, status: int = 2) -> NoReturn:
-    _err.print(f"mtgdice: error: {message}", markup=False, highlight=False, soft_wrap=True)
-    raise typer.Exit(status)
+@click.group("cards", cls=LazyGroup, context_settings=CONTEXT)
+def cards_group() -> None:
+    """Card data: import a Scryfall bulk file, download the current one, search the local index."""
 
 
 @contextmanager
 def _one_line_errors() -> Iterator[None]:
+    from mtgdice.errors import MtgDiceError
+
     try:
         yield
     except MtgDiceError as error:
-        _fail(str(error))
+        fail(str(error))
     except KeyboardInterrupt:
-        _fail("interrupted; the card index was not changed", status=130)
+        out("mtgdice: interrupted; the card index was not changed", err=True)
+        raise click.exceptions.Exit(130) from None
 
 
-def _say(message: str) -> None:
-    _out.print(message, markup=False, highlight=False, soft_wrap=True)
+@cards_group.command("import", context_settings=CONTEXT)
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--db", metavar="PATH", help=DB_HELP)
+def import_command(file: str, db: str | None) -> None:
+    """Index every card of FILE (a Scryfall bulk file: JSON array, plain or gzip) that mentions dice."""
+    from mtgdice.cards.index import import_bulk
 
-
-@cards_app.command("import")
-def import_command(
-    file: Annotated[Path, typer.Argument(help="A Scryfall bulk file: JSON array, plain or gzip.")],
-    db: DbOption = None,
-) -> None:
-    """Index every card of FILE that mentions dice (oracle_cards, default_cards or all_cards)."""
     with _one_line_errors():
         stats = import_bulk(file, db, progress=True)
-    _say(
+    out(
         f"Indexed {stats.cards_indexed:,} cards with dice out of {stats.cards_seen:,} read from "
         f"{stats.source} into {stats.db_path} in {stats.seconds:.1f} s."
     )
     if stats.printed_rows:
-        _say(f"Kept {stats.printed_rows:,} printed texts in other languages.")
+        out(f"Kept {stats.printed_rows:,} printed texts in other languages.")
     if stats.compile_errors:
-        _say(f"{stats.compile_errors:,} cards did not compile; 'cards search' shows them with their error.")
+        out(f"{stats.compile_errors:,} cards did not compile; 'cards search' shows them with their error.")
 
 
-@cards_app.command("download")
-def download_command(
-    db: DbOption = None,
-    base_url: Annotated[str, typer.Option("--base-url", hidden=True)] = SCRYFALL_API,
-    force: Annotated[bool, typer.Option("--force", help="Download even if the index is up to date.")] = False,
-) -> None:
+@cards_group.command("download", context_settings=CONTEXT)
+@click.option("--db", metavar="PATH", help=DB_HELP)
+@click.option("--base-url", default=SCRYFALL_API, hidden=True)
+@click.option("--force", is_flag=True, help="Download even if the index is up to date.")
+def download_command(db: str | None, base_url: str, force: bool) -> None:
     """Download Scryfall's current oracle_cards file and rebuild the index from it."""
-    target = db if db is not None else default_index_path()
+    from pathlib import Path
+
+    from mtgdice.cards.download import download_oracle_cards
+    from mtgdice.cards.index import default_index_path
+
+    target = Path(db) if db is not None else default_index_path()
     with _one_line_errors():
         result = download_oracle_cards(target, target.parent, base_url, force=force)
     if result.stats is None:
-        _say(f"The card index {target} is up to date ({result.listing.updated_at}).")
+        out(f"The card index {target} is up to date ({result.listing.updated_at}).")
         return
-    _say(
-        f"Downloaded {result.bytes_received:,} bytes to {result.path}"
-        + (f" ({result.resumed} resumed)" if result.resumed else "")
-        + "."
-    )
+    resumed = f" ({result.resumed} resumed)" if result.resumed else ""
+    out(f"Downloaded {result.bytes_received:,} bytes to {result.path}{resumed}.")
     stats = result.stats
-    _say(f"Indexed {stats.cards_indexed:,} cards with dice out of {stats.cards_seen:,} into {stats.db_path}.")
+    out(f"Indexed {stats.cards_indexed:,} cards with dice out of {stats.cards_seen:,} into {stats.db_path}.")
     if stats.compile_errors:
-        _say(f"{stats.compile_errors:,} cards did not compile; 'cards search' shows them with their error.")
+        out(f"{stats.compile_errors:,} cards did not compile; 'cards search' shows them with their error.")
 
 
-@cards_app.command("search")
-def search_command(
-    query: Annotated[
-        str,
-        typer.Argument(help="Part of a name, or features: d20, d6, table, roll again, planar, stored, ..."),
-    ],
-    db: DbOption = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON array.")] = False,
-) -> None:
-    """Find indexed cards by name or by dice features ("d20 table", "reroll", "planar")."""
+@cards_group.command("search", context_settings=CONTEXT)
+@click.argument("query")
+@click.option("--db", metavar="PATH", help=DB_HELP)
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON array.")
+def search_command(query: str, db: str | None, as_json: bool) -> None:
+    """Find indexed cards by name or by dice features (QUERY: "d20 table", "reroll", "planar", ...)."""
+    import json
+
+    from mtgdice.cards.index import search
+
     with _one_line_errors():
-        cards = search(db, query)
+        found = search(db, query)
     if as_json:
-        typer.echo(json.dumps([card.to_json() for card in cards], ensure_ascii=False, indent=2))
+        out(json.dumps([card.to_json() for card in found], ensure_ascii=False, indent=2))
         return
-    if not cards:
-        _say(f"No card in the index matches {query!r}.")
+    if not found:
+        out(f"No card in the index matches {query!r}.")
         return
-    table = Table("Name", "Type", "Dice features", title=f"{len(cards)} cards")
-    for card in cards:
+    from rich.table import Table
+
+    table = Table("Name", "Type", "Dice features", title=f"{len(found)} cards")
+    for card in found:
         features = ", ".join(card.features)
         if card.compile_error:
             features += f" (not compiled: {card.compile_error})"
         table.add_row(card.name, card.type_line, features)
-    _out.print(table)
+    console().print(table)

@@ -1,136 +1,220 @@
 """The ``log``, ``replay`` and ``verify`` commands: a thin shell over :mod:`mtgdice.log`.
 
 ``mtgdice log list|show|export`` read the roll log (``--db``, else ``$MTGDICE_DB``, else
-``$XDG_DATA_HOME/mtgdice/rolls.sqlite``); ``mtgdice replay`` resolves logged requests again with
-their logged faces; ``mtgdice verify LOG.json`` checks an exported room log against its revealed
-seeds. Errors are one line on stderr with exit status 2.
+``$XDG_DATA_HOME/mtgdice/rolls.sqlite``, ``~/.local/share`` by default); ``mtgdice replay``
+resolves logged requests again with their logged faces; ``mtgdice verify LOG.json`` checks an
+exported room log against its revealed seeds. Errors are one line on stderr with exit status 2.
+
+``log list`` shows each roll as a person reads it: a plain roll's notation and total, a coin's
+heads or tails, the matched row by its printed label (``10—19``), whole room ids.
 
 This module leaves out the logic (``mtgdice.log``, ``mtgdice.fair``) and writing rolls to the log.
 """
 
 from __future__ import annotations
 
-import json
-import os
 import sys
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Any
 
-import typer
-from rich.console import Console
-from rich.table import Table
+import click
 
-from mtgdice.cards.catalog import optional_catalog
-from mtgdice.errors import InputError, MtgDiceError
-from mtgdice.log import LoggedRoll, RollLog, default_db_path, replay, verify_export
+from mtgdice.cli import CARDS_HELP, CONTEXT, DB_HELP, LazyGroup, console, fail, out
 
 MAX_UNVERIFIABLE_SHOWN = 10
 
-log_app = typer.Typer(
-    help="The roll log: list, show and export logged rolls.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
-out = Console(highlight=False)
-err = Console(stderr=True)
-
-DbOption = Annotated[
-    Path | None,
-    typer.Option("--db", help="Roll log file (default: $MTGDICE_DB, else $XDG_DATA_HOME/mtgdice/rolls.sqlite)."),
-]
-RoomOption = Annotated[str | None, typer.Option("--room", help="Only this room's rolls.")]
+db_option = click.option("--db", metavar="PATH", help=DB_HELP)
+room_option = click.option("--room", metavar="ID", help="Only this room's rolls.")
 
 
-def _fail(message: str) -> NoReturn:
-    err.print(f"mtgdice: error: {message}", markup=False, highlight=False, soft_wrap=True)
-    raise typer.Exit(2)
+@click.group("log", cls=LazyGroup, context_settings=CONTEXT)
+def log_group() -> None:
+    """The roll log: list, show and export logged rolls."""
 
 
-def _open(db: Path | None) -> RollLog:
-    path = db or default_db_path()
+def _open(db: str | None) -> Any:
+    from mtgdice.errors import InputError
+    from mtgdice.log.store import RollLog, default_db_path
+
+    path = Path(db) if db is not None else default_db_path()
     if not path.exists():
         raise InputError("--db", f"no roll log at {str(path)!r}; give --db PATH or set MTGDICE_DB")
     return RollLog(path)
 
 
-def _quiet_broken_pipe() -> NoReturn:
-    """The reader of stdout went away (``| head``): stop without a traceback."""
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
-    raise typer.Exit(1)
+def roll_label(roll: Any) -> str:
+    """What was rolled: the card, a plain roll's notation, "coin", or the start of the text rolled."""
+    request = roll.request
+    if isinstance(request.get("notation"), str):
+        return str(request["notation"])
+    if coin_face(roll) is not None:
+        return "coin"
+    if request.get("kind") == "planar":
+        return "planar die" + (" (special action)" if request.get("action") else "")
+    if roll.card and "text" not in request:
+        return str(roll.card)
+    text = request.get("text")
+    name = request.get("name") if isinstance(request.get("name"), str) else ""
+    from mtgdice.text.notation import PLANAR_TEXT
 
-
-def _label(roll: LoggedRoll) -> str:
-    if roll.card:
-        return roll.card
-    text = roll.request.get("text")
+    if text == PLANAR_TEXT:
+        return "planar die"
     if isinstance(text, str) and text:
-        return repr(text if len(text) <= 30 else text[:29] + "…")
-    return ""
+        shown = text if len(text) <= 30 else text[:29] + "…"
+        return f"{name}: {shown!r}" if name else repr(shown)
+    return str(roll.card or "")
 
 
-def _results(roll: LoggedRoll) -> str:
+def coin_face(roll: Any) -> str | None:
+    """ "heads", "tails" (or several) when the logged roll is a coin flip (CR 705)."""
+    flip = roll.outcome.get("flip")
+    if isinstance(flip, dict) and isinstance(flip.get("results"), list):
+        return ", ".join(str(side) for side in flip["results"]) or "no coin"
+    outcome_face = roll.outcome.get("coin")  # logs written before coins had rules of their own
+    return str(outcome_face) if outcome_face in ("heads", "tails") else None
+
+
+def results_text(roll: Any) -> str:
+    """The results a person reads: a plain total, heads/tails, or each execution's counted results."""
+    if roll.outcome.get("kind") == "plain" and "total" in roll.outcome:
+        return f"total {roll.outcome['total']}"
+    face = coin_face(roll)
+    if face is not None:
+        return face
     return " | ".join(", ".join(str(result) for result in results) for results in roll.results)
 
 
-@log_app.command("list")
-def list_command(
-    db: DbOption = None,
-    room: RoomOption = None,
-    limit: Annotated[int, typer.Option("--limit", min=1, help="How many of the latest rolls.")] = 50,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the rolls as a JSON list.")] = False,
-) -> None:
-    """The latest logged rolls, newest first."""
+class RowLabels:
+    """The printed label of a logged roll's matched row (``10—19``), from the card's compiled table.
+
+    Cards given by text compile on the spot; cards given by name are looked up in the card data
+    when there is any. Without it, the row is shown by its number, counted from 1.
+    """
+
+    def __init__(self, cards: str | None) -> None:
+        self._cards = cards
+        self._catalog: Any = None
+        self._loaded = False
+        self._tables: dict[tuple[str, str, int], Any] = {}
+
+    def label(self, roll: Any) -> str:
+        if roll.row is None:
+            return ""
+        request = roll.request
+        roll_index = request.get("roll", 0) if isinstance(request.get("roll", 0), int) else 0
+        key = (str(request.get("card", "")), str(request.get("text", "")), roll_index)
+        if key not in self._tables:
+            self._tables[key] = self._table(request, roll_index)
+        table = self._tables[key]
+        if table is not None and 0 <= roll.row < len(table.rows):
+            return str(table.rows[roll.row].label)
+        return f"row {roll.row + 1}"
+
+    def _table(self, request: dict[str, Any], roll_index: int) -> Any:
+        from mtgdice.errors import MtgDiceError
+        from mtgdice.jsonio import card_from
+
+        try:
+            cards = None
+            if "text" not in request:
+                if not self._loaded:
+                    from mtgdice.cards.catalog import optional_catalog
+
+                    self._catalog, self._loaded = optional_catalog(self._cards), True
+                cards = self._catalog
+                if cards is None:
+                    return None
+            compiled = card_from(request, "card", cards)
+        except (MtgDiceError, ValueError, TypeError):
+            return None
+        return compiled.rolls[roll_index].table if roll_index < len(compiled.rolls) else None
+
+
+@log_group.command("list", context_settings=CONTEXT)
+@db_option
+@room_option
+@click.option(
+    "--limit", type=click.IntRange(min=1), default=50, show_default=True, help="How many of the latest rolls."
+)
+@click.option("--cards", metavar="PATH", help=CARDS_HELP + " Used to show rows by their label.")
+@click.option("--json", "as_json", is_flag=True, help="Print the rolls as a JSON list.")
+def list_command(db: str | None, room: str | None, limit: int, cards: str | None, as_json: bool) -> None:
+    """The latest logged rolls, newest first (`mtgdice log show ID` shows one in full)."""
+    import json
+
+    from mtgdice.errors import MtgDiceError
+
     try:
         with _open(db) as log:
             rolls = log.list(room, limit)
+        labels = RowLabels(cards)
+        rows = [
+            (
+                str(roll.id),
+                roll.time[:19].replace("T", " "),
+                roll.room or "",
+                roll.player or "",
+                roll_label(roll),
+                results_text(roll),
+                labels.label(roll),
+                roll.source,
+            )
+            for roll in rolls
+        ]
     except MtgDiceError as error:
-        _fail(str(error))
+        fail(str(error))
     if as_json:
-        print(json.dumps([roll.export_json() for roll in rolls], ensure_ascii=False))
+        out(json.dumps([roll.export_json() for roll in rolls], ensure_ascii=False))
         return
-    table = Table("id", "time (UTC)", "room", "player", "card", "results", "row", "source")
-    for roll in rolls:
-        table.add_row(
-            str(roll.id), roll.time[:19].replace("T", " "), roll.room or "", roll.player or "",
-            _label(roll), _results(roll), "" if roll.row is None else str(roll.row), roll.source,
-        )  # fmt: skip
-    out.print(table)
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table()
+    for position, header in enumerate(("id", "time (UTC)", "room", "player", "rolled", "results", "row", "source")):
+        # Ids, times and room ids are never cut: `log show ID` and `--room ID` take them whole.
+        whole = position in (0, 1, 2, 7)
+        width = max([len(header), *(len(row[position]) for row in rows)]) if whole else None
+        table.add_column(header, no_wrap=whole, min_width=width, justify="right" if position == 0 else "left")
+    for row in rows:
+        table.add_row(*(Text(cell) for cell in row))
+    console(wide=160).print(table)
 
 
-@log_app.command("show")
-def show_command(
-    roll_id: Annotated[int, typer.Argument(metavar="ID", help="The roll's id (see `mtgdice log list`).")],
-    db: DbOption = None,
-) -> None:
-    """One logged roll, in full, as JSON."""
+@log_group.command("show", context_settings=CONTEXT)
+@click.argument("roll_id", metavar="ID", type=int)
+@db_option
+def show_command(roll_id: int, db: str | None) -> None:
+    """One logged roll, in full, as JSON (ID as `mtgdice log list` shows it)."""
+    import json
+
+    from mtgdice.errors import MtgDiceError
+
     try:
         with _open(db) as log:
             roll = log.get(roll_id)
     except MtgDiceError as error:
-        _fail(str(error))
-    try:
-        print(json.dumps(roll.export_json(), ensure_ascii=False, indent=2))
-    except BrokenPipeError:
-        _quiet_broken_pipe()
+        fail(str(error))
+    out(json.dumps(roll.export_json(), ensure_ascii=False, indent=2))
 
 
-@log_app.command("export")
-def export_command(
-    db: DbOption = None,
-    room: RoomOption = None,
-    format: Annotated[str, typer.Option("--format", help="json (what `mtgdice verify` checks) or csv.")] = "json",
-    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write here (default: stdout).")] = None,
-) -> None:
-    """Export the rolls of a room (default: every room) as JSON or CSV."""
+@log_group.command("export", context_settings=CONTEXT)
+@db_option
+@room_option
+@click.option("--format", "format_", default="json", show_default=True, help="json or csv.")
+@click.option("--output", "-o", metavar="FILE", help="Write here (default: stdout).")
+def export_command(db: str | None, room: str | None, format_: str, output: str | None) -> None:
+    """Export the rolls of a room (default: every room) as JSON (what `mtgdice verify` checks) or CSV."""
+    import json
+
+    from mtgdice.errors import InputError, MtgDiceError
+
     try:
-        if format not in ("json", "csv"):
-            raise InputError("--format", f"{format!r} is not a format; use json or csv")
+        if format_ not in ("json", "csv"):
+            raise InputError("--format", f"{format_!r} is not a format; use json or csv")
         with _open(db) as log:
             handle = open(output, "w", encoding="utf-8", newline="") if output is not None else sys.stdout
             try:
-                if format == "json":
+                if format_ == "json":
                     json.dump(log.export_json(room), handle, ensure_ascii=False, indent=1)
                     handle.write("\n")
                 else:
@@ -139,85 +223,81 @@ def export_command(
                 if output is not None:
                     handle.close()
     except BrokenPipeError:
-        _quiet_broken_pipe()
+        raise
     except OSError as error:
-        _fail(f"--output: cannot write {str(output)!r}: {error.strerror}")
+        fail(f"--output: cannot write {output!r}: {error.strerror}")
     except MtgDiceError as error:
-        _fail(str(error))
+        fail(str(error))
 
 
-def replay_command(
-    db: DbOption = None,
-    room: RoomOption = None,
-    cards: Annotated[
-        str | None,
-        typer.Option("--cards", help="Scryfall-format card file (default: $MTGDICE_CARDS, then the local index)."),
-    ] = None,
-) -> None:
-    """Resolve every logged request again with its logged faces; report outcomes that differ.
+@click.command("replay", context_settings=CONTEXT)
+@db_option
+@room_option
+@click.option("--cards", metavar="PATH", help=CARDS_HELP)
+def replay_command(db: str | None, room: str | None, cards: str | None) -> None:
+    """Resolve every logged roll again with its logged faces; report outcomes that differ.
 
     Exit status 0 when every roll gives the logged outcome, 1 otherwise.
     """
+    from mtgdice.cards.catalog import optional_catalog
+    from mtgdice.errors import MtgDiceError
+    from mtgdice.log import replay
+
     try:
         catalog = optional_catalog(cards)
         with _open(db) as log:
             results = list(replay(log.rolls(room), catalog))
     except MtgDiceError as error:
-        _fail(str(error))
+        fail(str(error))
     differing = [result for result in results if not result.same]
     for result in differing:
-        out.print(result.line(), markup=False, soft_wrap=True)
-    out.print(f"{len(results) - len(differing)} of {len(results)} rolls replay to the logged outcome")
+        out(result.line())
+    out(f"{len(results) - len(differing)} of {len(results)} rolls replay to the logged outcome")
     if differing:
-        raise typer.Exit(1)
+        raise click.exceptions.Exit(1)
 
 
-def verify_command(
-    file: Annotated[
-        Path,
-        typer.Argument(metavar="LOG.json", help="An exported room log (`mtgdice log export`); - reads stdin."),
-    ],
-    as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
-) -> None:
-    """Check an exported room log against its revealed seeds, roll by roll.
+@click.command("verify", context_settings=CONTEXT)
+@click.argument("file", metavar="LOG.json")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def verify_command(file: str, as_json: bool) -> None:
+    """Check an exported room log (`mtgdice log export`; - reads stdin) against its revealed seeds.
 
     Exit status 0 when every roll is verified, 1 when any roll is bad (one line each, naming the roll
     and its first wrong face), 3 when none is bad but some cannot be checked yet (seed not revealed,
     or not a commit-reveal roll).
     """
+    import json
+
+    from mtgdice.errors import InputError, MtgDiceError
+    from mtgdice.log import verify_export
+
     try:
         try:
-            text = sys.stdin.read() if str(file) == "-" else file.read_text(encoding="utf-8")
+            text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as error:
-            raise InputError("LOG.json", f"cannot read {str(file)!r}: {error}") from None
+            raise InputError("LOG.json", f"cannot read {file!r}: {error}") from None
         try:
             data = json.loads(text)
         except json.JSONDecodeError as error:
             raise InputError("LOG.json", f"not valid JSON: {error.msg} at line {error.lineno}") from None
         report = verify_export(data)
     except MtgDiceError as error:
-        _fail(str(error))
+        fail(str(error))
     if as_json:
-        print(json.dumps(report.to_json(), ensure_ascii=False))
+        out(json.dumps(report.to_json(), ensure_ascii=False))
     else:
         for check in report.bad:
-            out.print(check.line(), markup=False, soft_wrap=True)
+            out(check.line())
         waiting = report.unverifiable
         for check in waiting[:MAX_UNVERIFIABLE_SHOWN]:
-            out.print(check.line(), markup=False, soft_wrap=True)
+            out(check.line())
         if len(waiting) > MAX_UNVERIFIABLE_SHOWN:
-            out.print(f"... and {len(waiting) - MAX_UNVERIFIABLE_SHOWN} more unverifiable rolls (--json lists all)")
+            out(f"... and {len(waiting) - MAX_UNVERIFIABLE_SHOWN} more unverifiable rolls (--json lists all)")
         for warning in report.warnings:
-            out.print(f"warning: {warning}", markup=False, soft_wrap=True)
-        out.print(report.summary(), markup=False)
+            out(f"warning: {warning}")
+        out(report.summary())
     if report.bad:
-        raise typer.Exit(1)
+        raise click.exceptions.Exit(1)
     if not report.ok:
-        raise typer.Exit(3)
-
-
-def register(app: typer.Typer) -> None:
-    """Add ``log``, ``replay`` and ``verify`` to the ``mtgdice`` command."""
-    app.add_typer(log_app, name="log")
-    app.command("replay")(replay_command)
-    app.command("verify")(verify_command)
+        raise click.exceptions.Exit(3)

@@ -1,91 +1,133 @@
-"""``mtgdice odds`` and ``mtgdice fairness``: thin shells over :mod:`mtgdice.odds` and
-:mod:`mtgdice.fairness` (no rules logic here).
+"""``mtgdice odds``, ``mtgdice simulate`` and ``mtgdice fairness``: thin shells over
+:mod:`mtgdice.odds`, :mod:`mtgdice.sim` and :mod:`mtgdice.fairness` (no rules logic here).
 
 ``odds`` reads a request like ``resolve`` (docs/odds.md: the json-interface.md fields without
 ``dice``, plus ``policy``) from a file or stdin, or takes ``--card`` and board options; it prints
-a rich table of the rows with exact fractions and percents, ``--json`` for programs, and a chart
-with ``--plot FILE.png|svg`` (matplotlib, imported only then). Errors are one line on stderr,
-exit status 2. This module leaves out the maths.
+a table of the rows with exact fractions and percents, ``--json`` for programs, and a chart
+with ``--plot FILE.png|svg`` (matplotlib, the ``plot`` extra, imported only then). ``simulate``
+prints the same kinds of numbers, counted. Long runs show a progress bar when the output is a
+terminal. Errors are one line on stderr, exit status 2. This module leaves out the maths.
 """
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Callable, Iterable
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
-import typer
+import click
 
-from mtgdice.errors import InputError, MtgDiceError
+from mtgdice.cli import CONTEXT, CardOptions, card_options, catalog, console, fail, needs_cards, out, read_request
 
 POLICIES = ("decline", "accept", "maximize", "minimize")
+POLICY_HELP = "How optional decisions are answered: decline, accept, maximize or minimize."
+PROGRESS_FROM = 1_000_000
+"""Simulations of this many rolls or more show a progress bar on a terminal."""
 
 
 def odds_request(request: dict[str, Any], cards: Any) -> tuple[str, Any, Any]:
-    """Compute the odds of a request: ``(card name, instruction, Odds)``.
+    """Compute the odds of a request object: ``(card name, instruction, Odds)``. The request is
+    read like ``resolve``'s (an unknown field is refused with the nearest name), plus ``policy``.
 
     >>> name, _, result = odds_request({"text": "Roll a d4.", "name": "Test"}, None)
     >>> result.to_json()["results"]["4"]
     '1/4'
     """
-    from mtgdice.jsonio import amounts_from, board_from, instruction_from
+    from mtgdice.errors import InputError
+    from mtgdice.jsonio import request_from_json
     from mtgdice.odds import odds
-    from mtgdice.rules import TurnState
+    from mtgdice.request import prepare
 
-    for field in ("dice", "planar"):
+    for field in ("dice", "planar", "coins", "random"):
         if request.get(field):
-            raise InputError(field, "odds enumerate every face; leave out dice and planar")
+            raise InputError(field, "odds enumerate every face; leave out dice, planar, coins and random")
     if request.get("choices"):
         raise InputError("choices", "odds answer every decision by a policy; give policy instead of choices")
     policy = request.get("policy", "decline")
     if policy not in POLICIES:
         raise InputError("policy", f"{policy!r} is not a policy; use one of {', '.join(POLICIES)}")
-    compiled, instruction = instruction_from(request, cards)
-    board = board_from(request, cards)
-    used = request.get("used", []) or []
-    if not isinstance(used, list):
-        raise InputError("used", "expected a list of keys")
+    typed = request_from_json(request, allow=("policy",))
+    prepared = prepare(typed, cards)
+    if prepared.instruction is None:
+        raise InputError("kind", "odds are for dice rolled by the rules: a card, dice or the planar die")
     result = odds(
-        instruction,
-        source=compiled.name or "~",
-        board=board,
+        prepared.instruction,
+        source=prepared.name,
+        board=prepared.board,
         policy=policy,
-        amounts=amounts_from(request),
-        turn=TurnState(frozenset(str(key) for key in used)),
+        amounts=prepared.amounts,
+        turn=typed.turn,
     )
-    return compiled.name or "~", instruction, result
+    return prepared.name, prepared.instruction, result
 
 
-def card_request(card: str, roll: int, amount: list[str] | None, with_: str, graveyard: str) -> dict[str, Any]:
-    """A resolve-style request from the command line's card options."""
-    from mtgdice import cli
+def result_order(value: Any) -> tuple[bool, bool, int, str]:
+    """Results in numeric order, then named faces, then no result.
 
-    return {
-        "card": card,
-        "roll": roll,
-        "amounts": cli._amounts(amount or []),
-        "battlefield": cli._board_names(with_),
-        "graveyard": cli._board_names(graveyard),
-    }
+    >>> sorted([10, 2, "chaos", None, 1], key=result_order)
+    [1, 2, 10, 'chaos', None]
+    """
+    return value is None, isinstance(value, str), value if isinstance(value, int) else 0, str(value)
 
 
-def _percent(p: Fraction) -> str:
+def board_label(request: dict[str, Any]) -> str:
+    """The board of a request in a few words, for titles: "with Lucky Sprite, graveyard: Old Spell".
+
+    >>> board_label({"battlefield": ["Lucky Sprite", {"card": "Some Class", "level": 2}], "graveyard": ["Old Spell"]})
+    'with Lucky Sprite; Some Class (level 2), graveyard: Old Spell'
+    """
+    parts = []
+    for zone, word in (("battlefield", "with"), ("opponents", "opponents:"), ("graveyard", "graveyard:")):
+        names = [_item_label(item) for item in request.get(zone) or []]
+        if names:
+            parts.append(f"{word} {'; '.join(names)}")
+    command = [_item_label(item) for item in request.get("command") or []]
+    if command:
+        parts.append(f"plane: {'; '.join(command)}")
+    return ", ".join(parts)
+
+
+def _item_label(item: Any) -> str:
+    if not isinstance(item, dict):
+        return str(item)
+    name = str(item.get("card") or item.get("name") or "card text")
+    extras = [f"level {item['level']}"] if "level" in item else []
+    extras += [f"{n} {kind}" for kind, n in (item.get("counters") or {}).items()]
+    extras += ["tapped"] if item.get("tapped") else []
+    return f"{name} ({', '.join(extras)})" if extras else name
+
+
+def _percent(p: Fraction | float) -> str:
     return f"{float(p) * 100:.2f}%"
 
 
-def odds_table(name: str, instruction: Any, result: Any) -> Any:
-    """A rich table of the rows (or of the results when the instruction has no table)."""
+def _table(title: str, instruction: Any, columns: tuple[str, str]) -> Any:
+    """A rich table whose first column is the table's row (or the result, without a table)."""
     from rich.table import Table
     from rich.text import Text
 
-    table = Table(title=Text(f"{name}: {instruction.text}".strip()), title_justify="left")
+    table = Table(title=Text(title), title_justify="left")
     table.add_column("row" if instruction.table is not None else "result")
-    table.add_column("probability", justify="right")
-    table.add_column("percent", justify="right")
+    for column in columns:
+        table.add_column(column, justify="right")
+    return table
+
+
+def _row_label(row: Any) -> Any:
+    from rich.text import Text
+
+    return Text(f"{row.label}  {row.text}" if row.text else row.label)  # Text: card text is not rich markup
+
+
+def odds_table(name: str, instruction: Any, result: Any, board: str = "") -> Any:
+    """A rich table of the rows (or of the results when the instruction has no table)."""
+    title = f"{name}: {instruction.text}".strip() + (f" ({board})" if board else "")
+    table = _table(title, instruction, ("probability", "percent"))
     if instruction.table is not None:
         for row, p in zip(instruction.table.rows, result.rows, strict=True):
-            label = f"{row.label}  {row.text}" if row.text else row.label
-            table.add_row(Text(label), str(p), _percent(p))  # Text: card text is not rich markup
+            table.add_row(_row_label(row), str(p), _percent(p))
         if result.no_row:
             table.add_row("no row", str(result.no_row), _percent(result.no_row))
     else:
@@ -94,8 +136,10 @@ def odds_table(name: str, instruction: Any, result: Any) -> Any:
     return table
 
 
-def plot(result: Any, instruction: Any, path: Path) -> None:
-    """Write a bar chart of the results (and rows) to ``path`` (.png or .svg)."""
+def plot(result: Any, instruction: Any, path: Path, title: str) -> None:
+    """Write a chart of the results, and of the table's rows when there is one, to ``path`` (.png or .svg)."""
+    from mtgdice.errors import InputError
+
     if path.suffix.lower() not in (".png", ".svg"):
         raise InputError("--plot", f"{str(path)!r}: write a .png or .svg file")
     import matplotlib
@@ -105,11 +149,23 @@ def plot(result: Any, instruction: Any, path: Path) -> None:
 
     labels = ["none" if value is None else str(value) for value, _ in result.results]
     heights = [float(p) for _, p in result.results]
-    figure, axis = plt.subplots(figsize=(max(6.0, 0.35 * len(labels)), 3.5))
+    table = instruction.table
+    panels = 2 if table is not None else 1
+    figure, axes = plt.subplots(1, panels, figsize=(max(6.0, 0.35 * len(labels)) + 3.5 * (panels - 1), 3.8))
+    axis = axes[0] if panels == 2 else axes
     axis.bar(labels, heights, color="#4a6fa5")
-    axis.set_xlabel("result" if len(labels) else "")
+    axis.set_xlabel("result")
     axis.set_ylabel("probability")
-    axis.set_title(instruction.text or "odds")
+    if table is not None:
+        rows_axis = axes[1]
+        row_labels = [row.label for row in table.rows] + (["no row"] if result.no_row else [])
+        row_heights = [float(p) for p in result.rows] + ([float(result.no_row)] if result.no_row else [])
+        rows_axis.bar(row_labels, row_heights, color="#a56f4a")
+        rows_axis.set_xlabel("row")
+        rows_axis.set_ylabel("probability")
+        for position, height in enumerate(row_heights):
+            rows_axis.annotate(_percent(height), (position, height), ha="center", va="bottom", fontsize=8)
+    figure.suptitle(title if len(title) <= 110 else title[:109] + "…", fontsize=10)
     figure.tight_layout()
     try:
         figure.savefig(path)
@@ -119,135 +175,222 @@ def plot(result: Any, instruction: Any, path: Path) -> None:
         plt.close(figure)
 
 
-def register(app: typer.Typer) -> None:
-    """Add the ``odds`` and ``fairness`` commands to the ``mtgdice`` app."""
+def _policy_option(default: str | None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    return click.option("--policy", type=click.Choice(POLICIES), default=default, help=POLICY_HELP)
 
-    @app.command("odds")
-    def odds_command(
-        file: Annotated[Path | None, typer.Argument(help="JSON request (default: standard input).")] = None,
-        card: Annotated[str | None, typer.Option("--card", help="The card whose roll to study.")] = None,
-        with_: Annotated[str, typer.Option("--with", help="Your permanents, separated by ';'.")] = "",
-        graveyard: Annotated[str, typer.Option("--graveyard", help="Cards in your graveyard, separated by ';'.")] = "",
-        roll: Annotated[int, typer.Option("--roll", help="Which roll instruction of the card (0 = first).")] = 0,
-        policy: Annotated[str | None, typer.Option("--policy", help="decline, accept, maximize or minimize.")] = None,
-        amount: Annotated[list[str] | None, typer.Option("--amount", help="A variable amount, NAME=VALUE.")] = None,
-        cards: Annotated[str | None, typer.Option("--cards", help="Scryfall-format card file.")] = None,
-        as_json: Annotated[bool, typer.Option("--json", help="Print the odds JSON object (docs/odds.md).")] = False,
-        plot_file: Annotated[Path | None, typer.Option("--plot", help="Write a chart to FILE.png or FILE.svg.")] = None,
-    ) -> None:
-        """Exact odds of a card's roll: each row, each result, expected executions and triggers."""
-        from mtgdice import cli
-        from mtgdice.jsonio import dumps
 
-        try:
-            if card is not None:
-                request: dict[str, Any] = card_request(card, roll, amount, with_, graveyard)
-            else:
-                request = cli._read_request(file)
-            if policy is not None:
-                request["policy"] = policy
-            catalog = cli._catalog(cards, required=cli._needs_cards(request))
-            name, instruction, result = odds_request(request, catalog)
-            if plot_file is not None:
-                plot(result, instruction, plot_file)
-        except MtgDiceError as error:
-            cli.fail(str(error))
-        if as_json:
-            print(dumps(result.to_json()))
-            return
-        cli.out.print(odds_table(name, instruction, result))
-        cli.out.print(
-            f"expected executions: {result.expected_executions} ({float(result.expected_executions):.4f})",
-            highlight=False,
-        )
-        for trigger_card, expected in result.triggers:
-            cli.out.print(f"expected triggers of {trigger_card}: {expected} ({float(expected):.4f})", highlight=False)
-        if result.doubles:
-            cli.out.print(f"doubles: {result.doubles} ({_percent(result.doubles)})", highlight=False)
+@click.command("odds", context_settings=CONTEXT)
+@click.argument("file", required=False, metavar="[FILE]")
+@card_options
+@_policy_option(None)
+@click.option("--json", "as_json", is_flag=True, help="Print the odds JSON object (docs/odds.md).")
+@click.option(
+    "--plot", "plot_file", metavar="FILE", help="Also write a chart to FILE.png or FILE.svg (the plot extra)."
+)
+def odds_command(
+    file: str | None,
+    options: CardOptions,
+    policy: str | None,
+    as_json: bool,
+    plot_file: str | None,
+) -> None:
+    """Exact odds of a card's roll (--card NAME with a board, or a JSON request in FILE or on stdin):
+    each row, each result, expected executions and triggers."""
+    from mtgdice.errors import MtgDiceError
+    from mtgdice.jsonio import card_from, dumps
 
-    @app.command("simulate")
-    def simulate_command(
-        card: Annotated[str, typer.Option("--card", help="The card whose roll to simulate.")],
-        with_: Annotated[str, typer.Option("--with", help="Your permanents, separated by ';'.")] = "",
-        graveyard: Annotated[str, typer.Option("--graveyard", help="Cards in your graveyard, separated by ';'.")] = "",
-        roll: Annotated[int, typer.Option("--roll", help="Which roll instruction of the card (0 = first).")] = 0,
-        policy: Annotated[str, typer.Option("--policy", help="decline, accept, maximize or minimize.")] = "decline",
-        amount: Annotated[list[str] | None, typer.Option("--amount", help="A variable amount, NAME=VALUE.")] = None,
-        rolls: Annotated[int, typer.Option("--rolls", help="How many first executions to simulate.")] = 1_000_000,
-        seed: Annotated[int, typer.Option("--seed", help="Seed of the PCG64 generator.")] = 0,
-        cards: Annotated[str | None, typer.Option("--cards", help="Scryfall-format card file.")] = None,
-        as_json: Annotated[bool, typer.Option("--json", help="Print the counts as JSON.")] = False,
-    ) -> None:
-        """Simulate many rolls of a card's instruction (numpy, seeded) and count rows, results and triggers."""
-        from mtgdice import cli
-        from mtgdice.jsonio import amounts_from, board_from, dumps, instruction_from
+    card = options.card
+    try:
+        request = options.request() if card is not None else read_request(file)
+        if policy is not None:
+            request["policy"] = policy
+        card_data = catalog(options.cards, required=needs_cards(request))
+        if card is not None:
+            options.check_roll_number(card_from(request, "card", card_data))
+        name, instruction, result = odds_request(request, card_data)
+        board = board_label(request)
+        if plot_file is not None:
+            plot(result, instruction, Path(plot_file), f"{name}: {instruction.text}" + (f" ({board})" if board else ""))
+    except MtgDiceError as error:
+        if card is not None:
+            options.fail(error)
+        fail(str(error))
+    if as_json:
+        out(dumps(result.to_json()))
+        return
+    stdout = console()
+    stdout.print(odds_table(name, instruction, result, board))
+    lines = [f"expected executions: {result.expected_executions} ({float(result.expected_executions):.4f})"]
+    if result.again:
+        lines.append(f"roll again after the first execution: {result.again} ({_percent(result.again)})")
+    for trigger_card, expected in result.triggers:
+        lines.append(f"expected triggers of {trigger_card}: {expected} ({float(expected):.4f})")
+    if result.doubles:
+        lines.append(f"doubles: {result.doubles} ({_percent(result.doubles)})")
+    if plot_file is not None:
+        lines.append(f"chart written to {plot_file}")
+    for line in lines:
+        out(line)
+
+
+@click.command("simulate", context_settings=CONTEXT)
+@card_options
+@_policy_option("decline")
+@click.option("--rolls", type=int, default=1_000_000, show_default=True, help="How many first executions to simulate.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the PCG64 generator.")
+@click.option("--json", "as_json", is_flag=True, help="Print the counts as JSON.")
+def simulate_command(
+    options: CardOptions,
+    policy: str,
+    rolls: int,
+    seed: int,
+    as_json: bool,
+) -> None:
+    """Simulate many rolls of a card's instruction (numpy, seeded): rows, results, roll again, triggers."""
+    from mtgdice.errors import InputError, MtgDiceError
+    from mtgdice.jsonio import card_from, dumps, request_from_json
+    from mtgdice.request import prepare
+
+    try:
+        if options.card is None:
+            raise InputError("--card", "name the card whose roll to simulate")
+        if not 1 <= rolls <= 100_000_000:
+            raise InputError("--rolls", f"{rolls} is not between 1 and 100000000")
+        request = options.request()
+        card_data = catalog(options.cards)
+        options.check_roll_number(card_from(request, "card", card_data))
+        typed = request_from_json(request)
+        prepared = prepare(typed, card_data)
+        instruction = prepared.instruction
+        assert instruction is not None
         from mtgdice.sim import simulate
 
-        try:
-            if not 1 <= rolls <= 100_000_000:
-                raise InputError("--rolls", f"{rolls} is not between 1 and 100000000")
-            if policy not in POLICIES:
-                raise InputError("--policy", f"{policy!r} is not a policy; use one of {', '.join(POLICIES)}")
-            request = card_request(card, roll, amount, with_, graveyard)
-            catalog = cli._catalog(cards)
-            compiled, instruction = instruction_from(request, catalog)
-            result = simulate(
-                instruction,
-                rolls=rolls,
-                seed=seed,
-                source=compiled.name,
-                board=board_from(request, catalog),
-                policy=policy,
-                amounts=amounts_from(request),
-                progress=not as_json,
-            )
-        except MtgDiceError as error:
-            cli.fail(str(error))
+        result = simulate(
+            instruction,
+            rolls=rolls,
+            seed=seed,
+            source=prepared.name,
+            board=prepared.board,
+            policy=policy,
+            amounts=prepared.amounts,
+            turn=typed.turn,
+            progress=not as_json and rolls >= PROGRESS_FROM and _terminal(),
+        )
+    except MtgDiceError as error:
+        options.fail(error)
+    results = sorted(result.results.items(), key=lambda item: result_order(item[0]))
+    if as_json:
         data = {
             "rolls": result.rolls,
             "method": result.method,
             "rows": list(result.rows),
             "no_row": result.no_row,
-            "results": {str(key): count for key, count in sorted(result.results.items(), key=lambda kv: str(kv[0]))},
+            "results": {"none" if key is None else str(key): count for key, count in results},
             "doubles": result.doubles,
             "again": result.again,
+            "executions": result.executions,
+            "expected_executions": result.expected_executions,
             "triggers": result.triggers,
         }
-        if as_json:
-            print(dumps(data))
-            return
-        cli.out.print(
-            f"{compiled.name}: {result.rolls} simulated rolls ({result.method}, seed {seed})", highlight=False
-        )
-        table = instruction.table
-        for index, count in enumerate(result.rows):
-            label = table.rows[index].label if table is not None else str(index)
-            cli.out.print(f"  {label}: {count} ({count / result.rolls:.4%})", highlight=False)
-        if table is not None:
-            cli.out.print(f"  no row: {result.no_row} ({result.no_row / result.rolls:.4%})", highlight=False)
-        for name, count in result.triggers.items():
-            cli.out.print(f"  triggers of {name}: {count} ({count / result.rolls:.4f} per roll)", highlight=False)
+        out(dumps(data))
+        return
+    board = board_label(request)
+    title = f"{prepared.name}: {result.rolls:,} simulated rolls ({result.method}, seed {seed})"
+    console().print(simulation_table(title + (f", {board}" if board else ""), instruction, result, results))
+    spread = result.standard_error(result.executions, result.executions_squared)
+    out(f"executions: {result.executions:,} ({result.expected_executions:.4f} per resolution, ± {spread:.4f})")
+    out(f"roll again after the first execution: {result.again:,} ({_share(result.again, result.rolls)})")
+    if result.doubles:
+        out(f"doubles: {result.doubles:,} ({_share(result.doubles, result.rolls)})")
+    for name, count in result.triggers.items():
+        out(f"triggers of {name}: {count:,} ({count / result.rolls:.4f} per resolution)")
 
-    @app.command("fairness")
-    def fairness_command(
-        rolls: Annotated[int, typer.Option("--rolls", help="Rolls per die.")] = 60_000,
-        dice: Annotated[
-            str, typer.Option("--dice", help="Dice to test, e.g. d4,d6,d20,planar.")
-        ] = "d4,d6,d8,d10,d12,d20,planar",
-        source: Annotated[str, typer.Option("--source", help="secure or seeded.")] = "secure",
-        seed: Annotated[int | None, typer.Option("--seed", help="Seed for --source seeded.")] = None,
-        as_json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
-    ) -> None:
-        """Roll a dice source many times and test each die size with a chi-square test."""
-        from mtgdice import cli
-        from mtgdice.fairness import check_fairness, fairness_table, parse_dice
-        from mtgdice.jsonio import dumps
 
-        try:
-            report = check_fairness(parse_dice(dice), rolls, source, seed)
-        except MtgDiceError as error:
-            cli.fail(str(error))
-        if as_json:
-            print(dumps(report.to_json()))
-            return
-        cli.out.print(fairness_table(report))
+def _share(count: int, total: int) -> str:
+    return f"{count / total:.2%}"
+
+
+def simulation_table(title: str, instruction: Any, result: Any, results: Iterable[tuple[Any, int]]) -> Any:
+    """A rich table of the counted rows (when there is a table) and of the counted results."""
+    table = _table(title, instruction, ("count", "share"))
+    if instruction.table is not None:
+        for row, count in zip(instruction.table.rows, result.rows, strict=True):
+            table.add_row(_row_label(row), f"{count:,}", _share(count, result.rolls))
+        if result.no_row:
+            table.add_row("no row", f"{result.no_row:,}", _share(result.no_row, result.rolls))
+        table.add_section()
+    for value, count in results:
+        label = "no result" if value is None else f"result {value}"
+        table.add_row(label, f"{count:,}", _share(count, result.rolls))
+    return table
+
+
+def _terminal() -> bool:
+    return sys.stdout.isatty() and sys.stderr.isatty()
+
+
+class CountingSource:
+    """A dice source that reports every ``step`` faces to ``advance`` (for a progress bar)."""
+
+    def __init__(self, source: Any, advance: Any, step: int = 10_000) -> None:
+        self.source = source
+        self.name = source.name
+        self._advance = advance
+        self._step = step
+        self._count = 0
+
+    def roll(self, die: Any) -> Any:
+        self._count += 1
+        if self._count == self._step:
+            self._advance(self._count)
+            self._count = 0
+        return self.source.roll(die)
+
+
+@click.command("fairness", context_settings=CONTEXT)
+@click.option("--rolls", type=click.IntRange(min=10), default=60_000, show_default=True, help="Rolls per die.")
+@click.option(
+    "--dice", default="d4,d6,d8,d10,d12,d20,planar", show_default=True, help="Dice to test, separated by commas."
+)
+@click.option(
+    "--source",
+    type=click.Choice(("secure", "seeded", "room")),
+    default="secure",
+    show_default=True,
+    help="room: the web rooms' commit-reveal dice, one nonce per roll.",
+)
+@click.option(
+    "--seed", type=click.IntRange(min=0), help="Seed for --source seeded (or the room's secret, as a number)."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def fairness_command(rolls: int, dice: str, source: str, seed: int | None, as_json: bool) -> None:
+    """Roll a dice source many times and test each die size with a chi-square test."""
+    from mtgdice.errors import MtgDiceError
+    from mtgdice.fairness import FairnessReport, die_fairness, fairness_table, parse_dice, source_named
+    from mtgdice.jsonio import dumps
+    from mtgdice.rules.budget import Meter
+
+    try:
+        tested = parse_dice(dice)
+        dice_source = source_named(source, seed)
+        meter = Meter()
+        for die in tested:  # refused before anything is rolled
+            meter.check_cells(len(die.faces), f"counting the faces of a {die.name}")
+        if rolls * len(tested) > meter.budget.rolls:
+            meter.spend_rolls(rolls * len(tested))
+        if as_json or not _terminal():
+            results = tuple(die_fairness(dice_source, die, rolls, meter) for die in tested)
+        else:
+            from rich.progress import Progress
+
+            with Progress(console=console(stderr=True), transient=True) as bar:
+                task = bar.add_task("rolling", total=rolls * len(tested))
+                counted = CountingSource(dice_source, lambda done: bar.advance(task, done))
+                results = tuple(die_fairness(counted, die, rolls, meter) for die in tested)
+        report = FairnessReport(source, results)
+    except MtgDiceError as error:
+        fail(str(error))
+    if as_json:
+        out(dumps(report.to_json()))
+        return
+    console().print(fairness_table(report))

@@ -1,79 +1,78 @@
 """``mtgdice serve``: run the web app (shared dice rooms and the JSON API) with uvicorn.
 
-A thin shell: it reads options, checks the database (creating or migrating its schema) and the
-broker, and starts uvicorn bound only to the address it is given — one process, or ``--workers N``
-processes on one port (uvicorn's own supervisor, which restarts a worker that dies). Workers read
-their settings from the environment (``MTGDICE_DATABASE``, ``MTGDICE_BROKER``, ``MTGDICE_CARDS``,
-``MTGDICE_RATE_LIMIT``, ``MTGDICE_BURST``), which is also how to configure a deployment.
-What it leaves out: everything the app does (``mtgdice.web``).
+A thin shell: it reads options, loads the card data, opens the database (creating or migrating its
+schema) and checks the broker, binds the port, and only then says where it serves; uvicorn then
+serves on that very socket, bound only to the address it is given — in this process, or in
+``--workers N`` processes (uvicorn's supervisor, which starts a worker that dies again). A busy
+port, missing card data or an unreachable database is a one-line error before anything is
+announced. Workers read their settings from the environment (``MTGDICE_DATABASE``,
+``MTGDICE_BROKER``, ``MTGDICE_CARDS``, ``MTGDICE_RATE_LIMIT``, ``MTGDICE_BURST``), which is also
+how a deployment may set them. What it leaves out: everything the app does (``mtgdice.web``).
 """
 
 from __future__ import annotations
 
+import inspect
 import os
-from typing import Annotated, NoReturn
+from typing import Any
 
-import typer
+import click
 
-from mtgdice.cards.catalog import optional_catalog
+from mtgdice.cli import CARDS_HELP, CONTEXT, fail, out
 
 DEFAULT_PORT = 8765
 GRACEFUL_SHUTDOWN_S = 20
 """On SIGTERM or Ctrl+C: requests already received (rolls included) get this long to finish."""
+DATABASE_HELP = (
+    "Rooms and roll log: a SQLite file, or postgresql://user:password@host:port/name (default: "
+    "$MTGDICE_DATABASE, then $MTGDICE_DB, else $XDG_DATA_HOME/mtgdice/rolls.sqlite)."
+)
 
 
-def serve(
-    host: Annotated[str, typer.Option("--host", help="Address to bind (only this one).")] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", help="Port to listen on.")] = DEFAULT_PORT,
-    db: Annotated[
-        str | None,
-        typer.Option(
-            "--database",
-            "--db",
-            help="Rooms and roll log: a SQLite file, or postgresql://user@host:port/name "
-            "(default: $MTGDICE_DATABASE, then the data folder's SQLite file).",
-        ),
-    ] = None,
-    broker: Annotated[
-        str | None,
-        typer.Option("--broker", help="redis://host:port/0 to fan room events out to every worker ($MTGDICE_BROKER)."),
-    ] = None,
-    workers: Annotated[
-        int,
-        typer.Option(
-            "--workers", help="Worker processes on the port (more than 1 needs PostgreSQL and Redis).", min=1, max=64
-        ),
-    ] = 1,  # fmt: skip
-    cards: Annotated[
-        str | None,
-        typer.Option("--cards", help="Scryfall-format card file (default: $MTGDICE_CARDS, then the local index)."),
-    ] = None,
-    rate_limit: Annotated[
-        float, typer.Option("--rate-limit", help="Requests per second per client address (0: no limit).")
-    ] = 20.0,
-    burst: Annotated[int, typer.Option("--burst", help="Requests a client may make at once before the rate.")] = 60,
-    log_level: Annotated[str, typer.Option("--log-level", help="uvicorn log level.")] = "warning",
+@click.command("serve", context_settings=CONTEXT)
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind (only this one).")
+@click.option("--port", type=click.IntRange(0, 65535), default=DEFAULT_PORT, show_default=True)
+@click.option("--database", "--db", "db", metavar="PATH|URL", help=DATABASE_HELP)
+@click.option("--broker", metavar="URL", help="redis://host:port/0: room events to every worker ($MTGDICE_BROKER).")
+@click.option(
+    "--workers",
+    type=click.IntRange(1, 64),
+    default=1,
+    show_default=True,
+    help="Worker processes on the port (more than 1 needs PostgreSQL and Redis).",
+)
+@click.option("--cards", metavar="PATH", help=CARDS_HELP)
+@click.option("--no-cards", is_flag=True, help="Serve without card data: plain dice, the planar die and coins only.")
+@click.option(
+    "--rate-limit", type=float, default=20.0, show_default=True, help="Requests per second per client (0: no limit)."
+)
+@click.option("--burst", type=int, default=60, show_default=True, help="Requests a client may make at once.")
+@click.option("--log-level", default="warning", show_default=True, help="uvicorn log level.")
+def serve_command(
+    host: str,
+    port: int,
+    db: str | None,
+    broker: str | None,
+    workers: int,
+    cards: str | None,
+    no_cards: bool,
+    rate_limit: float,
+    burst: int,
+    log_level: str,
 ) -> None:
     """Serve shared dice rooms: pages for players, a JSON API, a websocket per room."""
-    try:
-        import uvicorn
+    import socket
 
-        from mtgdice.web import create_app
-    except ImportError as error:  # pragma: no cover - depends on the install
-        typer.echo(f"mtgdice: error: the web app needs the web extra (pip install 'mtgdice[web]'): {error}", err=True)
-        raise typer.Exit(2) from None
-    from mtgdice.errors import MtgDiceError
-    from mtgdice.log import default_db_path, open_log
+    import uvicorn  # a missing web extra is one line naming it (mtgdice.cli.missing_extra)
+
+    from mtgdice.cli import catalog
+    from mtgdice.errors import InputError, MtgDiceError
+    from mtgdice.log.store import default_db_path, open_log
+    from mtgdice.web import create_app
 
     database = db or os.environ.get("MTGDICE_DATABASE") or str(default_db_path())
     broker = broker or os.environ.get("MTGDICE_BROKER") or None
-    postgres = database.startswith(("postgresql://", "postgres://"))
-
-    def fail(message: str) -> NoReturn:
-        typer.echo(f"mtgdice: error: {message}", err=True)
-        raise typer.Exit(2)
-
-    if workers > 1 and not (postgres and broker):
+    if workers > 1 and not (database.startswith(("postgresql://", "postgres://")) and broker):
         fail(
             f"--workers: {workers} workers need --database postgresql://... and --broker redis://... "
             "(a SQLite file and in-process events serve one worker)"
@@ -81,46 +80,67 @@ def serve(
     if broker is not None and not broker.startswith(("redis://", "rediss://", "unix://")):
         fail(f"--broker: expected a redis:// address, got {broker[:80]!r}")
     try:
-        catalog = optional_catalog(cards)
+        if no_cards and cards is not None:
+            raise InputError("--no-cards", "goes without --cards")
+        try:
+            card_data = None if no_cards else catalog(cards)
+        except InputError as error:
+            if error.field != "cards":
+                raise
+            raise InputError("cards", f"{error.problem}; or serve without card rolls: --no-cards") from None
         if workers == 1:
-            app = create_app(database, catalog, rate=rate_limit, burst=burst, broker=broker)
+            app = create_app(database, card_data, rate=rate_limit, burst=burst, broker=broker)
         else:
             open_log(database).close()  # the schema is created or migrated once, before the workers start
     except MtgDiceError as error:
         fail(str(error))
     if broker is not None:
         _check_broker(broker)
-    where = f"http://{host}:{port}/"
-    typer.echo(f"mtgdice: serving on {where} with {workers} worker(s) (Ctrl+C stops)", err=True)
-    options = {"host": host, "port": port, "log_level": log_level, "access_log": False, "ws_max_size": 65536,
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        family, kind, protocol, _, address = infos[0]
+        listener = socket.socket(family, kind, protocol)
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(address)
+        listener.listen(2048)
+    except OSError as error:
+        fail(f"--port: cannot listen on {host}:{port}: {error.strerror or error}")
+    bound_port = listener.getsockname()[1]
+    shown_host = f"[{host}]" if ":" in host else host
+    shown_workers = f" with {workers} workers" if workers > 1 else ""
+    out(f"mtgdice: serving on http://{shown_host}:{bound_port}/{shown_workers} (Ctrl+C stops)", err=True)
+    options = {"log_level": log_level, "access_log": False, "ws_max_size": 65536,
                "timeout_graceful_shutdown": GRACEFUL_SHUTDOWN_S}  # fmt: skip
     if workers == 1:
-        uvicorn.run(app, **options)  # type: ignore[arg-type]
+        uvicorn.Server(uvicorn.Config(app, **options)).run(sockets=[listener])  # type: ignore[arg-type]
         return
+    from uvicorn.supervisors import Multiprocess
+
     os.environ.update(
         MTGDICE_DATABASE=database, MTGDICE_BROKER=broker or "", MTGDICE_RATE_LIMIT=str(rate_limit),
-        MTGDICE_BURST=str(burst),
+        MTGDICE_BURST=str(burst), MTGDICE_NO_CARDS="1" if no_cards else "",
     )  # fmt: skip
     if cards:
         os.environ["MTGDICE_CARDS"] = cards
-    uvicorn.run("mtgdice.web.app:app_from_environment", factory=True, workers=workers, **options)  # type: ignore[arg-type]
+    config = uvicorn.Config(
+        "mtgdice.web.app:app_from_environment",
+        factory=True,
+        workers=workers,
+        **options,  # type: ignore[arg-type]
+    )
+    # uvicorn's own supervisor, as `uvicorn --workers` runs it; older versions take the worker's target.
+    extra: dict[str, Any] = {}
+    if "target" in inspect.signature(Multiprocess).parameters:
+        extra["target"] = uvicorn.Server(config).run
+    Multiprocess(config, sockets=[listener], **extra).run()
 
 
 def _check_broker(url: str) -> None:
-    try:
-        import redis
-    except ImportError:  # pragma: no cover - depends on the install
-        typer.echo("mtgdice: error: --broker needs the redis client: pip install 'mtgdice[web]'", err=True)
-        raise typer.Exit(2) from None
+    import redis
+
     try:
         client = redis.Redis.from_url(url, socket_connect_timeout=5)
         client.ping()
         client.close()
     except (redis.RedisError, ValueError) as error:
-        typer.echo(f"mtgdice: error: --broker: cannot reach {url[:80]}: {' '.join(str(error).split())[:200]}", err=True)
-        raise typer.Exit(2) from None
-
-
-def register(app: typer.Typer) -> None:
-    """Add ``serve`` to the ``mtgdice`` command."""
-    app.command("serve")(serve)
+        fail(f"--broker: cannot reach {url[:80]}: {' '.join(str(error).split())[:200]}")

@@ -16,7 +16,8 @@ from collections import Counter
 from dataclasses import dataclass
 
 from mtgdice.errors import InputError
-from mtgdice.rules import PLANAR_DIE, DiceSource, Die, SecureSource, SeededSource
+from mtgdice.rules import PLANAR_DIE, DiceSource, Die, Face, SecureSource, SeededSource
+from mtgdice.rules.budget import Meter
 
 ALPHA = 0.001
 """A die fails when its p-value is below this (a fair source fails one test in a thousand)."""
@@ -90,13 +91,39 @@ def parse_dice(spec: str) -> tuple[Die, ...]:
     return tuple(dice)
 
 
+class RoomDice:
+    """The dice of a web room, as a room rolls them: one commit-reveal source per roll (a new nonce
+    each time) under a fresh secret seed, so the test reads the same HMAC-to-face derivation and
+    rejection sampling every room roll goes through (:mod:`mtgdice.fair`)."""
+
+    name = "room"
+
+    def __init__(self, seed: bytes | None = None) -> None:
+        from mtgdice.fair import new_seed
+
+        self._seed = seed or new_seed()
+        self._nonce = 0
+
+    def roll(self, die: Die) -> Face:
+        from mtgdice.fair import CommitRevealSource
+
+        source = CommitRevealSource(self._seed, (), self._nonce)
+        self._nonce += 1
+        return source.roll(die)
+
+
+SOURCES = ("secure", "seeded", "room")
+
+
 def source_named(name: str, seed: int | None = None) -> DiceSource:
-    """The ``secure`` or ``seeded`` source."""
+    """The ``secure``, ``seeded`` or ``room`` source."""
     if name == "secure":
         return SecureSource()
     if name == "seeded":
         return SeededSource(seed)
-    raise InputError("--source", f"{name!r} is not a source; use secure or seeded")
+    if name == "room":
+        return RoomDice(None if seed is None else seed.to_bytes(32, "big", signed=False))
+    raise InputError("--source", f"{name!r} is not a source; use {', '.join(SOURCES)}")
 
 
 def upper_gamma_q(a: float, x: float) -> float:
@@ -138,8 +165,12 @@ def upper_gamma_q(a: float, x: float) -> float:
     return math.exp(log_front) * h
 
 
-def die_fairness(source: DiceSource, die: Die, rolls: int) -> DieFairness:
-    """Roll ``die`` ``rolls`` times from ``source`` and test the counts."""
+def die_fairness(source: DiceSource, die: Die, rolls: int, meter: Meter | None = None) -> DieFairness:
+    """Roll ``die`` ``rolls`` times from ``source`` and test the counts (within ``meter``'s budget:
+    the rolls, a count per face)."""
+    meter = meter or Meter()
+    meter.check_cells(len(die.faces), f"counting the faces of a {die.name}")
+    meter.spend_rolls(rolls)
     counts = Counter(source.roll(die) for _ in range(rolls))
     shares = Counter(die.faces)
     observed: list[tuple[str, int]] = []

@@ -24,15 +24,12 @@ from mtgdice.request import (
     RollKind,
     RollRequest,
     ZoneItem,
-    board_of,
     compile_ref,
-    instruction_of,
     resolve_request,
 )
 from mtgdice.rules import (
     COIN,
     YOU,
-    Board,
     Chooser,
     CoinFace,
     DiceSource,
@@ -41,24 +38,22 @@ from mtgdice.rules import (
     FlipResolution,
     PlanarFace,
     Resolution,
-    RollInstruction,
     ScriptedChooser,
     ScriptedSource,
     Seat,
     SecureSource,
     seat_name,
 )
+from mtgdice.rules.plain import PlainResult
 from mtgdice.text import CompiledCard
 
 __all__ = [
     "MAX_REQUEST_BYTES",
     "CardSource",
     "amounts_from",
-    "board_from",
     "card_from",
     "compile_json",
     "dumps",
-    "instruction_from",
     "outcome_json",
     "parse_request",
     "request_from_json",
@@ -113,14 +108,84 @@ def parse_request(raw: str | bytes, field: str = "input") -> dict[str, Any]:
     if len(raw) > MAX_REQUEST_BYTES:
         raise InputError(field, f"{len(raw)} bytes is more than the {MAX_REQUEST_BYTES} a request may have")
     try:
-        data = json.loads(raw)
+        text = raw.decode("utf-8", "strict") if isinstance(raw, bytes | bytearray) else raw
+    except UnicodeDecodeError as error:
+        raise InputError(field, f"not UTF-8 text: {error.reason} at byte {error.start}") from None
+    depth = _nesting(text)
+    if depth > MAX_NESTING:
+        raise InputError(field, f"nested {depth} deep, more than the {MAX_NESTING} a request may be")
+    try:
+        data = json.loads(text, parse_int=_whole, parse_float=_real, parse_constant=_constant)
     except json.JSONDecodeError as error:
         raise InputError(field, f"not valid JSON: {error.msg} at line {error.lineno} column {error.colno}") from None
-    except UnicodeDecodeError as error:
-        raise InputError(field, f"not UTF-8 text: {error.reason}") from None
     if not isinstance(data, dict):
         raise InputError(field, f"expected a JSON object, got {_kind(data)}")
+    _check_text(data, field)
     return data
+
+
+MAX_NESTING = 32
+"""Deepest nesting of lists and objects a request may have (a real one needs four)."""
+
+MAX_DIGITS = 18
+"""Most digits of a whole number in a request (a count, an amount, a face: far below 10^18)."""
+
+
+def _nesting(text: str) -> int:
+    """How deep lists and objects nest, outside strings (read before parsing: no recursion)."""
+    depth = deepest = 0
+    inside = escaped = False
+    for char in text:
+        if inside:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                inside = False
+        elif char == '"':
+            inside = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+def _whole(digits: str) -> int:
+    if len(digits.lstrip("-")) > MAX_DIGITS:
+        raise InputError("input", f"a number of {len(digits)} digits is larger than any this request needs")
+    return int(digits)
+
+
+def _real(digits: str) -> float:
+    if len(digits) > 64:
+        raise InputError(
+            "input", f"a number written with {len(digits)} characters is longer than any this request needs"
+        )
+    return float(digits)
+
+
+def _constant(name: str) -> object:
+    raise InputError("input", f"{name} is not a JSON number")
+
+
+def _check_text(value: object, field: str) -> None:
+    """Every string of a request must be text that can be written back (no lone surrogates)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                raise InputError(field, f"a string holds a lone surrogate ({item[:20]!r}); send UTF-8 text") from None
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
 
 
 def _kind(value: object) -> str:
@@ -244,7 +309,7 @@ def request_from_json(data: Mapping[str, Any], *, allow: Iterable[str] = ()) -> 
         kind = RollKind(kind_value)
     except ValueError:
         raise InputError(
-            "kind", f"{json.dumps(kind_value)[:40]} is not a kind; use card, dice, planar or coin"
+            "kind", f"{json.dumps(kind_value)[:40]} is not a kind; use card, dice, planar, coin or plain"
         ) from None
     card: CardRef | None = None
     if kind is RollKind.CARD:
@@ -307,24 +372,6 @@ def source_from(data: Mapping[str, Any]) -> DiceSource:
 def card_from(data: Mapping[str, Any], field: str, cards: CardSource | None) -> CompiledCard:
     """A compiled card from ``{"card": name}`` or ``{"text": ..., "name": ...}``."""
     return compile_ref(_ref(data, field), field, cards)
-
-
-def board_from(data: Mapping[str, Any], cards: CardSource | None) -> Board:
-    """The four zones of a request object as a :class:`~mtgdice.rules.Board`."""
-    zones = RollRequest(
-        battlefield=_zone(data, "battlefield"),
-        opponents=_zone(data, "opponents"),
-        graveyard=_zone(data, "graveyard"),
-        command=_zone(data, "command"),
-    )
-    return board_of(zones, cards)
-
-
-def instruction_from(data: Mapping[str, Any], cards: CardSource | None) -> tuple[CompiledCard, RollInstruction]:
-    """The source card of a request object and the roll instruction it picks (``roll``, default 0)."""
-    compiled, instruction = instruction_of(request_from_json(data, allow=data.keys() - REQUEST_FIELDS), cards)
-    assert compiled is not None
-    return compiled, instruction
 
 
 def compile_json(data: Mapping[str, Any], cards: CardSource | None) -> dict[str, Any]:
@@ -512,9 +559,11 @@ def flip_json(flip: FlipResolution) -> dict[str, Any]:
 
 
 def outcome_json(outcome: Outcome) -> dict[str, Any]:
-    """The outcome object of a resolution or a coin flip."""
+    """The outcome object of a resolution, a coin flip or a plain roll."""
     if isinstance(outcome, FlipResolution):
         return flip_json(outcome)
+    if isinstance(outcome, PlainResult):
+        return outcome.to_json()
     return resolution_json(outcome)
 
 
@@ -523,6 +572,8 @@ def faces_shown(outcome: Outcome) -> list[list[Any]]:
     as ``[2, 1 or 2]`` (how it was drawn, :data:`~mtgdice.rules.COIN`)."""
     if isinstance(outcome, FlipResolution):
         return [[COIN.sides, coin.side.face] for coin in outcome.coins]
+    if isinstance(outcome, PlainResult):
+        return [list(draw) for draw in outcome.draws]
     faces: list[list[Any]] = []
     for execution in outcome.executions:
         for roll in execution.dice:

@@ -1,37 +1,103 @@
-"""Renderers for people: a resolution and a compiled card as rich tables or plain text.
+"""Renderers for people: a resolution, a plain roll and a compiled card as rich tables or plain text.
 
 Renderers read records and print nothing themselves; the CLI prints what they return. The same
-records are rendered as JSON by ``jsonio`` and as HTML by the web app.
+records are rendered as JSON by ``jsonio`` and as HTML by the web app. Numbers people read count
+from 1 (dice, rows, roll instructions). rich is imported by the functions that build tables, so a
+plain roll prints without it.
 """
 
 from __future__ import annotations
 
-from rich.table import Table
-from rich.text import Text
+from typing import TYPE_CHECKING
 
-from mtgdice.rules import DieRoll, Execution, Fate, Resolution, RollInstruction
-from mtgdice.text import CompiledCard
+from mtgdice.rules.dice import DieRoll, Fate
+from mtgdice.rules.plain import GroupResult, PlainResult
+
+if TYPE_CHECKING:
+    from rich.table import Table
+    from rich.text import Text
+
+    from mtgdice.rules import Execution, FlipResolution, Outcome, Resolution, RollInstruction
+    from mtgdice.text import CompiledCard
 
 
-def die_text(roll: DieRoll) -> Text:
-    """One die: "20", "12 (natural 10, +2 from a static effect)", struck through when ignored."""
+def die_label(roll: DieRoll) -> str:
+    """One die's face: "20", "12 (natural 10, +2 Static Bonus)", "chaos"; with "ignored" or "rerolled".
+
+    >>> from mtgdice.rules import Die, Modifier
+    >>> die_label(DieRoll(0, Die(20), 10, (Modifier(2, "Static Bonus"),)))
+    '12 (natural 10, +2 Static Bonus)'
+    >>> die_label(DieRoll(1, Die(6), 3, fate=Fate.IGNORED))
+    '3 ignored'
+    """
     if roll.die.planar:
-        face = roll.planar_face.value if roll.planar_face else "?"
-        label = f"{face}"
+        label = roll.planar_face.value if roll.planar_face else "?"
     else:
         label = str(roll.natural)
         if roll.counted and roll.modifiers:
             changes = ", ".join(f"{m.delta:+d} {m.source}" for m in roll.modifiers)
             label = f"{roll.result} (natural {roll.natural}, {changes})"
     if roll.fate is Fate.IGNORED:
-        return Text(f"{label} ignored", style="strike dim")
+        return f"{label} ignored"
     if roll.fate is Fate.REROLLED:
-        return Text(f"{label} rerolled", style="strike dim")
-    return Text(label, style="bold")
+        return f"{label} rerolled"
+    return label
+
+
+def dice_line(dice: tuple[DieRoll, ...]) -> str:
+    """The dice of an execution so far, numbered from 1: "#1 d20: 15, #2 d20: 7 ignored".
+
+    >>> from mtgdice.rules import Die
+    >>> dice_line((DieRoll(0, Die(20), 15), DieRoll(1, Die(20), 7)))
+    '#1 d20: 15, #2 d20: 7'
+    """
+    return ", ".join(f"#{roll.index + 1} {roll.die.name}: {die_label(roll)}" for roll in dice)
+
+
+def die_text(roll: DieRoll) -> Text:
+    """One die as rich text: bold when it counts, struck through when ignored or rerolled."""
+    from rich.text import Text
+
+    label = die_label(roll)
+    return Text(label, style="bold" if roll.counted else "strike dim")
+
+
+def plain_lines(result: PlainResult) -> list[tuple[str, str | None]]:
+    """A plain roll as lines of ``(text, style)``: the total first, then each term's dice.
+
+    >>> from mtgdice.rules import ScriptedSource
+    >>> from mtgdice.rules.plain import roll_plain
+    >>> from mtgdice.text.notation import parse_plain
+    >>> for text, _ in plain_lines(roll_plain(parse_plain("4d6dl1+2"), ScriptedSource([3, 1, 6, 4]))):
+    ...     print(text)
+    4d6dl1+2 = 15  (plain dice: no card, no Magic effect)
+      4d6dl1: 3, 1 dropped, 6, 4 = 13
+      +2
+    """
+    lines: list[tuple[str, str | None]] = [
+        (f"{result.roll.notation} = {result.total}  (plain dice: no card, no Magic effect)", "bold")
+    ]
+    single = len(result.terms) == 1 and isinstance(result.terms[0], GroupResult) and len(result.terms[0].dice) == 1
+    if single:
+        return lines
+    for position, term in enumerate(result.terms):
+        if isinstance(term, GroupResult):
+            sign = "-" if term.group.sign < 0 else ("+" if position else "")
+            faces = ", ".join(
+                (f"{die.value:+d}" if term.group.fudge and die.value else str(die.value))
+                + ("" if die.kept else " dropped")
+                for die in term.dice
+            )
+            lines.append((f"  {sign}{term.group.notation}: {faces} = {term.value}", None))
+        else:
+            lines.append((f"  {'-' if term.sign < 0 else '+'}{term.value}", None))
+    return lines
 
 
 def execution_table(execution: Execution, instruction: RollInstruction, number: int) -> Table:
-    """A table of the dice of one execution, with the matched row underneath."""
+    """A table of the dice of one execution (numbered from 1), with the matched row underneath."""
+    from rich.table import Table
+
     table = Table(title=f"Roll {number + 1}" if number else None, show_edge=False, pad_edge=False)
     table.add_column("#", justify="right", style="dim")
     table.add_column("die")
@@ -81,15 +147,37 @@ def resolution_lines(resolution: Resolution) -> list[str]:
     return lines
 
 
+def flip_lines(flip: FlipResolution) -> list[str]:
+    """A coin flip for people: each coin (ignored and reflipped ones marked), the result, the call."""
+    lines = []
+    for coin in flip.coins:
+        fate = "" if coin.counted else f" ({'ignored' if coin.fate.value == 'ignored' else 'reflipped'})"
+        lines.append(f"  coin {coin.index + 1}: {coin.side.value}{fate}")
+    results = ", ".join(side.value for side in flip.results)
+    lines.append(f"Coin: {results}")
+    if flip.won is not None and flip.call is not None:
+        lines.append(f"Called {flip.call.value}: {'won' if all(flip.won) else 'lost'} the flip (CR 705.1)")
+    lines.append(f"Dice source: {flip.source}")
+    return lines
+
+
 def compiled_table(card: CompiledCard) -> Table:
     """What the compiler understood, one line per roll and effect."""
+    from rich.table import Table
+    from rich.text import Text
+
     table = Table(title=Text(card.name) if card.name else None, show_lines=False)
     table.add_column("#", justify="right", style="dim")
     table.add_column("ability")
     table.add_column("understood as")
     # Card text goes in as Text: "[+2]" on a card is not rich markup.
     for index, roll in enumerate(card.rolls):
-        table.add_row(f"roll {index}", Text(roll.text), Text(describe_roll(roll)))
+        table.add_row(f"roll {index + 1}", Text(roll.text), Text(describe_roll(roll)))
+        for row in roll.table.rows if roll.table is not None else ():
+            again = ", roll again" if row.roll_again else ""
+            table.add_row("", Text(f"  {row.label} | {row.text}", style="dim"), Text(f"row {row.label}{again}"))
+        for outcome in roll.outcomes:
+            table.add_row("", Text(f"  {outcome.text}", style="dim"), Text(f"outcome: {describe_outcome(outcome)}"))
     for effect in card.effects:
         details = effect.describe()
         table.add_row(
@@ -104,6 +192,17 @@ def compiled_table(card: CompiledCard) -> Table:
     for sentence in card.unsupported:
         table.add_row("?", Text(sentence, style="red"), Text("not understood", style="red"))
     return table
+
+
+def describe_outcome(outcome: Outcome) -> str:
+    """What an outcome sentence reads and when it holds: "when the result is 3 or 4", "on doubles"."""
+    reads = outcome.reads.value
+    if outcome.doubles:
+        return "when the dice show doubles"
+    if outcome.condition is None:
+        return f"reads the {reads}"
+    times = f" exactly {outcome.times} times" if outcome.times is not None else ""
+    return f"when the {reads} is {outcome.condition.describe()}{times}"
 
 
 def describe_roll(roll: RollInstruction) -> str:

@@ -38,12 +38,14 @@ from mtgdice.rules import (
     flip,
     resolve,
 )
+from mtgdice.rules.plain import PlainResult, PlainRoll, roll_plain
+from mtgdice.rules.zones import in_zone
 from mtgdice.text import CompiledCard
 from mtgdice.text.notation import dice_text
 from mtgdice.text.translate import compile_foreign
 
-Outcome = Resolution | FlipResolution
-"""What resolving a request comes to: a resolution of dice, or a coin flip."""
+Outcome = Resolution | FlipResolution | PlainResult
+"""What resolving a request comes to: a resolution of dice, a coin flip, or a plain roll."""
 
 
 class CardSource(Protocol):
@@ -53,10 +55,15 @@ class CardSource(Protocol):
 
 
 class RollKind(enum.Enum):
+    """What a request rolls: a card's instruction; dice written ``2d10`` rolled as a Magic roll
+    on the board (the table's dice tray); the planar die; a coin; or plain dice notation, which
+    is no Magic roll at all (``3d6+2``, ``4d6dl1``: nothing on the board applies)."""
+
     CARD = "card"
     DICE = "dice"
     PLANAR = "planar"
     COIN = "coin"
+    PLAIN = "plain"
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,13 +121,7 @@ class RollRequest:
     """Fields a shell adds for itself (``policy`` for odds); never read by the rules."""
 
     def zone(self, zone: Zone) -> tuple[ZoneItem, ...]:
-        if zone is Zone.BATTLEFIELD:
-            return self.battlefield
-        if zone is Zone.OPPONENTS:
-            return self.opponents
-        if zone is Zone.GRAVEYARD:
-            return self.graveyard
-        return self.command
+        return in_zone(self, zone)
 
     @property
     def turn(self) -> TurnState:
@@ -129,7 +130,7 @@ class RollRequest:
     @property
     def label(self) -> str:
         """How a log or a page names what was rolled."""
-        if self.kind is RollKind.DICE:
+        if self.kind in (RollKind.DICE, RollKind.PLAIN):
             return self.notation.strip().lower()
         if self.kind is RollKind.PLANAR:
             return "planar die"
@@ -155,6 +156,7 @@ class Prepared:
     flip: FlipInstruction | None
     board: Board
     amounts: Mapping[str, int]
+    plain: PlainRoll | None = None
 
 
 @functools.lru_cache(maxsize=4096)
@@ -245,8 +247,12 @@ def instruction_of(request: RollRequest, cards: CardSource | None) -> tuple[Comp
 
 def prepare(request: RollRequest, cards: CardSource | None) -> Prepared:
     """The rule objects a request stands for."""
-    board = board_of(request, cards)
     amounts = dict(request.amounts)
+    if request.kind is RollKind.PLAIN:
+        from mtgdice.text.notation import parse_plain
+
+        return Prepared(request.label, None, None, None, Board(), amounts, parse_plain(request.notation))
+    board = board_of(request, cards)
     if request.kind is RollKind.COIN:
         return Prepared("coin", None, None, FlipInstruction(call=request.call is not None), board, amounts)
     compiled, instruction = instruction_of(request, cards)
@@ -256,6 +262,8 @@ def prepare(request: RollRequest, cards: CardSource | None) -> Prepared:
 
 def resolve_prepared(prepared: Prepared, request: RollRequest, source: DiceSource, chooser: Chooser) -> Outcome:
     """Resolve a prepared request with ``source`` and ``chooser``."""
+    if prepared.plain is not None:
+        return roll_plain(prepared.plain, source)
     if prepared.flip is not None:
         return flip(
             prepared.flip,

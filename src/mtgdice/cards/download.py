@@ -2,8 +2,9 @@
 
 :func:`download_oracle_cards` asks ``/bulk-data`` where today's file is, streams it to a ``.part``
 file with the headers Scryfall asks for (an accurate ``User-Agent`` and an ``Accept`` header),
-waits out HTTP 429 as ``Retry-After`` says (capped, a bounded number of times), resumes an
-interrupted transfer with a ``Range`` request, then imports it with
+waits out HTTP 429, 502, 503 and 504 as ``Retry-After`` says (capped, a bounded number of times), resumes an
+interrupted transfer with a ``Range`` request, fails at once when the server cannot be reached at
+all (offline, no name resolution: retrying would only make the user wait), then imports it with
 :func:`mtgdice.cards.index.import_bulk`, which checks the size the listing gives and that the file
 is one JSON array before it replaces the index. A bad file leaves the previous index as it was.
 
@@ -37,7 +38,7 @@ __all__ = ["BulkListing", "DownloadResult", "RetryPolicy", "download_oracle_card
 
 SCRYFALL_API = "https://api.scryfall.com"
 _FIELD = "download"
-_RETRY_STATUSES = frozenset({429, 503})
+_RETRY_STATUSES = frozenset({429, 502, 503, 504})
 
 
 def user_agent() -> str:
@@ -55,7 +56,7 @@ def user_agent() -> str:
 
 @dataclass(frozen=True, slots=True)
 class RetryPolicy:
-    """How long and how often to wait: after HTTP 429/503 (``Retry-After``, capped at ``max_wait``
+    """How long and how often to wait: after HTTP 429/502/503/504 (``Retry-After``, capped at ``max_wait``
     seconds; ``default_wait`` when the header is missing), and after a network failure or an
     interrupted transfer (1, 2, 4, ... seconds, capped). ``max_retries`` counts both.
 
@@ -177,8 +178,11 @@ def _listing(client: httpx.Client, base_url: str, bulk_type: str, budget: _Budge
     while True:
         try:
             response = client.get(url)
+        except (httpx.ConnectError, httpx.ConnectTimeout) as error:
+            # Offline, no name resolution, nothing listening: waiting and retrying would not help.
+            raise InputError(_FIELD, _unreachable(url, error)) from None
         except httpx.TransportError as error:
-            budget.back_off(url, f"cannot connect ({error})")
+            budget.back_off(url, f"the request failed ({error})")
             continue
         if response.status_code in _RETRY_STATUSES:
             budget.wait(url, response)
@@ -196,6 +200,18 @@ def _listing(client: httpx.Client, base_url: str, bulk_type: str, budget: _Budge
         if isinstance(entry, dict) and entry.get("type") == bulk_type:
             return BulkListing.from_json(entry)
     raise InputError(_FIELD, f"{url} lists no {bulk_type!r} file")
+
+
+def _unreachable(url: str, error: Exception) -> str:
+    """Why a server could not be reached, in one line (no retries are spent on it).
+
+    >>> _unreachable("https://api.example/bulk-data", OSError("[Errno -3] Temporary failure in name resolution"))
+    'https://api.example/bulk-data: name resolution failed (offline?); the card index was not changed'
+    """
+    text = str(error)
+    names = ("name resolution", "Name or service not known", "nodename nor servname", "getaddrinfo")
+    reason = "name resolution failed (offline?)" if any(name in text for name in names) else f"cannot connect ({text})"
+    return f"{url}: {reason}; the card index was not changed"
 
 
 def _encoding(response: httpx.Response) -> str:

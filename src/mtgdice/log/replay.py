@@ -12,13 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mtgdice.errors import MtgDiceError
-from mtgdice.jsonio import outcome_json, request_from_json
 from mtgdice.log.records import LoggedRoll
-from mtgdice.request import CardSource, Outcome, RollRequest, resolve_request
 from mtgdice.rules import PlanarFace, ScriptedChooser, ScriptedSource
+
+if TYPE_CHECKING:
+    from mtgdice.request import CardSource, Outcome, RollRequest
 
 MAX_DIFFERENCES = 5
 IGNORED_KEYS = frozenset({"source"})
@@ -94,6 +95,10 @@ def _answers(roll: LoggedRoll) -> list[Any]:
 def resolve_logged(roll: LoggedRoll, cards: CardSource | None) -> tuple[RollRequest, Outcome, ScriptedSource]:
     """The logged request, typed, resolved again with the roll's logged faces and decisions; the
     source tells how many faces it used. Raises what reading or resolving raises."""
+    # Imported here: writing to the log (this package) never needs the compiler.
+    from mtgdice.jsonio import request_from_json
+    from mtgdice.request import resolve_request
+
     numbers = [face for sides, face in roll.faces if sides != "planar"]
     planar = [face for sides, face in roll.faces if sides == "planar"]
     source = ScriptedSource([int(face) for face in numbers], [PlanarFace(str(face)) for face in planar])
@@ -103,6 +108,8 @@ def resolve_logged(roll: LoggedRoll, cards: CardSource | None) -> tuple[RollRequ
 
 def replay_roll(roll: LoggedRoll, cards: CardSource | None) -> ReplayResult:
     """Resolve one logged request again with its logged faces and compare the outcome."""
+    from mtgdice.jsonio import outcome_json
+
     numbers = [face for sides, face in roll.faces if sides != "planar"]
     planar = [face for sides, face in roll.faces if sides == "planar"]
     try:

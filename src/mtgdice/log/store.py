@@ -35,16 +35,17 @@ from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Any, Protocol, TypeGuard
+from typing import IO, TYPE_CHECKING, Any, Protocol, TypeGuard
 
 from mtgdice.errors import InputError
 from mtgdice.fair import CommitRevealSource, Draw, DrawJSON, Reveal, Room, join_client_seeds
 from mtgdice.fair import commitment as commitment_of
-from mtgdice.jsonio import faces_shown, outcome_json, request_json
 from mtgdice.log.records import LoggedRoll, card_label, first_row, outcome_faces
-from mtgdice.request import Outcome, RollRequest
 from mtgdice.rules.dice import PlanarFace
 from mtgdice.rules.sources import DiceSource
+
+if TYPE_CHECKING:
+    from mtgdice.request import Outcome, RollRequest
 
 SCHEMA_VERSION = 2
 """1: rolls, commitments, rooms' seeds. 2: the ``schema_version`` table, each roll's turn, rooms' state and version."""
@@ -146,6 +147,8 @@ def log_fields(
 ) -> dict[str, Any]:
     """The keyword arguments of :meth:`RollLog.append` for a typed roll: the request and outcome as
     the log stores them (JSON, the log's edge), and for a commit-reveal source its proof."""
+    from mtgdice.jsonio import faces_shown, outcome_json, request_json  # here: appending JSON needs no compiler
+
     fields: dict[str, Any] = {
         "request": request_json(request),
         "outcome": outcome_json(outcome),

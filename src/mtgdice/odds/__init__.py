@@ -6,7 +6,7 @@ execution, and for the whole resolution the expected number of executions (roll 
 CR 706.3c, solved exactly) and of triggerings per card. Decisions follow a named policy
 (``decline``, ``accept``, ``maximize``, ``minimize``).
 
-Every number comes from running :func:`mtgdice.rules.resolve` with ``limit=1`` on face
+Every number comes from running :func:`mtgdice.rules.resolution` with ``limit=1`` on face
 sequences (``enumerate``), counted by multisets, kept dice or totals where the order of faces
 cannot matter (``fast``), and chained over turn states (``chain``). This package leaves out
 sampling (``mtgdice.sim``) and rendering (``mtgdice.cli_odds``).
@@ -23,6 +23,7 @@ from mtgdice.odds.chain import expectations
 from mtgdice.odds.enumerate import Problem, ResultKey, Summary, brute_force, count_first_roll, summarize
 from mtgdice.odds.fast import fast_distribution
 from mtgdice.rules import Board, Policy, PolicyChooser, RollInstruction, TurnState
+from mtgdice.rules.budget import Meter
 
 __all__ = [
     "Odds",
@@ -78,6 +79,14 @@ def _key(value: ResultKey) -> str:
     return "none" if value is None else str(value)
 
 
+def position_cap(board: Board) -> int:
+    """The highest "Nth die this turn" a trigger on the board asks for (0: none)."""
+    return max(
+        (getattr(holder.effect, "nth_this_turn", None) or 0 for holder in board.holders()),
+        default=0,
+    )
+
+
 def execution_distribution(problem: Problem, method: str = "auto") -> tuple[dict[Summary, Fraction], str]:
     """One execution's exact distribution and the path that found it (``method``: auto or brute)."""
     if method not in ("auto", "brute"):
@@ -100,6 +109,7 @@ def odds(
     amounts: Mapping[str, int] | None = None,
     turn: TurnState | None = None,
     method: str = "auto",
+    meter: Meter | None = None,
 ) -> Odds:
     """The exact odds of ``instruction`` (see :class:`Odds`).
 
@@ -110,18 +120,21 @@ def odds(
     """
     chooser = PolicyChooser(policy)
     board = board or Board()
-    start = turn or TurnState()
+    meter = meter or Meter()
     values = dict(amounts or {})
-    cache: dict[frozenset[str], tuple[dict[Summary, Fraction], str]] = {}
+    cap = position_cap(board)
+    given = turn or TurnState()
+    start = TurnState(given.used, min(given.dice_rolled, cap))
+    cache: dict[TurnState, tuple[dict[Summary, Fraction], str]] = {}
 
-    def at(used: frozenset[str]) -> dict[Summary, Fraction]:
-        if used not in cache:
-            problem = Problem(instruction, source, board, chooser, values, TurnState(used))
-            cache[used] = execution_distribution(problem, method)
-        return cache[used][0]
+    def at(state: TurnState) -> dict[Summary, Fraction]:
+        if state not in cache:
+            problem = Problem(instruction, source, board, chooser, values, state, meter=meter, position_cap=cap)
+            cache[state] = execution_distribution(problem, method)
+        return cache[state][0]
 
-    first = at(start.used)
-    method_used = cache[start.used][1]
+    first = at(start)
+    method_used = cache[start][1]
     table = instruction.table
     # Sum numerators over one common denominator: exact, and far cheaper than adding Fractions.
     denominator = math.lcm(*(p.denominator for p in first.values())) if first else 1
@@ -142,7 +155,7 @@ def odds(
             doubles += share
         if summary.again:
             again += share
-    executions, triggers = expectations(start.used, at)
+    executions, triggers = expectations(start, at)
     ordered = sorted(((value, Fraction(share, denominator)) for value, share in results.items()), key=_order)
     return Odds(
         tuple(Fraction(share, denominator) for share in rows),

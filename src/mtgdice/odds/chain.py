@@ -1,8 +1,9 @@
 """Whole resolutions: roll again and repeat (CR 706.3c) solved exactly, never truncated.
 
-One execution's distribution depends on the earlier ones only through the turn state
-(``Resolution.used``: the once-each-turn effects already used). So the resolution is an
-absorbing Markov chain over ``used`` states: from state ``s`` an execution asks for ``t`` more
+One execution's distribution depends on the earlier ones only through the turn state (the
+once-each-turn effects already used, and how many dice were rolled this turn up to the highest
+"Nth die" a trigger asks for: ``Summary.state``). So the resolution is an absorbing Markov chain
+over turn states: from state ``s`` an execution asks for ``t`` more
 executions ("roll again" is one, "repeat this process two more times" two, and each of those can
 ask again: a branching chain) in state ``s'`` with probability ``P(again t, used = s')``, or
 stops. The expected number of executions and of triggerings per card solve
@@ -21,6 +22,7 @@ from collections.abc import Callable
 from fractions import Fraction
 
 from mtgdice.odds.enumerate import Summary
+from mtgdice.rules import TurnState
 from mtgdice.rules.errors import RollLimitError
 
 MAX_STATES = 512
@@ -30,16 +32,16 @@ Distribution = dict[Summary, Fraction]
 
 
 def expectations(
-    start: frozenset[str], distribution_at: Callable[[frozenset[str]], Distribution]
+    start: TurnState, distribution_at: Callable[[TurnState], Distribution]
 ) -> tuple[Fraction, dict[str, Fraction]]:
     """Expected executions and expected triggerings per card of a whole resolution from ``start``.
 
     >>> one = Summary(None, None, 20, False, True)
     >>> stop = Summary(None, None, 5, False, False)
-    >>> expectations(frozenset(), lambda used: {one: Fraction(1, 20), stop: Fraction(19, 20)})[0]
+    >>> expectations(TurnState(), lambda state: {one: Fraction(1, 20), stop: Fraction(19, 20)})[0]
     Fraction(20, 19)
     >>> two = Summary(None, None, 6, False, True, again_times=2)
-    >>> expectations(frozenset(), lambda used: {two: Fraction(1, 6), stop: Fraction(5, 6)})[0]
+    >>> expectations(TurnState(), lambda state: {two: Fraction(1, 6), stop: Fraction(5, 6)})[0]
     Fraction(3, 2)
     """
     states = [start]
@@ -50,11 +52,11 @@ def expectations(
         distribution = distribution_at(states[position])
         found.append(distribution)
         for summary in distribution:
-            if summary.again and summary.used not in index:
+            if summary.again and summary.state not in index:
                 if len(states) >= MAX_STATES:
                     raise RollLimitError(f"odds: more than {MAX_STATES} turn states; the chain is too large to solve")
-                index[summary.used] = len(states)
-                states.append(summary.used)
+                index[summary.state] = len(states)
+                states.append(summary.state)
         position += 1
     cards = sorted({card for distribution in found for summary in distribution for card, _ in summary.triggers})
     size = len(states)
@@ -66,13 +68,13 @@ def expectations(
         constants = [Fraction(1)] + [Fraction(0)] * len(cards)
         for summary, p in distribution.items():
             if summary.again:
-                line[index[summary.used]] -= p * summary.again_times
+                line[index[summary.state]] -= p * summary.again_times
             for card, count in summary.triggers:
                 constants[1 + cards.index(card)] += p * count
         matrix.append(line + constants)
     for distribution in found:
         for summary in distribution:
-            if summary.again and summary.again_times > 1 and not _settled(found[index[summary.used]], summary.used):
+            if summary.again and summary.again_times > 1 and not _settled(found[index[summary.state]], summary.state):
                 raise RollLimitError(
                     "odds: a repeat asks for several executions from a turn state later executions can still "
                     "change; this roll is not solved exactly (use simulation)"
@@ -87,9 +89,9 @@ def expectations(
     return first[0], {card: first[1 + i] for i, card in enumerate(cards)}
 
 
-def _settled(distribution: Distribution, state: frozenset[str]) -> bool:
+def _settled(distribution: Distribution, state: TurnState) -> bool:
     """Whether nothing further changes the turn state from ``state`` (every execution keeps it)."""
-    return all(summary.used == state for summary in distribution)
+    return all(summary.state == state for summary in distribution)
 
 
 def _solve(matrix: list[list[Fraction]], size: int) -> list[list[Fraction]]:

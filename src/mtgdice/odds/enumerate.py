@@ -19,9 +19,10 @@ This module leaves out which faces to try first (``fast``) and whole resolutions
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from mtgdice.rules import (
@@ -37,6 +38,7 @@ from mtgdice.rules import (
     TurnState,
     resolve,
 )
+from mtgdice.rules.budget import CLI_BUDGET, Meter
 from mtgdice.rules.errors import RollLimitError
 from mtgdice.rules.records import direct_init
 
@@ -47,8 +49,8 @@ LOOP_DEPTH = 6
 """At most how many draws deep two prefixes are compared before a reroll loop is closed (the
 search compares as deep as the first roll has dice, at least two: that many rerolls may wait)."""
 
-MAX_RUNS = 200_000
-"""Most runs of ``resolve`` one distribution may take before the search gives up."""
+MAX_RUNS = CLI_BUDGET.runs
+"""Most runs of ``resolve`` one distribution may take by default (the budget's ``runs``)."""
 
 ResultKey = int | str | None
 
@@ -76,15 +78,26 @@ class Summary:
     triggers: tuple[tuple[str, int], ...] = ()
     outcomes: tuple[int, ...] = ()
     again_times: int = 1
+    dice_rolled: int = 0
+
+    @property
+    def state(self) -> TurnState:
+        """The turn state the next execution starts from (what the roll-again chain is over)."""
+        return TurnState(self.used, self.dice_rolled)
 
 
-def summarize(resolution: Resolution) -> Summary:
-    """The :class:`Summary` of the one execution of ``resolution`` (run with ``limit=1``)."""
+def summarize(resolution: Resolution, position_cap: int = 0) -> Summary:
+    """The :class:`Summary` of the one execution of ``resolution`` (run with ``limit=1``).
+
+    ``dice_rolled`` is kept up to ``position_cap`` (the highest "Nth die this turn" any trigger
+    asks for): past it, every count of dice rolled this turn behaves the same."""
     execution = resolution.executions[0] if resolution.executions else None
     counts = Counter(hit.card for hit in resolution.triggers)
     triggers = tuple(sorted(counts.items()))
     if execution is None:
-        return Summary(None, None, None, False, False, resolution.used, triggers)
+        return Summary(
+            None, None, None, False, False, resolution.used, triggers, (), 1, min(resolution.dice_rolled, position_cap)
+        )
     return Summary(
         execution.row,
         execution.rows,
@@ -95,6 +108,7 @@ def summarize(resolution: Resolution) -> Summary:
         triggers,
         execution.outcomes,
         execution.again_times if execution.again else 1,
+        min(resolution.dice_rolled, position_cap),
     )
 
 
@@ -124,9 +138,10 @@ class _PrefixSource:
 
 
 _FACE_WEIGHTS: dict[Die, tuple[tuple[Face, Fraction], ...]] = {}
+_METER = Meter()
 
 
-def face_weights(die: Die) -> tuple[tuple[Face, Fraction], ...]:
+def face_weights(die: Die, meter: Meter | None = None) -> tuple[tuple[Face, Fraction], ...]:
     """Each distinct face of ``die`` with its probability (the planar die's blank: 4/6).
 
     >>> [str(weight) for _, weight in face_weights(Die(None))]
@@ -134,6 +149,7 @@ def face_weights(die: Die) -> tuple[tuple[Face, Fraction], ...]:
     """
     known = _FACE_WEIGHTS.get(die)
     if known is None:
+        (meter or _METER).check_cells(4 * len(die.faces), f"the faces of a {die.name}")  # four values a face
         counts = Counter(die.faces)
         total = len(die.faces)
         known = tuple((face, Fraction(n, total)) for face, n in counts.items())
@@ -152,6 +168,8 @@ class Problem:
     amounts: Mapping[str, int]
     turn: TurnState
     players: int = 2
+    meter: Meter = field(default_factory=Meter, compare=False)
+    position_cap: int = 0
 
     def run(self, prefix: Sequence[Face]) -> Resolution:
         """``resolve(..., limit=1)`` with ``prefix`` as the faces; raises ``_Branch`` past it."""
@@ -165,6 +183,7 @@ class Problem:
             turn=self.turn,
             limit=1,
             players=self.players,
+            meter=self.meter,
         )
 
 
@@ -201,7 +220,7 @@ class Search:
             return known
         self._count_run()
         try:
-            result: Outcome = summarize(self.problem.run(prefix))
+            result: Outcome = summarize(self.problem.run(prefix), self.problem.position_cap)
         except _Branch as branch:
             result = branch.die
         if len(self._cache) < 200_000:
@@ -214,11 +233,7 @@ class Search:
 
     def _count_run(self) -> None:
         self.runs += 1
-        if self.runs > MAX_RUNS:
-            raise RollLimitError(
-                f"odds: more than {MAX_RUNS} resolutions to enumerate one execution; "
-                "use simulation (mtgdice.sim) for this roll"
-            )
+        self.problem.meter.spend_runs()
 
     def distribution(self, prefix: tuple[Face, ...] = (), weight: Fraction = Fraction(1)) -> dict[Summary, Fraction]:
         """Every summary reachable from ``prefix``, with its probability times ``weight``."""
@@ -239,7 +254,7 @@ class Search:
             )
         if key is not None and key in self._memo:
             return self._memo[key]
-        weights = face_weights(die)
+        weights = face_weights(die, self.problem.meter)
         out: dict[Summary, Fraction] = {}
         loops = Fraction(0)
         for face, p in weights:
@@ -282,13 +297,14 @@ class Search:
                     turn=self.problem.turn,
                     limit=1,
                     players=self.problem.players,
+                    meter=self.problem.meter,
                 )
             except _Endless:
                 self._filler = None
                 continue
             self._filler = filler
             if source.next_die is None:
-                found: tuple[Outcome, Hashable | None] = (summarize(resolution), None)
+                found: tuple[Outcome, Hashable | None] = (summarize(resolution, self.problem.position_cap), None)
             else:
                 execution = resolution.executions[0]
                 if any(roll.index >= len(prefix) and not roll.counted for roll in execution.dice):
@@ -382,10 +398,11 @@ def brute_force(problem: Problem, first_roll: int | None = None) -> dict[Summary
     """
     if first_roll is None:
         first_roll = count_first_roll(problem)
-    sequences = len(face_weights(problem.instruction.die_for(dict(problem.amounts)))) ** first_roll
-    if sequences > MAX_RUNS:
+    faces = len(problem.instruction.die_for(dict(problem.amounts)).faces)
+    runs = problem.meter.budget.runs
+    if first_roll * math.log(max(faces, 1)) > math.log(runs):
         raise RollLimitError(
-            f"odds: {sequences} face sequences for the first roll alone are more than the {MAX_RUNS} "
+            f"odds: {faces}^{first_roll} face sequences for the first roll alone are more than the {runs} "
             "this roll's decisions let the odds engine enumerate; use simulation (mtgdice.sim) instead"
         )
     return Search(problem, first_roll).distribution()
@@ -421,9 +438,10 @@ def first_roll(problem: Problem, search: Search | None = None) -> tuple[int, int
         turn=problem.turn,
         limit=1,
         players=problem.players,
+        meter=problem.meter,
     )
     if search is not None and not rerolls:
-        search.remember(tuple(counting.faces), summarize(resolution))
+        search.remember(tuple(counting.faces), summarize(resolution, problem.position_cap))
     counted = len(resolution.executions[0].counted) if resolution.executions else 0
     return counting.draws, counted
 

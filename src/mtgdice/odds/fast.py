@@ -41,7 +41,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from itertools import combinations_with_replacement, product
 
-from mtgdice.odds.enumerate import MAX_RUNS, Problem, Search, Summary, face_weights
+from mtgdice.odds.enumerate import Problem, Search, Summary, face_weights
 from mtgdice.rules import (
     Amount,
     Board,
@@ -96,6 +96,8 @@ def fast_distribution(problem: Problem) -> tuple[dict[Summary, Fraction], str] |
         return None
     footprint &= ~Footprint.STORED  # storing results happens after the execution (CR 706.8a)
     die = plan.die
+    if die.sides is not None:  # every path holds at least a value per face and die
+        problem.meter.check_cells(len(plan.slots) * die.sides, f"{len(plan.slots)} {die.name}")
     reduced = problem
     if Footprint.REROLLS in footprint:
         settled = _settled(problem, plan, footprint)
@@ -103,7 +105,10 @@ def fast_distribution(problem: Problem) -> tuple[dict[Summary, Fraction], str] |
             if Footprint.GROUPS in footprint or not footprint.within(MULTISET_SAFE):
                 return None
             search = Search(problem, plan.dice_count, keyed=Footprint.ADDS_DICE not in footprint)
-            return _by_multisets(search, {1: _lone(die)}, plan), "multisets"
+            laws = {1: _lone(die, problem)}
+            if _multisets(laws, plan) > MAX_KEPT:
+                return None
+            return _by_multisets(search, laws, plan), "multisets"
         law, reduced = settled
         footprint = reduced.board.footprint() | instruction.footprint()
         laws = {1: law}
@@ -117,11 +122,11 @@ def fast_distribution(problem: Problem) -> tuple[dict[Summary, Fraction], str] |
         laws, method = grouped, "groups"
         footprint &= ~Footprint.GROUPS  # each group is now one die with a law of its own
     else:
-        laws, method = {1: _lone(die)}, ""
+        laws, method = {1: _lone(die, problem)}, ""
     search = Search(reduced, plan.dice_count)
     counted = len(plan.slots) - plan.lowest
     if die.sides is not None and footprint.within(TOTALS_SAFE) and counted >= 1:
-        groups = _total_groups(laws, plan)
+        groups = _total_groups(laws, plan, problem)
         if groups is not None:
             found = _by_rows(search, groups)
             if found is not None:
@@ -139,8 +144,11 @@ def fast_distribution(problem: Problem) -> tuple[dict[Summary, Fraction], str] |
 # -- stage one: what each slot comes to ---------------------------------------------------------
 
 
-def _lone(die: Die) -> Law:
-    weights = face_weights(die)
+def _lone(die: Die, problem: Problem) -> Law:
+    if die.sides is not None:  # CR 706.1a: faces 1..sides, one way each
+        problem.meter.check_cells(3 * die.sides, f"the faces of a {die.name}")
+        return Law(tuple((face, 1, (face,)) for face in range(1, die.sides + 1)), die.sides, uniform=True)
+    weights = face_weights(die, problem.meter)
     denominator = math.lcm(*(weight.denominator for _, weight in weights))
     return Law(
         tuple((face, int(weight * denominator), (face,)) for face, weight in weights),
@@ -178,13 +186,13 @@ def _settled(problem: Problem, plan: RollPlan, footprint: Footprint) -> tuple[La
 def _group_laws(problem: Problem, plan: RollPlan) -> dict[int, Law] | None:
     """For each group size of the plan, which die a group keeps, by ``resolve`` on one group alone."""
     die = plan.die
-    faces = face_weights(die)
+    faces = face_weights(die, problem.meter)
     laws: dict[int, Law] = {}
     for size in sorted(set(plan.slots)):
         if size == 1:
-            laws[size] = _lone(die)
+            laws[size] = _lone(die, problem)
             continue
-        if len(faces) ** size > MAX_RUNS:
+        if size * math.log(len(faces)) > math.log(problem.meter.budget.runs):
             return None
         partners = Permanent("~", tuple(PairEachDie() for _ in range(size - 1)))
         alone = replace(problem, instruction=RollInstruction(Amount(1), die), board=Board(battlefield=(partners,)))
@@ -317,12 +325,14 @@ class TotalGroups:
     denominator: int
 
 
-def _total_groups(laws: dict[int, Law], plan: RollPlan) -> TotalGroups | None:
+def _total_groups(laws: dict[int, Law], plan: RollPlan, problem: Problem) -> TotalGroups | None:
     die = plan.die
     assert die.sides is not None
     slots = len(plan.slots)
     counted = slots - plan.lowest
     only = laws.get(1)
+    # Work and memory grow with the dice times the totals they can reach.
+    problem.meter.check_cells(slots * slots * die.sides, f"counting the totals of {slots} {die.name}")
     if only is not None and only.uniform and set(plan.slots) == {1}:
         if plan.lowest == 0:
             return TotalGroups(_totals(die.sides, slots), die.sides**slots)
@@ -454,6 +464,7 @@ def _by_rows(search: Search, found: TotalGroups) -> dict[Summary, Fraction] | No
                 template.triggers,
                 template.outcomes,
                 template.again_times,
+                template.dice_rolled,
             )
         counts[summary] = counts.get(summary, 0) + ways
     return {summary: Fraction(ways, found.denominator) for summary, ways in counts.items()}

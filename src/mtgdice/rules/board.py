@@ -17,7 +17,7 @@ from mtgdice.rules.dice import Die
 from mtgdice.rules.effects.base import EffectBase
 from mtgdice.rules.footprint import Footprint
 from mtgdice.rules.players import Seat
-from mtgdice.rules.zones import ZONE_ORDER, Zone
+from mtgdice.rules.zones import ZONE_ORDER, Zone, in_zone
 
 E = TypeVar("E", bound=EffectBase, covariant=True)
 
@@ -91,13 +91,7 @@ class Board:
     command: tuple[Permanent, ...] = ()
 
     def zone(self, zone: Zone) -> tuple[Permanent, ...]:
-        if zone is Zone.BATTLEFIELD:
-            return self.battlefield
-        if zone is Zone.OPPONENTS:
-            return self.opponents
-        if zone is Zone.GRAVEYARD:
-            return self.graveyard
-        return self.command
+        return in_zone(self, zone)
 
     def count(self) -> int:
         return sum(len(self.zone(zone)) for zone in ZONE_ORDER)

@@ -40,6 +40,7 @@ class Topic(enum.Enum):
     ORDER = "order"  # which replacement applies first (CR 616.1)
     REPLACE = "replace"  # apply an optional replacement ("you may instead roll ...")
     IGNORE = "ignore"  # which die to ignore (pair choice, tie for lowest, chosen ignore)
+    KEEP = "keep"  # which one of a die and its several partners counts
     REROLL = "reroll"  # use a reroll permission on this die
     REROLL_WHICH = "reroll which"  # which dice a "one or more dice" permission rerolls
     MODIFY = "modify"  # apply an optional modifier (with its cost)

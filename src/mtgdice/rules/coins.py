@@ -11,7 +11,8 @@ One flip, step by step:
 1. each coin of the instruction becomes a group of 1 + one coin per partner replacement that sees
    the flipper (N copies: N+1 coins, N ignored);
 2. the coins are flipped, in order;
-3. in each group the flipper ignores all but one coin (deciding with the call in view);
+3. in each group the flipper ignores all but one coin (deciding with the call in view): which
+   coin of a pair to ignore, or which one of several to keep;
 4. the reflip window: each counted coin in order, offered to each reflip permission in zone order;
    a reflipped coin is ignored and a new group is flipped for it (replacements meet it again);
 5. the result: the counted faces, and whether the call was won.
@@ -31,7 +32,7 @@ from mtgdice.rules.effects.base import EffectBase
 from mtgdice.rules.effects.coin import CoinEffect
 from mtgdice.rules.errors import InputError, RollLimitError
 from mtgdice.rules.players import YOU, Seat
-from mtgdice.rules.resolve import MAX_DICE, MAX_REROLLS, Decisions, TurnState, effects_of
+from mtgdice.rules.resolution import MAX_DICE, MAX_REROLLS, Decisions, TurnState, effects_of
 from mtgdice.rules.sources import DiceSource
 
 COIN = Die(2)
@@ -167,17 +168,21 @@ class _Flip(Decisions):
             side = CoinFace.of(face if isinstance(face, int) else 1)
             self.coins.append(CoinFlip(len(self.coins), side, reflips=reflips, flipper=flipper))
         group = list(range(first, first + size))
-        while len(group) > 1:
-            won = () if self.call is None else tuple(float(self.coins[i].side is self.call) for i in group)
-            pick = self.ask_one(
-                Topic.IGNORE,
-                "Ignore which of these coins?",
-                tuple(self.coins[i].side.value for i in group),
-                player=flipper,
-                values=won,
-                invert=True,
-            )
-            index = group.pop(pick)
+        if size < 2:
+            return
+        won = () if self.call is None else tuple(float(self.coins[i].side is self.call) for i in group)
+        sides = tuple(self.coins[i].side.value for i in group)
+        if size == 2:
+            ignored = group[
+                self.ask_one(
+                    Topic.IGNORE, "Ignore which of these coins?", sides, player=flipper, values=won, invert=True
+                )
+            ]
+            drop = [ignored]
+        else:  # several partners: name the one coin that counts (asked once, however many partners)
+            keep = self.ask_one(Topic.KEEP, f"Keep which of these {size} coins?", sides, player=flipper, values=won)
+            drop = [index for position, index in enumerate(group) if position != keep]
+        for index in drop:
             coin = self.coins[index]
             self.coins[index] = CoinFlip(coin.index, coin.side, Fate.IGNORED, coin.reflips, coin.flipper)
 

@@ -11,9 +11,12 @@ numbered dice, for the vectorised simulation: the same test, written once beside
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from mtgdice.rules.dice import DieRoll, PlanarFace
+
+if TYPE_CHECKING:
+    from mtgdice.rules.arrays import Ints, Mask
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,13 +39,15 @@ class InRange:
     def holds_value(self, value: int | None) -> bool:
         return holds_range(self, value)
 
-    def holds_array(self, natural: Any, result: Any, sides: int) -> Any:
+    def holds_array(self, natural: Ints, result: Ints, sides: int) -> Mask:
+        import numpy as np
+
         values = natural if self.natural else result
-        mask = values == values  # every lane
+        mask = np.ones(values.shape, dtype=np.bool_)
         if self.low is not None:
-            mask = mask & (values >= self.low)
+            mask &= values >= self.low
         if self.high is not None:
-            mask = mask & (values <= self.high)
+            mask &= values <= self.high
         return mask
 
     def describe(self) -> str:
@@ -69,8 +74,10 @@ class NaturalMax:
     def holds(self, roll: DieRoll) -> bool:
         return roll.natural is not None and roll.natural == roll.die.sides
 
-    def holds_array(self, natural: Any, result: Any, sides: int) -> Any:
-        return natural == sides
+    def holds_array(self, natural: Ints, result: Ints, sides: int) -> Mask:
+        import numpy as np
+
+        return np.asarray(natural == sides, dtype=np.bool_)
 
     def describe(self) -> str:
         return "highest natural result"
@@ -85,8 +92,10 @@ class FaceIs:
     def holds(self, roll: DieRoll) -> bool:
         return roll.planar_face is self.face
 
-    def holds_array(self, natural: Any, result: Any, sides: int) -> Any:
-        return natural != natural  # numbered dice show no planar face
+    def holds_array(self, natural: Ints, result: Ints, sides: int) -> Mask:
+        import numpy as np
+
+        return np.zeros(natural.shape, dtype=np.bool_)  # numbered dice show no planar face
 
     def describe(self) -> str:
         return self.face.value
@@ -101,10 +110,12 @@ class AnyOf:
     def holds(self, roll: DieRoll) -> bool:
         return any(condition.holds(roll) for condition in self.conditions)
 
-    def holds_array(self, natural: Any, result: Any, sides: int) -> Any:
-        mask = natural != natural
+    def holds_array(self, natural: Ints, result: Ints, sides: int) -> Mask:
+        import numpy as np
+
+        mask = np.zeros(natural.shape, dtype=np.bool_)
         for condition in self.conditions:
-            mask = mask | condition.holds_array(natural, result, sides)
+            mask |= condition.holds_array(natural, result, sides)
         return mask
 
     def describe(self) -> str:

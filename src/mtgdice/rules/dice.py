@@ -10,6 +10,7 @@ This module leaves out how faces are drawn (``sources``) and how dice are chosen
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from mtgdice.rules.players import YOU, Seat
@@ -50,11 +51,12 @@ class Die:
         return "planar die" if self.sides is None else f"d{self.sides}"
 
     @property
-    def faces(self) -> tuple[Face, ...]:
-        """Every face, each equally likely (CR 706.1a; the planar die: CR 901.3)."""
+    def faces(self) -> Sequence[Face]:
+        """Every face, each equally likely (CR 706.1a; the planar die: CR 901.3). A numbered die's
+        faces are a ``range``: a d1000000000 costs no memory until something counts them."""
         if self.sides is None:
             return PLANAR_FACES
-        return tuple(range(1, self.sides + 1))
+        return range(1, self.sides + 1)
 
     def has_face(self, face: Face) -> bool:
         if self.sides is None:
@@ -150,7 +152,12 @@ class DieRoll:
     def value(self) -> float | None:
         """The result as a policy compares it (``None`` for the planar die)."""
         result = self.result
-        return float(result) if result is not None else None
+        if result is None:
+            return None
+        try:
+            return float(result)
+        except OverflowError:  # a result past what a float holds still compares by sign
+            return float("inf") if result > 0 else float("-inf")
 
     @property
     def shown(self) -> int | PlanarFace:

@@ -4,13 +4,13 @@ In a Planechase game the active player may roll the planar die as a special acti
 could cast a sorcery (CR 901.9a); the first such roll in a turn costs nothing and each further one
 costs one generic mana more (CR 901.9b). Rolls that effects cause, rerolls and extra dice are not
 special actions and cost nothing. The roll itself is an ordinary roll of the planar die
-(:func:`mtgdice.rules.resolve`, with ``action=True`` so it counts toward the next cost).
+(:func:`mtgdice.rules.resolution`, with ``action=True`` so it counts toward the next cost).
 """
 
 from __future__ import annotations
 
 from mtgdice.rules.errors import InputError
-from mtgdice.rules.resolve import TurnState
+from mtgdice.rules.resolution import TurnState
 
 
 def planar_action_cost(turn: TurnState) -> int:

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from mtgdice.rules.errors import CardTextError
+
+if TYPE_CHECKING:
+    from mtgdice.rules.arrays import Ints
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,11 +72,11 @@ class ResultsTable:
                 return index
         return None
 
-    def rows_array(self, values: Any) -> Any:
+    def rows_array(self, values: Ints) -> Ints:
         """:meth:`row_for` over a numpy array of results: the row index per lane, -1 for none."""
         import numpy as np
 
-        found = np.full(values.shape, -1, dtype=np.int16)
+        found = np.full(values.shape, -1, dtype=np.int64)
         for index, row in enumerate(self.rows):
             inside = values >= row.low if row.high is None else (values >= row.low) & (values <= row.high)
             found[inside] = index

@@ -1,6 +1,6 @@
 """The steps of one execution over numpy arrays: many simulated rolls at once (DESIGN.md §2).
 
-Each function here is the array form of a step of ``rules/resolve.py`` and calls the array form
+Each function here is the array form of a step of ``rules/resolution.py`` and calls the array form
 each effect class provides beside its scalar behaviour (``Replacement.vectorised``,
 ``ModifierEffect.delta_for_all``, ``Condition.holds_array``, ``ResultsTable.rows_array``,
 ``Trigger.count_array``). :func:`vector_plan` says whether a roll can go this way at all: only
@@ -16,10 +16,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from mtgdice.rules.board import Board, Holder
 from mtgdice.rules.choices import Ask, Chooser, Decision, PolicyChooser, Topic
+from mtgdice.rules.dice import Die
 from mtgdice.rules.effects.face import FaceEffect
 from mtgdice.rules.effects.modifier import ModifierEffect
 from mtgdice.rules.effects.passive import Passive
@@ -28,7 +29,10 @@ from mtgdice.rules.effects.trigger import Trigger
 from mtgdice.rules.footprint import Footprint
 from mtgdice.rules.instruction import RollInstruction
 from mtgdice.rules.players import YOU
-from mtgdice.rules.resolve import TurnState, effects_of, plan_of
+from mtgdice.rules.resolution import TurnState, effects_of, plan_of
+
+if TYPE_CHECKING:
+    from mtgdice.rules.arrays import Ints, Mask, Small
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,8 +43,8 @@ class VectorPlan:
     plan: RollPlan
     sides: int
     delta: int
-    row_again: Any  # bool per row (and a last False for "no row"), or None
-    row_times: Any  # executions asked for per row, or None
+    row_again: Mask | None  # per row (and a last False for "no row")
+    row_times: Ints | None  # executions asked for per row
     repeat_accepted: bool
     triggers: tuple[Holder[Trigger], ...]
 
@@ -112,7 +116,7 @@ def vector_plan(
     return VectorPlan(instruction, plan, die.sides, delta, row_again, row_times, repeat_accepted, tuple(triggers))
 
 
-def _delta(holder: Holder[ModifierEffect], die: Any) -> int | None:
+def _delta(holder: Holder[ModifierEffect], die: Die) -> int | None:
     return holder.effect.delta_for_all(die, holder)
 
 
@@ -127,35 +131,38 @@ class VectorExecution:
     """One execution of many rolls: per lane the value read, the row (-1: none), doubles, how many
     more executions it asks for, and the triggerings per card."""
 
-    value: Any
-    row: Any
-    doubles: Any
-    again: Any
-    triggers: tuple[tuple[str, Any], ...]
+    value: Ints
+    row: Ints
+    doubles: Mask
+    again: Ints
+    triggers: tuple[tuple[str, Ints], ...]
 
 
-def execute_arrays(plan: VectorPlan, faces: Any) -> VectorExecution:
+def execute_arrays(plan: VectorPlan, faces: Small) -> VectorExecution:
     """Steps 4 to 10 over ``faces`` (dice x lanes, the physical roll in draw order)."""
     import numpy as np
 
     # Step 4: ignore the lowest by face (CR 706.6); which of tied dice does not change a value.
     counted = plan.counted
+    kept = faces
     if plan.plan.lowest:
-        natural = np.sort(faces, axis=0)[faces.shape[0] - counted :] if counted > 1 else faces.max(axis=0)[None, :]
-    else:
-        natural = faces
-    natural = natural.astype(np.int64)
+        kept = np.sort(faces, axis=0)[faces.shape[0] - counted :] if counted > 1 else faces.max(axis=0)[None, :]
+    natural: Ints = np.asarray(kept, dtype=np.int64)
     # Steps 5-6: every counted die gets the same modifiers here (CR 706.2).
-    result = natural + plan.delta
+    result: Ints = natural + plan.delta
     # Step 7: the table is read by the only result, or by the total (CR 706.3a).
-    value = result[0] if counted == 1 else result.sum(axis=0)
+    value: Ints = result[0] if counted == 1 else np.asarray(result.sum(axis=0), dtype=np.int64)
     table = plan.instruction.table
-    row = table.rows_array(value) if table is not None else np.full(value.shape, -1, dtype=np.int16)
+    row = table.rows_array(value) if table is not None else np.full(value.shape, -1, dtype=np.int64)
     # Step 9: doubles (CR 706.5).
-    doubles = (natural == natural[0]).all(axis=0) if counted >= 2 else np.zeros(value.shape, dtype=bool)
+    doubles: Mask = (
+        np.asarray((natural == natural[0]).all(axis=0), dtype=np.bool_)
+        if counted >= 2
+        else np.zeros(value.shape, dtype=np.bool_)
+    )
     # Step 8: roll again and repeat (CR 706.3c).
-    again = np.zeros(value.shape, dtype=np.int64)
-    if plan.row_again is not None:
+    again: Ints = np.zeros(value.shape, dtype=np.int64)
+    if plan.row_again is not None and plan.row_times is not None:
         again = np.where(plan.row_again[row], plan.row_times[row], 0)
     repeat = plan.instruction.repeat_when
     if repeat is not None and plan.repeat_accepted:

@@ -7,8 +7,11 @@ Zone order — battlefield, opponents, graveyard, command — is the order effec
 from __future__ import annotations
 
 import enum
+from typing import Protocol, TypeVar
 
 from mtgdice.rules.players import OPPONENT, YOU, Seat
+
+T_co = TypeVar("T_co", covariant=True)
 
 
 class Zone(enum.Enum):
@@ -35,3 +38,27 @@ class Zone(enum.Enum):
 
 
 ZONE_ORDER = (Zone.BATTLEFIELD, Zone.OPPONENTS, Zone.GRAVEYARD, Zone.COMMAND)
+
+
+class Zones(Protocol[T_co]):
+    """Anything with the four zones as fields (a board of permanents, a request's zone items)."""
+
+    @property
+    def battlefield(self) -> tuple[T_co, ...]: ...
+    @property
+    def opponents(self) -> tuple[T_co, ...]: ...
+    @property
+    def graveyard(self) -> tuple[T_co, ...]: ...
+    @property
+    def command(self) -> tuple[T_co, ...]: ...
+
+
+def in_zone(zones: Zones[T_co], zone: Zone) -> tuple[T_co, ...]:
+    """What ``zones`` holds in ``zone``."""
+    if zone is Zone.BATTLEFIELD:
+        return zones.battlefield
+    if zone is Zone.OPPONENTS:
+        return zones.opponents
+    if zone is Zone.GRAVEYARD:
+        return zones.graveyard
+    return zones.command

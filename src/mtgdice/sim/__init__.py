@@ -9,7 +9,7 @@ repeats of repeats included — the number of executions and the triggerings per
 Two ways, one set of rules. When :func:`mtgdice.rules.vector.vector_plan` finds an array form for
 everything on the board, the executions run in rounds over arrays (``execute_arrays``: the rules'
 own array steps) for every simulated resolution still going; otherwise each resolution is a call of
-:func:`mtgdice.rules.resolve` with a ``SeededSource``. This module draws faces, runs rounds and
+:func:`mtgdice.rules.resolution` with a ``SeededSource``. This module draws faces, runs rounds and
 counts; it holds no rule of its own. numpy is imported when a simulation runs.
 """
 
@@ -31,7 +31,8 @@ from mtgdice.rules import (
     TurnState,
     resolve,
 )
-from mtgdice.rules.errors import RollLimitError
+from mtgdice.rules.budget import Meter
+from mtgdice.rules.errors import InputError, RollLimitError
 from mtgdice.rules.vector import VectorExecution, VectorPlan, execute_arrays, vector_plan
 
 CHUNK = 1 << 20
@@ -91,8 +92,16 @@ def simulate(
     progress: bool = False,
     vectorised: bool = True,
     players: int = 2,
+    meter: Meter | None = None,
 ) -> Simulation:
-    """Simulate ``rolls`` whole resolutions of ``instruction`` (see the module docstring)."""
+    """Simulate ``rolls`` whole resolutions of ``instruction`` (see the module docstring).
+
+    ``meter`` is the request's work budget: the rolls it may make, the array cells a chunk may hold
+    (chunks shrink to fit), the dice one resolution may draw and the deadline."""
+    meter = meter or Meter()
+    if rolls < 1:
+        raise InputError("rolls", f"{rolls} rolls: simulate 1 or more")
+    meter.spend_rolls(rolls)
     board = board or Board()
     chooser = PolicyChooser(policy)
     values = dict(amounts or {})
@@ -100,9 +109,12 @@ def simulate(
     plan = vector_plan(instruction, board, chooser, values, start) if vectorised and players == 2 else None
     counts = _Counts(instruction)
     if plan is None:
-        _loop(counts, instruction, source, board, chooser, values, start, players, rolls, seed, progress)
+        _loop(counts, instruction, source, board, chooser, values, start, players, rolls, seed, progress, meter)
         return counts.result(rolls, "resolve loop")
-    _vectorised(counts, plan, rolls, seed, chunk, progress)
+    meter.check_cells(plan.plan.dice_count, f"one simulated roll of {plan.plan.dice_count} dice")
+    meter.spend_draws(rolls * plan.plan.dice_count)  # the first executions; repeats add as they come
+    chunk = max(1, min(chunk, meter.budget.cells // max(1, plan.plan.dice_count)))
+    _vectorised(counts, plan, rolls, seed, chunk, progress, meter)
     return counts.result(rolls, "vectorised")
 
 
@@ -176,7 +188,9 @@ def _chunks(rolls: int, chunk: int, progress: bool, label: str) -> Iterator[int]
             bar.advance(task, size)
 
 
-def _vectorised(counts: _Counts, plan: VectorPlan, rolls: int, seed: int, chunk: int, progress: bool) -> None:
+def _vectorised(
+    counts: _Counts, plan: VectorPlan, rolls: int, seed: int, chunk: int, progress: bool, meter: Meter
+) -> None:
     import numpy as np
 
     generator = np.random.Generator(np.random.PCG64(seed))
@@ -188,12 +202,17 @@ def _vectorised(counts: _Counts, plan: VectorPlan, rolls: int, seed: int, chunk:
         fired_by: dict[str, Any] = {}
         first = True
         while True:
+            meter.check_time()
             lanes = np.flatnonzero(pending > 0)
             if lanes.size == 0:
                 break
+            if not first:
+                meter.spend_draws(dice * int(lanes.size))
             faces = generator.integers(1, plan.sides + 1, size=(dice, lanes.size), dtype=dtype)
             execution = execute_arrays(plan, faces)
             done[lanes] += 1
+            if int(done.max()) * dice > meter.budget.dice:
+                meter.check_dice(int(done.max()) * dice)
             if int(done.max()) > MAX_EXECUTIONS:
                 raise RollLimitError(
                     f"roll again: more than {MAX_EXECUTIONS} executions of one instruction in a simulated "
@@ -236,9 +255,11 @@ def _loop(
     rolls: int,
     seed: int,
     progress: bool,
+    meter: Meter,
 ) -> None:
     dice = SeededSource(seed)
-    for size in _chunks(rolls, 4096, progress, "resolving"):
+    for size in _chunks(rolls, 256, progress, "resolving"):
+        meter.check_time()
         for _ in range(size):
             resolution = resolve(
                 instruction,
@@ -249,11 +270,13 @@ def _loop(
                 amounts=amounts,
                 turn=turn,
                 players=players,
+                meter=meter,
             )
             fired: dict[str, int] = {}
             for hit in resolution.triggers:
                 fired[hit.card] = fired.get(hit.card, 0) + 1
             counts.resolution(len(resolution.executions), fired)
+            meter.spend_draws(sum(len(execution.dice) for execution in resolution.executions))
             if not resolution.executions:
                 continue
             first = summarize(_first(resolution))

@@ -564,14 +564,16 @@ def app_from_environment() -> Guard:
     """The app of one worker of ``mtgdice serve --workers N``, configured by the environment.
 
     ``MTGDICE_DATABASE`` (a ``postgresql://`` address or a SQLite path), ``MTGDICE_BROKER``
-    (``redis://...``), ``MTGDICE_CARDS``, ``MTGDICE_RATE_LIMIT`` and ``MTGDICE_BURST``.
+    (``redis://...``), ``MTGDICE_CARDS`` (or ``MTGDICE_NO_CARDS=1``), ``MTGDICE_RATE_LIMIT`` and
+    ``MTGDICE_BURST``.
     """
     from mtgdice.cards.catalog import optional_catalog
     from mtgdice.log import default_db_path
 
+    no_cards = os.environ.get("MTGDICE_NO_CARDS") == "1"
     return create_app(
         os.environ.get("MTGDICE_DATABASE") or default_db_path(),
-        optional_catalog(os.environ.get("MTGDICE_CARDS") or None),
+        None if no_cards else optional_catalog(os.environ.get("MTGDICE_CARDS") or None),
         rate=float(os.environ.get("MTGDICE_RATE_LIMIT", "20")),
         burst=int(os.environ.get("MTGDICE_BURST", "60")),
         broker=os.environ.get("MTGDICE_BROKER") or None,

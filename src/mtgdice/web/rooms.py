@@ -631,7 +631,8 @@ class Rooms:
         except (MtgDiceError, ValueError, TypeError):
             return None
         label = prepared.name[:120] if request.kind is RollKind.CARD else request.label
-        kind: RollKindName = request.kind.value
+        kinds: dict[RollKind, RollKindName] = {RollKind.DICE: "dice", RollKind.PLANAR: "planar", RollKind.COIN: "coin"}
+        kind = kinds.get(request.kind, "card")
         player = logged.player or "API"
         roll = Roll("", player, label, kind, request, outcome, prepared.instruction, logged.turn or 1)
         proof = Proof("commit-reveal", logged.nonce or 0, logged.commitment or "", tuple(logged.client_seeds))

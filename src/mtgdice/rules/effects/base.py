@@ -9,7 +9,7 @@ through :class:`RollContext`, which the resolver implements: ask a player, use a
 and pay its cost, reroll a die. The resolver never looks at an effect's card name or text.
 
 This module leaves out the kinds themselves (``replacement``, ``reroll``, ``modifier``, ``face``,
-``trigger``, ``passive``, ``coin``) and the loop over the steps (``rules/resolve.py``).
+``trigger``, ``passive``, ``coin``) and the loop over the steps (``rules/resolution.py``).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 
 class Step(enum.Enum):
-    """Where in the pipeline an effect acts (rules/resolve.py, DESIGN.md §3)."""
+    """Where in the pipeline an effect acts (rules/resolution.py, DESIGN.md §3)."""
 
     COUNT = "count"  # replacements of "roll one or more dice": add dice and ignore some (CR 616, 706.6)
     EACH_DIE = "each die"  # replacements of "roll a die": roll two of that die and ignore one

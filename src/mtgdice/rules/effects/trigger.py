@@ -21,6 +21,7 @@ from mtgdice.rules.records import direct_init
 from mtgdice.rules.zones import Zone
 
 if TYPE_CHECKING:
+    from mtgdice.rules.arrays import Ints, Mask
     from mtgdice.rules.board import Holder
 
 
@@ -133,7 +134,7 @@ class Trigger(TriggeredAbility):
             found.append(TriggerHit(name, holder.zone, self, die.index, events.execution))
         return found
 
-    def count_array(self, natural: Any, result: Any, sides: int, doubles: Any) -> Any | None:
+    def count_array(self, natural: Ints, result: Ints, sides: int, doubles: Mask) -> Ints | None:
         """Triggerings per lane of the vectorised simulation: ``natural`` and ``result`` are
         (counted dice x lanes) arrays of the roller's numbered dice. ``None``: not vectorised."""
         import numpy as np
@@ -148,10 +149,10 @@ class Trigger(TriggeredAbility):
             else self.condition.holds_array(natural, result, sides)
         )
         if self.event is Event.DIE_ROLLED:
-            return meets.sum(axis=0, dtype=np.int64)
-        fired = meets.any(axis=0)
+            return np.asarray(meets.sum(axis=0), dtype=np.int64)
+        fired = np.asarray(meets.any(axis=0), dtype=np.bool_)
         if self.doubles:
-            fired = fired & doubles
+            fired &= doubles
         return fired.astype(np.int64)
 
     def _details(self) -> dict[str, Any]:

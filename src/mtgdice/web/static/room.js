@@ -5,6 +5,11 @@
 (function () {
   "use strict";
   var body = document.body;
+  // An error banner answers the action that caused it: the next action clears it.
+  body.addEventListener("htmx:beforeRequest", function () {
+    var flash = document.getElementById("flash");
+    if (flash) { flash.replaceChildren(); }
+  });
   var room = body.dataset.room;
   var me = body.dataset.player;
   if (!room) { return; }

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import cast
 
 from mtgdice.rules.board import Board, Holder, Permanent
+from mtgdice.rules.budget import Meter
 from mtgdice.rules.choices import Answer, Ask, Chooser, Decision, PolicyChooser, Topic
 from mtgdice.rules.dice import Die, DieRoll, Face, Fate, Modifier, PlanarFace
 from mtgdice.rules.effects.base import EffectBase, Step
@@ -160,6 +161,7 @@ def resolve(
     limit: int | None = None,
     players: int = 2,
     action: bool = False,
+    meter: Meter | None = None,
 ) -> Resolution:
     """Resolve ``instruction`` of the card named ``source`` (CR 706).
 
@@ -167,6 +169,8 @@ def resolve(
     ``again`` says so); the odds engine uses ``limit=1`` to study one execution at a time.
     ``players`` is how many players are at the table (for "each player rolls"); ``action`` marks
     a planar-die roll made as the special action (CR 901.9b: it counts toward the next one's cost).
+    ``meter`` is the request's work budget (:mod:`mtgdice.rules.budget`; default: the CLI's, no
+    deadline): dice drawn and options shown in this resolution, and the request's deadline.
 
     >>> from mtgdice.rules.amounts import Amount
     >>> from mtgdice.rules.sources import ScriptedSource
@@ -189,6 +193,7 @@ def resolve(
         limit,
         players,
         action,
+        meter,
     ).run()
 
 
@@ -226,6 +231,7 @@ class _NoDice:
 
 
 _NO_DICE = _NoDice()
+_NO_METER = Meter()
 _COUNTED = Fate.COUNTED
 _ONLY_YOU = (YOU,)
 _NO_BOARD = Board()
@@ -292,20 +298,26 @@ class Decisions:
     """Asking the chooser, keeping every decision with its answer, and once-each-turn uses and
     costs paid during one resolution (the part of the context that dice and coins share)."""
 
-    __slots__ = ("chooser", "asked", "used", "tapped", "counters_paid")
+    __slots__ = ("chooser", "asked", "used", "tapped", "counters_paid", "meter", "options_shown", "options_limit")
 
-    def __init__(self, chooser: Chooser, used: frozenset[str]) -> None:
+    def __init__(self, chooser: Chooser, used: frozenset[str], meter: Meter | None = None) -> None:
         self.chooser = chooser
         self.asked: list[tuple[Decision, Answer]] = []
         self.used: set[str] = set(used)
         self.tapped: set[str] = set()
         self.counters_paid: dict[tuple[str, str], int] = {}
+        self.meter = meter or _NO_METER
+        self.options_shown = 0
+        self.options_limit = self.meter.budget.options
 
     def current_dice(self) -> tuple[DieRoll, ...]:
         """The dice a decision shows (those of the roll in progress)."""
         return ()
 
     def ask(self, decision: Decision) -> Answer:
+        self.options_shown += len(decision.options)
+        if self.options_shown > self.options_limit:
+            self.meter.check_options(self.options_shown)
         answer = self.chooser.decide(decision)
         self.asked.append((decision, answer))
         return answer
@@ -337,7 +349,7 @@ class Decisions:
             return 0
         if invert and values:
             # The option ignores a die: the value it leads to is the best of the others.
-            values = tuple(_best_other(values, index) for index in range(len(values)))
+            values = _best_others(values)
         answer = self.ask(_decision(Ask.PICK_ONE, topic, player, prompt, options, values, holder, self.current_dice()))
         assert isinstance(answer, int)
         return answer
@@ -424,6 +436,8 @@ class _Resolution(Decisions):
         "records",
         "base",
         "made",
+        "drawn",
+        "dice_limit",
     )
 
     def __init__(
@@ -438,8 +452,9 @@ class _Resolution(Decisions):
         limit: int | None,
         players: int,
         action: bool,
+        meter: Meter | None = None,
     ) -> None:
-        Decisions.__init__(self, chooser, turn.used)
+        Decisions.__init__(self, chooser, turn.used, meter)
         self.instruction = instruction
         self.source_name = source_name
         self.dice_source = dice_source
@@ -456,6 +471,8 @@ class _Resolution(Decisions):
         self.records: list[DieRoll] = []
         self.base = 0
         self.made: set[tuple[str, int]] = set()
+        self.drawn = 0
+        self.dice_limit = self.meter.budget.dice
 
     # -- the context effects see --------------------------------------------------------------
 
@@ -576,6 +593,8 @@ class _Resolution(Decisions):
     def _execute(self, count: int, die: Die) -> tuple[Execution, list[DieRoll]]:
         instruction = self.instruction
         effects = self.effects
+        if self.meter is not _NO_METER:
+            self.meter.check_time()
         self.records = []
         self.base = self.next_index
         self.rerolls = 0
@@ -699,6 +718,9 @@ class _Resolution(Decisions):
         first = len(records)
         die, roller, draw = plan.die, plan.roller, self.dice_source.roll
         total = plan.dice_count
+        self.drawn += total
+        if self.drawn > self.dice_limit:
+            self.meter.check_dice(self.drawn)
         start = self.next_index
         for index in range(start, start + total):
             records.append(DieRoll(index, die, draw(die), (), _COUNTED, None, roller))
@@ -714,16 +736,31 @@ class _Resolution(Decisions):
         for size in plan.slots if grouped else ():
             group = [self.base + position for position in range(start, start + size)]
             start += size
-            while len(group) > 1:
+            dice = [self.records[i - self.base] for i in group]
+            if size == 2:
+                # One die of a pair is ignored: the roller names it (json-interface.md choices).
                 pick = self.ask_one(
                     Topic.IGNORE,
                     "Ignore which of these dice?",
-                    tuple(self.records[i - self.base].label for i in group),
+                    tuple(roll.label for roll in dice),
                     player=plan.roller,
-                    values=tuple(self.records[i - self.base].value for i in group),
+                    values=tuple(roll.value for roll in dice),
                     invert=True,
                 )
-                self._set(group.pop(pick), fate=Fate.IGNORED)
+                self._set(group[pick], fate=Fate.IGNORED)
+            elif size > 2:
+                # N partners: N+1 dice of which one counts; the roller names the one to keep (the
+                # same choice as ignoring N one by one, asked once so that many copies stay cheap).
+                keep = self.ask_one(
+                    Topic.KEEP,
+                    f"Keep which of these {size} dice?",
+                    tuple(roll.label for roll in dice),
+                    player=plan.roller,
+                    values=tuple(roll.value for roll in dice),
+                )
+                for position, index in enumerate(group):
+                    if position != keep:
+                        self._set(index, fate=Fate.IGNORED)
         # Then the lowest: the instruction's own count and every replacement's in one count.
         # A numbered die's face is its natural result; the planar die has none to compare (CR 706.7).
         live = [] if plan.die.planar else [roll for roll in self.records[first:] if roll.fate is _COUNTED]
@@ -889,9 +926,15 @@ def _face_seen(roll: DieRoll, faces: Sequence[Holder[FaceEffect]]) -> DieRoll:
     return roll
 
 
-def _best_other(values: Sequence[float | None], index: int) -> float | None:
-    others = [value for i, value in enumerate(values) if i != index and value is not None]
-    return max(others) if others else None
+def _best_others(values: Sequence[float | None]) -> tuple[float | None, ...]:
+    """For each option, the best of the other values (what ignoring that option's die leaves)."""
+    known = [(value, index) for index, value in enumerate(values) if value is not None]
+    if not known:
+        return tuple(None for _ in values)
+    ordered = sorted(known, reverse=True)
+    best, best_index = ordered[0]
+    second = ordered[1][0] if len(ordered) > 1 else None
+    return tuple(second if index == best_index else best for index in range(len(values)))
 
 
 def _check_roll(count: int, die: Die) -> None:
