@@ -320,7 +320,7 @@ def markdown(report: dict[str, Any], args: argparse.Namespace) -> str:
     ]
     for run in report["runs"]:
         one, own, fan = run["one_room"], run["own_rooms"], run["fan_out"]
-        server = "SQLite, 1 process" if run["engine"] == "sqlite" else f"PostgreSQL + Redis, {run['workers']} workers"
+        server = "SQLite, 1 process" if run["engine"] == "sqlite" else f"PostgreSQL + Redis, {run['workers']} worker(s)"
         errors = one["errors"] + own["errors"]
         lines.append(
             f"| {server}{f' ({errors:.0f} errors)' if errors else ''} | {one['rolls_per_s']:.0f} "
