@@ -14,6 +14,16 @@ Targets on a 2-core machine: >= 500 rolls/s, p99 < 50 ms, fan-out < 100 ms.
 
     .venv/bin/python bench/load_web.py --cards ../shared/cards/dice-cards.json
 
+``--multi`` measures ``mtgdice serve --workers N`` for N = 1, 2, 4 against PostgreSQL and Redis
+(the ones in ``MTGDICE_TEST_DATABASE`` / ``MTGDICE_TEST_BROKER``, else started for the run by
+``tests/services.py`` in a temporary folder and stopped after): rolls/s and p50/p99 with the
+clients on one room and with each client on a room of its own, and the fan-out to ``--sockets``
+websockets spread over the workers by the kernel (how many each worker got is reported); with the
+SQLite default, one process, measured in the same run as the anchor. ``--report FILE`` writes the
+tables as Markdown (``bench/results/``).
+
+    .venv/bin/python bench/load_web.py --multi --sockets 200 --report bench/results/load-web-multi.md
+
 What this script leaves out: the pages (htmx) and browsers; ``tests/test_browser.py`` covers them.
 """
 
@@ -95,17 +105,21 @@ async def create_room(port: int) -> dict[str, Any]:
     return json.loads(body)  # type: ignore[no-any-return]
 
 
-async def throughput(port: int, room: dict[str, Any], clients: int, total: int, seconds: float) -> dict[str, float]:
+async def throughput(
+    port: int, room: dict[str, Any] | list[dict[str, Any]], clients: int, total: int, seconds: float
+) -> dict[str, float]:
+    """``clients`` connections posting rolls; client ``i`` rolls in room ``i`` of a list (one room: all)."""
+    rooms = room if isinstance(room, list) else [room]
     body = json.dumps(ROLL).encode()
-    headers = {"Authorization": f"Bearer {room['token']}"}
-    path = f"/api/rooms/{room['id']}/rolls"
     latencies: list[float] = []
     errors = 0
     remaining = total
     deadline = time.perf_counter() + seconds
 
-    async def worker() -> None:
+    async def worker(target: dict[str, Any]) -> None:
         nonlocal remaining, errors
+        headers = {"Authorization": f"Bearer {target['token']}"}
+        path = f"/api/rooms/{target['id']}/rolls"
         connection = Connection("127.0.0.1", port)
         await connection.open()
         try:
@@ -119,7 +133,7 @@ async def throughput(port: int, room: dict[str, Any], clients: int, total: int, 
             await connection.close()
 
     started = time.perf_counter()
-    await asyncio.gather(*(worker() for _ in range(clients)))
+    await asyncio.gather(*(worker(rooms[i % len(rooms)]) for i in range(clients)))
     elapsed = time.perf_counter() - started
     return {
         "rolls": len(latencies),
@@ -136,6 +150,10 @@ async def fan_out(port: int, room: dict[str, Any], sockets: int, rolls: int, sec
 
     url = f"ws://127.0.0.1:{port}/ws/rooms/{room['id']}"
     connections = [await websockets.connect(url, max_size=2**20) for _ in range(sockets)]
+    spread: dict[str, int] = {}
+    for connection in connections:
+        worker = connection.response.headers.get("x-mtgdice-worker", "?")
+        spread[worker] = spread.get(worker, 0) + 1
     arrivals: dict[int, list[float]] = {}
     expected = {"count": 0}
 
@@ -180,6 +198,7 @@ async def fan_out(port: int, room: dict[str, Any], sockets: int, rolls: int, sec
         await connection.close()
     return {
         "sockets": sockets,
+        "sockets_per_worker": sorted(spread.values(), reverse=True),  # type: ignore[dict-item]
         "rolls": len(after_send),
         "fanout_p50_ms": percentile(after_response, 0.5) * 1000,
         "fanout_p99_ms": percentile(after_response, 0.99) * 1000,
@@ -238,6 +257,106 @@ async def main_async(args: argparse.Namespace) -> dict[str, Any]:
             live_server.stop(server)
 
 
+async def multi_async(args: argparse.Namespace, database: str, broker: str) -> dict[str, Any]:
+    """Each worker count against PostgreSQL + Redis (a fresh database each), and the SQLite default."""
+    import services
+
+    report: dict[str, Any] = {"cpus": os.cpu_count(), "runs": []}
+    configurations: list[tuple[str, int]] = [("sqlite", 1)] + [("postgresql", n) for n in args.workers]
+    for engine, workers in configurations:
+        port = live_server.free_port()
+        with tempfile.TemporaryDirectory() as folder:
+            if engine == "sqlite":
+                target: str | Path = Path(folder) / "rolls.sqlite"
+                started = live_server.start(Path(args.cards), target, port)
+            else:
+                target = services.new_database(database)
+                started = live_server.start(Path(args.cards), target, port, broker=broker, workers=workers)
+            _, server = started
+            try:
+                await throughput(port, [await create_room(port) for _ in range(args.clients)], args.clients, 400, 10)
+                run: dict[str, Any] = {"engine": engine, "workers": workers}
+                run["one_room"] = await throughput(
+                    port, await create_room(port), args.clients, args.rolls, args.seconds
+                )
+                rooms = [await create_room(port) for _ in range(args.clients)]
+                run["own_rooms"] = await throughput(port, rooms, args.clients, args.rolls, args.seconds)
+                run["fan_out"] = await fan_out(
+                    port, await create_room(port), args.sockets, args.fanout_rolls, args.seconds
+                )
+                report["runs"].append(run)
+                print(summary_line(run), flush=True)
+            finally:
+                live_server.stop(server)
+    return report
+
+
+def summary_line(run: dict[str, Any]) -> str:
+    one, own, fan = run["one_room"], run["own_rooms"], run["fan_out"]
+    return (
+        f"{run['engine']} x{run['workers']}: one room {one['rolls_per_s']:.0f} rolls/s "
+        f"(p50 {one['p50_ms']:.1f}, p99 {one['p99_ms']:.1f} ms); own rooms {own['rolls_per_s']:.0f} rolls/s "
+        f"(p50 {own['p50_ms']:.1f}, p99 {own['p99_ms']:.1f} ms); fan-out to {fan['sockets']} sockets "
+        f"{fan['sockets_per_worker']}: p50 {fan['fanout_p50_ms']:.1f}, p99 {fan['fanout_p99_ms']:.1f} ms after "
+        f"the response, send to last socket p99 {fan['send_to_last_socket_p99_ms']:.1f} ms"
+    )
+
+
+def markdown(report: dict[str, Any], args: argparse.Namespace) -> str:
+    when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    lines = [
+        f"# mtgdice serve under load, {when}",
+        "",
+        f"{report['cpus']} CPUs (shared), loopback; the bench client, the workers, PostgreSQL and Redis on the "
+        f"same machine. Each roll: {ROLL['card']} with {ROLL['battlefield'][0]} (full rules), committed to the "
+        f"log before the response. {args.clients} keep-alive clients, at most {args.rolls} rolls per phase; "
+        f"fan-out: {args.sockets} websockets on one room, {args.fanout_rolls} rolls posted one at a time.",
+        "",
+        "    .venv/bin/python bench/load_web.py " + " ".join(args.argv),
+        "",
+        "| server | rolls/s, one room | p50 / p99 ms | rolls/s, a room per client | p50 / p99 ms "
+        "| fan-out after response p50 / p99 ms | roll sent → last socket p99 ms | sockets per worker |",
+        "|---|---:|---:|---:|---:|---:|---:|---|",
+    ]
+    for run in report["runs"]:
+        one, own, fan = run["one_room"], run["own_rooms"], run["fan_out"]
+        server = "SQLite, 1 process" if run["engine"] == "sqlite" else f"PostgreSQL + Redis, {run['workers']} worker(s)"
+        errors = one["errors"] + own["errors"]
+        lines.append(
+            f"| {server}{f' ({errors:.0f} errors)' if errors else ''} | {one['rolls_per_s']:.0f} "
+            f"| {one['p50_ms']:.1f} / {one['p99_ms']:.1f} | {own['rolls_per_s']:.0f} | {own['p50_ms']:.1f} / "
+            f"{own['p99_ms']:.1f} | {fan['fanout_p50_ms']:.1f} / {fan['fanout_p99_ms']:.1f} | "
+            f"{fan['send_to_last_socket_p99_ms']:.1f} | {', '.join(map(str, fan['sockets_per_worker']))} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def run_multi(args: argparse.Namespace) -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    import services
+
+    database, broker = os.environ.get("MTGDICE_TEST_DATABASE"), os.environ.get("MTGDICE_TEST_BROKER")
+    folder = None
+    if not (database and broker):
+        missing = services.available()
+        if missing:
+            raise SystemExit(f"--multi needs PostgreSQL and Redis: {missing}")
+        folder = Path(tempfile.mkdtemp(prefix="mtgdice-bench-"))
+        started = services.start(folder)
+        database, broker = started.database, started.broker
+    try:
+        report = asyncio.run(multi_async(args, database, broker))
+    finally:
+        if folder is not None:
+            services.stop(folder)
+    if args.json:
+        print(json.dumps(report, indent=2))
+    text = markdown(report, args)
+    if args.report:
+        Path(args.report).write_text(text, encoding="utf-8")
+    print(text)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cards", default=os.environ.get("MTGDICE_CARDS", str(DEFAULT_CARDS)))
@@ -248,7 +367,14 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0, help="time cap of each phase")
     parser.add_argument("--loaded", action="store_true", help="also measure throughput with the sockets listening")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument("--multi", action="store_true", help="workers against PostgreSQL + Redis (see above)")
+    parser.add_argument("--workers", type=lambda text: [int(n) for n in text.split(",")], default=[1, 2, 4])
+    parser.add_argument("--report", help="with --multi: write the Markdown report here")
     args = parser.parse_args()
+    args.argv = sys.argv[1:]
+    if args.multi:
+        run_multi(args)
+        return
     report = asyncio.run(main_async(args))
     if args.json:
         print(json.dumps(report, indent=2))

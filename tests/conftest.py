@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -36,3 +40,41 @@ def run(catalog: Any) -> Any:
 def _private_roll_log(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """``mtgdice roll`` logs every roll: tests write to a log of their own, never the user's."""
     monkeypatch.setenv("MTGDICE_DB", str(tmp_path_factory.mktemp("log") / "rolls.sqlite"))
+
+
+@pytest.fixture(scope="session")
+def services() -> Iterator[Any]:
+    """Real PostgreSQL and Redis on 127.0.0.1: the ones ``.ci/run`` started, else started here.
+
+    Skips when they are not installed, unless ``MTGDICE_REQUIRE_SERVICES=1`` (then it fails).
+    """
+    import services as servers
+
+    database, broker = os.environ.get("MTGDICE_TEST_DATABASE"), os.environ.get("MTGDICE_TEST_BROKER")
+    if database and broker:
+        yield servers.Services(database, broker)
+        return
+    missing = servers.available()
+    if missing is not None:
+        message = f"{missing}: the PostgreSQL and Redis tests need both servers"
+        if os.environ.get("MTGDICE_REQUIRE_SERVICES") == "1":
+            pytest.fail(message)
+        pytest.skip(message)
+    folder = Path(tempfile.mkdtemp(prefix="mtgdice-services-"))
+    try:
+        started = servers.start(folder)
+    except Exception as error:
+        servers.stop(folder)
+        pytest.fail(f"PostgreSQL or Redis did not start: {error}")
+    try:
+        yield started
+    finally:
+        servers.stop(folder)
+
+
+@pytest.fixture
+def postgres(services: Any) -> str:
+    """A fresh PostgreSQL database of its own for one test: its address."""
+    import services as servers
+
+    return servers.new_database(services.database)

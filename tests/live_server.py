@@ -1,7 +1,8 @@
 """A real ``mtgdice serve`` on 127.0.0.1 in a subprocess, for the tests and the load bench.
 
 ``live_server(cards, db)`` starts it on a free loopback port, waits until the front page answers,
-yields ``(url, process)`` and stops it afterwards (a test may kill it first).
+yields ``(url, process)`` and stops it afterwards (a test may kill it first). ``db`` is a SQLite
+file or a ``postgresql://`` address; ``broker`` and ``workers`` are passed on to ``serve``.
 """
 
 from __future__ import annotations
@@ -26,9 +27,19 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def start(cards: Path, db: Path, port: int | None = None, timeout: float = 30) -> tuple[str, subprocess.Popen[bytes]]:
+def start(
+    cards: Path,
+    db: Path | str,
+    port: int | None = None,
+    timeout: float = 30,
+    broker: str | None = None,
+    workers: int = 1,
+) -> tuple[str, subprocess.Popen[bytes]]:
     """Start the server and wait for it; raise :class:`ServerError` if it does not answer in time."""
     port = port or free_port()
+    extra = ["--broker", broker] if broker else []
+    if workers != 1:
+        extra += ["--workers", str(workers)]
     process = subprocess.Popen(
         [
             sys.executable,
@@ -39,12 +50,13 @@ def start(cards: Path, db: Path, port: int | None = None, timeout: float = 30) -
             "127.0.0.1",
             "--port",
             str(port),
-            "--db",
+            "--database",
             str(db),
             "--cards",
             str(cards),
             "--rate-limit",
             "0",
+            *extra,
         ],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
@@ -75,8 +87,10 @@ def stop(process: subprocess.Popen[bytes]) -> None:
 
 
 @contextmanager
-def live_server(cards: Path, db: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    url, process = start(cards, db)
+def live_server(
+    cards: Path, db: Path | str, broker: str | None = None, workers: int = 1
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    url, process = start(cards, db, broker=broker, workers=workers)
     try:
         yield url, process
     finally:

@@ -57,7 +57,7 @@ def test_pragmas_and_schema(tmp_path: Path) -> None:
     RollLog(path).close()
     with sqlite3.connect(path) as raw:
         assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        assert raw.execute("PRAGMA user_version").fetchone()[0] == 1
+        assert raw.execute("PRAGMA user_version").fetchone()[0] == 2  # schema 2: rooms' state, turns
     with RollLog(path) as log:
         assert log._connection.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL: survives a power cut
         assert log.integrity_check() == "ok"

@@ -283,3 +283,9 @@ def test_the_nth_die_counts_across_repeats_and_earlier_rolls() -> None:
     assert dict(odds(repeat, board=board, turn=TurnState(dice_rolled=1)).triggers) == {"Second": Fraction(1)}
     sim = simulate(repeat, board=board, rolls=60_000, seed=2)
     assert abs(sim.triggers["Second"] / 60_000 - 1 / 6) < 5 * (1 / 6 * 5 / 6 / 60_000) ** 0.5
+
+
+def test_otherwise_holds_when_no_condition_before_it_did(run: Any) -> None:
+    text = "Roll a d6. If you roll a 5 or higher, draw a card. Otherwise, you lose 1 life."
+    assert run({"text": text, "dice": [2]})["rolls"][0]["outcomes"] == [1]
+    assert run({"text": text, "dice": [6]})["rolls"][0]["outcomes"] == [0]

@@ -23,7 +23,6 @@ What this module leaves out: the rules (``rules``, through ``request``), where f
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
@@ -226,8 +225,8 @@ class Game:
         self.planar_rolls = 0
         self.plane: Card | None = None
         self.history: list[Roll] = []
-        self._ids = itertools.count(1)
-        self._player_ids = itertools.count(1)
+        self.next_card_id = 1
+        self.next_player_id = 1
 
     # -- players and cards -----------------------------------------------------------------------
 
@@ -237,7 +236,8 @@ class Game:
             raise InputError("name", "give a name of 1 to 40 characters")
         if len(self.players) >= MAX_PLAYERS:
             raise InputError("name", f"this room already has {MAX_PLAYERS} players")
-        player = Player(f"p{next(self._player_ids)}", name)
+        player = Player(f"p{self.next_player_id}", name)
+        self.next_player_id += 1
         self.players[player.id] = player
         if self.active is None:
             self.active = player.id
@@ -261,7 +261,7 @@ class Game:
         player = self.player(player_id)
         if sum(1 for _ in player.cards()) >= MAX_CARDS_PER_PLAYER:
             raise InputError("card", f"a player may have up to {MAX_CARDS_PER_PLAYER} cards here")
-        card = Card(next(self._ids), name[:120], text[:4000] if text is not None else None, max(1, min(level, 9)))
+        card = Card(self._card_id(), name[:120], text[:4000] if text is not None else None, max(1, min(level, 9)))
         player.zone(zone).append(card)
         return card
 
@@ -293,7 +293,7 @@ class Game:
 
     def set_plane(self, name: str | None, text: str | None = None) -> Card | None:
         """Put a plane or phenomenon face up in the command zone (``None`` clears it)."""
-        self.plane = None if name is None else Card(next(self._ids), name[:120], text)
+        self.plane = None if name is None else Card(self._card_id(), name[:120], text)
         return self.plane
 
     # -- turns -------------------------------------------------------------------------------------
@@ -415,6 +415,11 @@ class Game:
         del self.history[:-MAX_HISTORY]
 
     # -- helpers -----------------------------------------------------------------------------------
+
+    def _card_id(self) -> int:
+        card_id = self.next_card_id
+        self.next_card_id += 1
+        return card_id
 
     def _active_name(self) -> str:
         return self.players[self.active].name if self.active in self.players else "nobody"

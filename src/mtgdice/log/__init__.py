@@ -1,6 +1,8 @@
 """The roll log: every roll kept, exported, replayed and verified.
 
-:class:`RollLog` stores rolls in SQLite (one row per roll, committed before ``append`` returns);
+:class:`RollLog` stores rolls in SQLite (one row per roll, committed before ``append`` returns),
+:class:`~mtgdice.log.postgres.PostgresLog` in PostgreSQL (``open_log`` picks by the address), each
+with the rooms' state beside them;
 :func:`verify_export` checks an exported room log against its revealed commit-reveal seeds
 (:mod:`mtgdice.fair`); :func:`replay` resolves logged requests again with their logged faces.
 
@@ -30,7 +32,18 @@ This package leaves out the CLI (``mtgdice.cli_log``) and rendering for people.
 
 from mtgdice.log.records import LoggedRoll, outcome_faces
 from mtgdice.log.replay import ReplayResult, replay, replay_roll
-from mtgdice.log.store import EXPORT_FORMAT, LogEntry, RollLog, default_db_path, log_fields
+from mtgdice.log.store import (
+    EXPORT_FORMAT,
+    LogEntry,
+    RevealStep,
+    RollLog,
+    RoomTransaction,
+    SqlLog,
+    StoredRoom,
+    default_db_path,
+    log_fields,
+    open_log,
+)
 from mtgdice.log.verify import RollCheck, Status, VerifyReport, verify_export
 
 __all__ = [
@@ -38,12 +51,17 @@ __all__ = [
     "LogEntry",
     "LoggedRoll",
     "ReplayResult",
+    "RevealStep",
     "RollCheck",
     "RollLog",
+    "RoomTransaction",
+    "SqlLog",
     "Status",
+    "StoredRoom",
     "VerifyReport",
     "default_db_path",
     "log_fields",
+    "open_log",
     "outcome_faces",
     "replay",
     "replay_roll",

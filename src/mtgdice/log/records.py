@@ -19,7 +19,7 @@ class LoggedRoll:
     ``faces`` lists every face drawn, in order, as JSON pairs (``[20, 7]``, ``["planar", "chaos"]``).
     ``commitment``, ``client_seeds`` and ``nonce`` are set for commit-reveal rolls only. ``card``
     and ``row`` (the first execution's matched row) are copies of the request and outcome, for
-    listing.
+    listing; ``turn`` is the game's turn when a table rolled it (not exported).
 
     >>> roll = LoggedRoll(1, None, "2026-01-01T00:00:00+00:00", None, {"text": "Roll a d6."},
     ...                   {"rolls": [{"dice": [], "results": [4], "row": None}]}, "secure", [[6, 4]])
@@ -40,6 +40,7 @@ class LoggedRoll:
     nonce: int | None = None
     card: str | None = None
     row: int | None = None
+    turn: int | None = None
 
     @property
     def results(self) -> list[list[Any]]:

@@ -19,7 +19,7 @@ from mtgdice.log.records import LoggedRoll
 from mtgdice.rules import PlanarFace, ScriptedChooser, ScriptedSource
 
 if TYPE_CHECKING:
-    from mtgdice.request import CardSource
+    from mtgdice.request import CardSource, Outcome, RollRequest
 
 MAX_DIFFERENCES = 5
 IGNORED_KEYS = frozenset({"source"})
@@ -92,18 +92,29 @@ def _answers(roll: LoggedRoll) -> list[Any]:
     return [d.get("answer") for d in decisions if isinstance(d, Mapping)] if isinstance(decisions, list) else []
 
 
-def replay_roll(roll: LoggedRoll, cards: CardSource | None) -> ReplayResult:
-    """Resolve one logged request again with its logged faces and compare the outcome."""
+def resolve_logged(roll: LoggedRoll, cards: CardSource | None) -> tuple[RollRequest, Outcome, ScriptedSource]:
+    """The logged request, typed, resolved again with the roll's logged faces and decisions; the
+    source tells how many faces it used. Raises what reading or resolving raises."""
     # Imported here: writing to the log (this package) never needs the compiler.
-    from mtgdice.jsonio import outcome_json, request_from_json
+    from mtgdice.jsonio import request_from_json
     from mtgdice.request import resolve_request
 
     numbers = [face for sides, face in roll.faces if sides != "planar"]
     planar = [face for sides, face in roll.faces if sides == "planar"]
+    source = ScriptedSource([int(face) for face in numbers], [PlanarFace(str(face)) for face in planar])
+    request = request_from_json(roll.request)
+    return request, resolve_request(request, cards, source, ScriptedChooser(_answers(roll))), source
+
+
+def replay_roll(roll: LoggedRoll, cards: CardSource | None) -> ReplayResult:
+    """Resolve one logged request again with its logged faces and compare the outcome."""
+    from mtgdice.jsonio import outcome_json
+
+    numbers = [face for sides, face in roll.faces if sides != "planar"]
+    planar = [face for sides, face in roll.faces if sides == "planar"]
     try:
-        source = ScriptedSource([int(face) for face in numbers], [PlanarFace(str(face)) for face in planar])
-        request = request_from_json(roll.request)
-        outcome = outcome_json(resolve_request(request, cards, source, ScriptedChooser(_answers(roll))))
+        _, resolved, source = resolve_logged(roll, cards)
+        outcome = outcome_json(resolved)
     except (MtgDiceError, ValueError, TypeError) as error:
         return ReplayResult(roll.id, error=str(error))
     found = differences(roll.outcome, outcome)

@@ -1,17 +1,24 @@
-"""The roll log on disk: SQLite, WAL journal, one row per roll.
+"""The roll log and the rooms' state in SQL: SQLite by default (one file, WAL), PostgreSQL when it grows.
 
-:meth:`RollLog.append` commits before it returns, so a roll that was acknowledged survives the
-process being killed (SIGKILL) and, with ``synchronous=FULL`` (the default), a power cut.
-``MTGDICE_LOG_SYNC=normal`` leaves the fsync to checkpoints: a commit has still reached the
-operating system when it returns (SIGKILL-safe in WAL mode), but a power cut may lose the last
-rolls. On this machine both give about 1 400-1 600 rolls/s through the web API.
+:class:`SqlLog` holds every query once; :class:`RollLog` runs them on SQLite and
+:class:`~mtgdice.log.postgres.PostgresLog` on PostgreSQL (``open_log`` picks by the address).
 
-Commit-reveal seeds are kept per room (:meth:`RollLog.record_commitment`,
-:meth:`RollLog.record_reveal`); :meth:`RollLog.export_json` writes the room log that
-``mtgdice verify`` checks. One ``RollLog`` may be shared by threads (a lock serialises it);
-several processes may share one file (SQLite locking, a busy timeout).
+:meth:`SqlLog.append` commits before it returns, so a roll that was acknowledged survives the
+process being killed (SIGKILL) and, with ``synchronous=FULL`` (SQLite's default here), a power cut.
+``MTGDICE_LOG_SYNC=normal`` leaves SQLite's fsync to checkpoints: a commit has still reached the
+operating system when it returns (SIGKILL-safe in WAL mode), but a power cut may lose the last rolls.
 
-This module leaves out checking a log (``verify``), re-resolving it (``replay``) and rendering.
+Commit-reveal seeds are kept per room (:meth:`SqlLog.record_commitment`, :meth:`SqlLog.record_reveal`);
+:meth:`SqlLog.export_json` writes the room log that ``mtgdice verify`` checks. A web room's whole
+state (its fairness state in columns, the rest as one JSON text, and a version that counts its
+changes) is a row of ``rooms``: :meth:`SqlLog.create_room`, :meth:`SqlLog.load_room_state`, and
+:meth:`SqlLog.begin_room` / :meth:`RoomTransaction.commit`, which write a room's rolls, reveals and
+new state in one transaction — all of them or none (on SQLite, rooms' transactions that wait
+together share one commit, each in a savepoint). The schema is created or migrated when a log
+opens; ``schema_version`` lists the versions applied.
+
+This module leaves out checking a log (``verify``), re-resolving it (``replay``), rendering, and what
+a room's state JSON says (``mtgdice.web``).
 """
 
 from __future__ import annotations
@@ -24,13 +31,14 @@ import re
 import sqlite3
 import threading
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, TypeGuard
+from typing import IO, TYPE_CHECKING, Any, Protocol, TypeGuard
 
 from mtgdice.errors import InputError
-from mtgdice.fair import CommitRevealSource, Draw, DrawJSON, Room, join_client_seeds
+from mtgdice.fair import CommitRevealSource, Draw, DrawJSON, Reveal, Room, join_client_seeds
 from mtgdice.fair import commitment as commitment_of
 from mtgdice.log.records import LoggedRoll, card_label, first_row, outcome_faces
 from mtgdice.rules.dice import PlanarFace
@@ -39,11 +47,12 @@ from mtgdice.rules.sources import DiceSource
 if TYPE_CHECKING:
     from mtgdice.request import Outcome, RollRequest
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""1: rolls, commitments, rooms' seeds. 2: the ``schema_version`` table, each roll's turn, rooms' state and version."""
 EXPORT_FORMAT = "mtgdice-room-log/1"
 BUSY_TIMEOUT_MS = 10_000
 
-_SCHEMA = """
+_SCHEMA_1 = """
 CREATE TABLE IF NOT EXISTS rolls (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     room TEXT,
@@ -81,9 +90,22 @@ CREATE TABLE IF NOT EXISTS rooms (
 CREATE UNIQUE INDEX IF NOT EXISTS commitments_by_room ON commitments (ifnull(room, ''), commitment);
 """
 
-_ROLL_COLUMNS = "id, room, time, player, source, card, row, commitment, client_seeds, nonce, faces, request, outcome"
+_SCHEMA_2 = """
+CREATE TABLE schema_version (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL);
+ALTER TABLE rolls ADD COLUMN turn INTEGER;
+ALTER TABLE rooms ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE rooms ADD COLUMN state TEXT;
+"""
+
+_ROLL_COLUMNS = (
+    'id, room, time, player, source, card, "row", commitment, client_seeds, nonce, faces, request, outcome, turn'
+)
+_INSERT_ROLL = (
+    'INSERT INTO rolls (room, time, player, source, card, "row", commitment, client_seeds, nonce, faces, request, '
+    "outcome, turn) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"
+)
 _INSERT_COMMITMENT = (
-    "INSERT OR IGNORE INTO commitments (room, commitment, from_nonce, committed_at) VALUES (?, ?, ?, ?)"
+    "INSERT INTO commitments (room, commitment, from_nonce, committed_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING"
 )
 _PLANAR_VALUES = frozenset(face.value for face in PlanarFace)
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
@@ -100,17 +122,24 @@ def default_db_path() -> Path:
 
 @dataclass(frozen=True, slots=True)
 class LogEntry:
-    """One roll to log, typed: what was asked, what came of it, where its faces came from."""
+    """One roll to log, typed: what was asked, what came of it, where its faces came from.
+
+    ``turn`` is the game's turn when a table rolled it (kept for showing the roll again).
+    """
 
     request: RollRequest
     outcome: Outcome
     source: DiceSource
     room: str | None = None
     player: str | None = None
+    turn: int | None = None
 
     def fields(self) -> dict[str, Any]:
         """The stored form (:func:`log_fields`)."""
-        return log_fields(self.request, self.outcome, self.source, self.room, self.player)
+        fields = log_fields(self.request, self.outcome, self.source, self.room, self.player)
+        if self.turn is not None:
+            fields["turn"] = self.turn
+        return fields
 
 
 def log_fields(
@@ -170,58 +199,127 @@ def _whole(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-class RollLog:
-    """A roll log in one SQLite file (created with its folders if missing).
+class Cursor(Protocol):
+    """What both drivers' cursors give."""
 
-    >>> import tempfile, pathlib
-    >>> log = RollLog(pathlib.Path(tempfile.mkdtemp()) / "rolls.sqlite")
-    >>> roll_id = log.append(request={"text": "Roll a d6."}, source="secure",
-    ...     outcome={"rolls": [{"dice": [{"sides": 6, "natural": 4, "result": 4, "ignored": False}],
-    ...                         "results": [4], "row": None, "doubles": False}]})
-    >>> log.get(roll_id).faces, [roll.id for roll in log.list()]
-    ([[6, 4]], [1])
-    >>> log.close()
+    @property
+    def rowcount(self) -> int: ...
+
+    def fetchone(self) -> Any: ...
+
+    def fetchall(self) -> builtins.list[Any]: ...
+
+
+class Sql(Protocol):
+    """A connection that runs one statement with ``?`` placeholders."""
+
+    def execute(self, sql: str, parameters: Sequence[Any] = ...) -> Cursor: ...
+
+
+@dataclass(frozen=True, slots=True)
+class StoredRoom:
+    """A room as stored: its fairness state (secret seed included), its state JSON and version."""
+
+    fair: Room
+    state: str | None
+    version: int
+
+
+@dataclass(frozen=True, slots=True)
+class RevealStep:
+    """A reveal inside a room's transaction: the seed retired and its nonces, and the room after it
+    (whose new commitment is recorded then)."""
+
+    reveal: Reveal
+    then: Room
+
+
+class NonceTaken(InputError):
+    """A roll's nonce is already in the log under its commitment (another writer took it)."""
+
+
+class RoomChanged(InputError):
+    """The room changed under a transaction that did not lock it (another process wrote it)."""
+
+
+class RoomTransaction:
+    """One transaction of one room: begun by :meth:`SqlLog.begin_room`, then committed or aborted.
+
+    ``fresh`` is the stored room when its version is not the one the caller knows (another worker
+    changed it; the caller must start from it), else None. A transaction that locks (PostgreSQL)
+    holds the room's row from ``begin_room`` until ``commit`` or ``abort``.
     """
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
-        self.path = Path(path)
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            raise InputError("db", f"cannot create {str(self.path.parent)!r}: {error.strerror}") from None
-        try:
-            self._connection = sqlite3.connect(
-                self.path, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_MS / 1000
-            )
-        except sqlite3.Error as error:
-            raise InputError("db", f"cannot open the roll log {str(self.path)!r}: {error}") from None
-        try:
-            self._connection.execute("PRAGMA journal_mode = WAL")
-            level = "NORMAL" if os.environ.get("MTGDICE_LOG_SYNC", "").lower() == "normal" else "FULL"
-            self._connection.execute(f"PRAGMA synchronous = {level}")
-            version = self._connection.execute("PRAGMA user_version").fetchone()[0]
-            if version > SCHEMA_VERSION:
-                raise InputError(
-                    "db", f"{str(self.path)!r} has log schema {version}; this mtgdice reads {SCHEMA_VERSION}"
-                )
-            self._connection.executescript(_SCHEMA)
-            self._connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-        except (sqlite3.Error, InputError) as error:
-            self._connection.close()
-            if isinstance(error, InputError):
-                raise
-            raise InputError("db", f"cannot open the roll log {str(self.path)!r}: {error}") from None
-        self._lock = threading.Lock()
+    def __init__(
+        self,
+        log: SqlLog,
+        room: str,
+        version: int,
+        fresh: StoredRoom | None,
+        held: AbstractContextManager[Sql] | None = None,
+        sql: Sql | None = None,
+    ) -> None:
+        self.log = log
+        self.room = room
+        self.version = version if fresh is None else fresh.version
+        self.fresh = fresh
+        self._held = held
+        self._sql = sql
+
+    def commit(self, steps: Sequence[LogEntry | RevealStep], fair: Room, state: str) -> builtins.list[int]:
+        """Write ``steps`` in order (rolls, reveals), then the room's new state; commit; the new rolls' ids."""
+        return self.log._commit_room(self, steps, fair, state)
+
+    def abort(self) -> None:
+        """Give up the transaction (nothing of it is written)."""
+        self.log._release(self, failed=True)
+
+
+class SqlLog:
+    """The queries of the roll log and the rooms, over a connection a subclass provides.
+
+    Subclasses give :meth:`_reading` (a connection for reads), :meth:`_writing` (a transaction,
+    committed when the block ends, rolled back on an error) and, for a database several processes
+    write, :meth:`_room_lock` (a transaction holding one room's row). Queries use ``?`` placeholders.
+    """
+
+    path: Any
+    shared = False
+    """Whether other processes write this database too (then rooms are locked and read fresh)."""
+    _UNIQUE_ERRORS: tuple[type[BaseException], ...] = ()
+
+    def _reading(self) -> AbstractContextManager[Sql]:
+        raise NotImplementedError
+
+    def _writing(self) -> AbstractContextManager[Sql]:
+        raise NotImplementedError
+
+    def _room_lock(self) -> tuple[AbstractContextManager[Sql], Sql] | None:
+        """A transaction entered for :meth:`begin_room` to lock a room in; None when this process is the only writer."""
+        return None
 
     def close(self) -> None:
-        with self._lock:
-            self._connection.close()
+        raise NotImplementedError
 
-    def __enter__(self) -> RollLog:
+    def integrity_check(self) -> str:
+        raise NotImplementedError
+
+    def __enter__(self) -> SqlLog:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    def health(self) -> str:
+        """``"ok"`` when the database answers a query (an error otherwise)."""
+        with self._reading() as sql:
+            sql.execute("SELECT 1").fetchall()
+        return "ok"
+
+    def schema_versions(self) -> builtins.list[int]:
+        """The schema versions applied, in order (the last is :data:`SCHEMA_VERSION`)."""
+        with self._reading() as sql:
+            return [row[0] for row in sql.execute("SELECT version FROM schema_version ORDER BY version").fetchall()]
 
     # -- writing ----------------------------------------------------------------------------------
 
@@ -238,6 +336,7 @@ class RollLog:
         nonce: int | None = None,
         faces: Sequence[Draw] | Sequence[DrawJSON] | None = None,
         time: str | None = None,
+        turn: int | None = None,
     ) -> int:
         """Log one roll and return its id; the row is committed (on disk) when this returns.
 
@@ -245,63 +344,49 @@ class RollLog:
         ``commitment``, ``client_seeds`` and ``nonce`` together; a nonce is logged once per
         commitment, and the commitment is recorded for the room if it is new.
         """
-        if (commitment is None) != (nonce is None):
-            raise InputError("nonce", "a commit-reveal roll gives both commitment and nonce; other rolls give neither")
-        if commitment is not None:
-            commitment = commitment.lower()
-            if not _HEX64.match(commitment):
-                raise InputError("commitment", f"expected 64 hex digits (SHA-256), got {commitment[:80]!r}")
-        if nonce is not None and (isinstance(nonce, bool) or not isinstance(nonce, int) or nonce < 0):
-            raise InputError("nonce", f"expected a whole number 0 or more, got {nonce!r}")
-        seeds = sorted(client_seeds)
-        join_client_seeds(seeds)
-        drawn = _faces_json(faces) if faces is not None else outcome_faces(outcome)
-        when = time or utc_now()
-        values = (
-            room,
-            when,
-            player,
-            source,
-            card_label(request),
-            first_row(outcome),
-            commitment,
-            _dumps(seeds),
-            nonce,
-            _dumps(drawn),
-            _dumps(request),
-            _dumps(outcome),
+        values = _roll_values(
+            request, outcome, source, room, player, commitment, client_seeds, nonce, faces, time, turn
         )
-        with self._lock:
-            try:
-                self._connection.execute("BEGIN IMMEDIATE")
-                try:
-                    if commitment is not None:
-                        revealed = self._connection.execute(
-                            "SELECT 1 FROM commitments WHERE commitment = ? AND seed IS NOT NULL", (commitment,)
-                        ).fetchone()
-                        if revealed is not None:
-                            raise InputError(
-                                "commitment",
-                                f"the seed of commitment {commitment} is already revealed, so its rolls are "
-                                "predictable; rotate the room and roll with the new seed",
-                            )
-                        self._connection.execute(_INSERT_COMMITMENT, (room, commitment, nonce, when))
-                    cursor = self._connection.execute(
-                        "INSERT INTO rolls (room, time, player, source, card, row, commitment, client_seeds, "
-                        "nonce, faces, request, outcome) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                        values,
+        commitment, when = values[6], values[1]
+        with self._writing() as sql:
+            if commitment is not None:
+                revealed = sql.execute(
+                    "SELECT 1 FROM commitments WHERE commitment = ? AND seed IS NOT NULL", (commitment,)
+                ).fetchone()
+                if revealed is not None:
+                    raise InputError(
+                        "commitment",
+                        f"the seed of commitment {commitment} is already revealed, so its rolls are "
+                        "predictable; rotate the room and roll with the new seed",
                     )
-                    self._connection.execute("COMMIT")
-                except BaseException:
-                    self._connection.execute("ROLLBACK")
-                    raise
-            except sqlite3.IntegrityError:
-                raise InputError(
-                    "nonce",
-                    f"nonce {nonce} of commitment {commitment} is already logged; every roll takes the next nonce",
-                ) from None
-        assert cursor.lastrowid is not None
-        return cursor.lastrowid
+                sql.execute(_INSERT_COMMITMENT, (room, commitment, nonce, when))
+            return self._insert_roll(sql, values)
+
+    def _insert_rolls(self, sql: Sql, rows: Sequence[tuple[Any, ...]]) -> builtins.list[int]:
+        """Insert rows in one statement; their ids, in the rows' order (ids are handed out in order)."""
+        if not rows:
+            return []
+        head, values = _INSERT_ROLL.split(" VALUES ", 1)
+        placeholders = values.removesuffix(" RETURNING id")
+        statement = f"{head} VALUES {', '.join([placeholders] * len(rows))} RETURNING id"
+        try:
+            found = sql.execute(statement, [value for row in rows for value in row]).fetchall()
+        except self._UNIQUE_ERRORS:
+            nonces = ", ".join(str(row[8]) for row in rows)
+            raise NonceTaken(
+                "nonce",
+                f"one of nonces {nonces} of commitment {rows[0][6]} is already logged; rolls take the next nonce",
+            ) from None
+        return sorted(int(row[0]) for row in found)
+
+    def _insert_roll(self, sql: Sql, values: Sequence[Any]) -> int:
+        try:
+            return int(sql.execute(_INSERT_ROLL, values).fetchall()[0][0])
+        except self._UNIQUE_ERRORS:
+            raise NonceTaken(
+                "nonce",
+                f"nonce {values[8]} of commitment {values[6]} is already logged; every roll takes the next nonce",
+            ) from None
 
     def record(
         self,
@@ -335,28 +420,22 @@ class RollLog:
     def save_room(self, room: Room) -> None:
         """Keep a room's fairness state, secret seed included, and record its commitment.
 
-        The seed is stored only in this server-side file; exports show a seed only once revealed
+        The seed is stored only in this server-side database; exports show a seed only once revealed
         (:meth:`record_reveal`). Save after opening, rotating or changing client seeds; the next
         nonce is also derived from the logged rolls when loading, so saving after each roll is not
         needed.
         """
         values = (room.id, room.server_seed.hex(), _dumps(builtins.list(room.client_seeds)),
                   room.next_nonce, room.first_nonce, utc_now())  # fmt: skip
-        with self._lock:
-            self._connection.execute("BEGIN IMMEDIATE")
-            try:
-                self._connection.execute(
-                    "INSERT INTO rooms (room, server_seed, client_seeds, next_nonce, first_nonce, updated) "
-                    "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (room) DO UPDATE SET "
-                    "server_seed = excluded.server_seed, client_seeds = excluded.client_seeds, "
-                    "next_nonce = excluded.next_nonce, first_nonce = excluded.first_nonce, updated = excluded.updated",
-                    values,
-                )
-                self._connection.execute(_INSERT_COMMITMENT, (room.id, room.commitment, room.first_nonce, utc_now()))
-                self._connection.execute("COMMIT")
-            except BaseException:
-                self._connection.execute("ROLLBACK")
-                raise
+        with self._writing() as sql:
+            sql.execute(
+                "INSERT INTO rooms (room, server_seed, client_seeds, next_nonce, first_nonce, updated) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (room) DO UPDATE SET "
+                "server_seed = excluded.server_seed, client_seeds = excluded.client_seeds, "
+                "next_nonce = excluded.next_nonce, first_nonce = excluded.first_nonce, updated = excluded.updated",
+                values,
+            )
+            sql.execute(_INSERT_COMMITMENT, (room.id, room.commitment, room.first_nonce, utc_now()))
 
     def load_room(self, room_id: str) -> Room | None:
         """The saved state of a room, or None; its next nonce follows the last roll logged with its seed.
@@ -368,30 +447,135 @@ class RollLog:
         ...     log.load_room("table").next_nonce, log.load_room("elsewhere")
         (0, None)
         """
-        with self._lock:
-            row = self._connection.execute(
-                "SELECT server_seed, client_seeds, next_nonce, first_nonce FROM rooms WHERE room = ?",
+        stored = self.load_room_state(room_id)
+        return stored.fair if stored is not None else None
+
+    def create_room(self, fair: Room, state: str) -> int:
+        """Store a new room (its fairness state and its state JSON) and record its commitment; its version (1)."""
+        values = (fair.id, fair.server_seed.hex(), _dumps(builtins.list(fair.client_seeds)),
+                  fair.next_nonce, fair.first_nonce, utc_now(), state)  # fmt: skip
+        with self._writing() as sql:
+            try:
+                sql.execute(
+                    "INSERT INTO rooms (room, server_seed, client_seeds, next_nonce, first_nonce, updated, version, "
+                    "state) VALUES (?, ?, ?, ?, ?, ?, 1, ?)",
+                    values,
+                )
+            except self._UNIQUE_ERRORS:
+                raise InputError("room", f"room {fair.id!r} exists already") from None
+            sql.execute(_INSERT_COMMITMENT, (fair.id, fair.commitment, fair.first_nonce, utc_now()))
+        return 1
+
+    def load_room_state(self, room_id: str) -> StoredRoom | None:
+        """A stored room, or None."""
+        with self._reading() as sql:
+            row = sql.execute(
+                "SELECT server_seed, client_seeds, next_nonce, first_nonce, version, state FROM rooms WHERE room = ?",
                 (room_id,),
             ).fetchone()
             if row is None:
                 return None
-            seed = bytes.fromhex(row[0])
-            last = self._connection.execute(
-                "SELECT max(nonce) FROM rolls WHERE commitment = ?", (commitment_of(seed),)
+            last = sql.execute(
+                "SELECT max(nonce) FROM rolls WHERE commitment = ?", (commitment_of(bytes.fromhex(row[0])),)
             ).fetchone()[0]
-        next_nonce = max(row[2], last + 1 if last is not None else 0)
-        return Room(room_id, seed, tuple(json.loads(row[1])), next_nonce, row[3])
+        return _stored(room_id, row, last)
+
+    def room_version(self, room_id: str) -> int | None:
+        """A stored room's version (how many changes it has had), or None."""
+        with self._reading() as sql:
+            row = sql.execute("SELECT version FROM rooms WHERE room = ?", (room_id,)).fetchone()
+        return int(row[0]) if row is not None else None
+
+    def begin_room(self, room_id: str, version: int) -> RoomTransaction:
+        """Begin a room's transaction, knowing its state at ``version``.
+
+        Where several processes write (PostgreSQL), this locks the room's row until the commit, so
+        the state read here is the latest and the nonces handed out are the room's next ones.
+        """
+        locked = self._room_lock()
+        if locked is None:
+            return RoomTransaction(self, room_id, version, None, None)
+        held, sql = locked
+        try:
+            row = sql.execute(
+                "SELECT server_seed, client_seeds, next_nonce, first_nonce, version, state FROM rooms "
+                "WHERE room = ? FOR UPDATE",
+                (room_id,),
+            ).fetchone()
+            if row is None:
+                raise LookupError(f"room: no room {room_id[:40]!r} on this server; create one first")
+        except BaseException as error:
+            held.__exit__(type(error), error, error.__traceback__)
+            raise
+        fresh = None if row[4] == version else _stored(room_id, row, None)
+        return RoomTransaction(self, room_id, version, fresh, held, sql)
+
+    def _commit_room(
+        self, txn: RoomTransaction, steps: Sequence[LogEntry | RevealStep], fair: Room, state: str
+    ) -> builtins.list[int]:
+        if txn._sql is None:
+            with self._writing() as sql:
+                return self._write_room(sql, txn, steps, fair, state)
+        try:
+            ids = self._write_room(txn._sql, txn, steps, fair, state)
+        except BaseException:
+            self._release(txn, failed=True)
+            raise
+        self._release(txn, failed=False)
+        return ids
+
+    def _release(self, txn: RoomTransaction, failed: bool) -> None:
+        held, txn._held, txn._sql = txn._held, None, None
+        if held is not None:
+            if failed:
+                error = RuntimeError("room transaction aborted")
+                held.__exit__(RuntimeError, error, None)
+            else:
+                held.__exit__(None, None, None)
+
+    def _write_room(
+        self, sql: Sql, txn: RoomTransaction, steps: Sequence[LogEntry | RevealStep], fair: Room, state: str
+    ) -> builtins.list[int]:
+        # The room's own seed is not revealed (the room says so, and its row is ours): a roll under
+        # it needs neither the revealed check nor its commitment recorded again. Rolls between
+        # reveals go in as one statement (one round trip to PostgreSQL).
+        ids: builtins.list[int] = []
+        rows: builtins.list[tuple[Any, ...]] = []
+        now = utc_now()
+        for step in steps:
+            if isinstance(step, RevealStep):
+                ids += self._insert_rolls(sql, rows)
+                rows = []
+                self._reveal_in(sql, txn.room, step.reveal.seed, step.reveal.end_nonce)
+                sql.execute(_INSERT_COMMITMENT, (txn.room, step.then.commitment, step.then.first_nonce, now))
+            else:
+                rows.append(_roll_values(**step.fields()))
+        ids += self._insert_rolls(sql, rows)
+        cursor = sql.execute(
+            "UPDATE rooms SET server_seed = ?, client_seeds = ?, next_nonce = ?, first_nonce = ?, state = ?, "
+            "version = version + 1, updated = ? WHERE room = ? AND version = ?",
+            (
+                fair.server_seed.hex(),
+                _dumps(builtins.list(fair.client_seeds)),
+                fair.next_nonce,
+                fair.first_nonce,
+                state,
+                now,
+                txn.room,
+                txn.version,
+            ),  # fmt: skip
+        )
+        if cursor.rowcount != 1:
+            raise RoomChanged("room", f"room {txn.room!r} was changed by another process; try again")
+        return ids
 
     def record_commitment(self, room: str | None, commitment: str, from_nonce: int) -> None:
         """Record a published commitment (before any roll uses it). Recording it again does nothing."""
         commitment = commitment.lower()
         if not _HEX64.match(commitment):
             raise InputError("commitment", f"expected 64 hex digits (SHA-256), got {commitment[:80]!r}")
-        with self._lock:
-            self._connection.execute(
-                _INSERT_COMMITMENT,
-                (room, commitment, from_nonce, utc_now()),
-            )
+        with self._writing() as sql:
+            sql.execute(_INSERT_COMMITMENT, (room, commitment, from_nonce, utc_now()))
 
     def record_reveal(self, room: str | None, seed: bytes, to_nonce: int | None = None) -> str:
         """Record a revealed seed; return the commitment it opens.
@@ -399,44 +583,37 @@ class RollLog:
         ``to_nonce`` ends the seed's nonces (exclusive); by default, one after the last logged
         roll under it. A seed that opens no commitment of the room is an error.
         """
+        with self._writing() as sql:
+            return self._reveal_in(sql, room, seed, to_nonce)
+
+    def _reveal_in(self, sql: Sql, room: str | None, seed: bytes, to_nonce: int | None) -> str:
         committed = commitment_of(seed)
-        with self._lock:
-            self._connection.execute("BEGIN IMMEDIATE")
-            try:
-                row = self._connection.execute(
-                    "SELECT from_nonce FROM commitments WHERE ifnull(room, '') = ifnull(?, '') AND commitment = ?",
-                    (room, committed),
-                ).fetchone()
-                span = self._connection.execute(
-                    "SELECT min(nonce), max(nonce) FROM rolls WHERE ifnull(room, '') = ifnull(?, '')"
-                    " AND commitment = ?",
-                    (room, committed),
-                ).fetchone()
-                if row is None and span[0] is None:
-                    raise InputError("seed", f"the seed opens commitment {committed}, which room {room!r} never used")
-                from_nonce = row[0] if row is not None else span[0]
-                end = to_nonce if to_nonce is not None else (span[1] + 1 if span[1] is not None else from_nonce)
-                now = utc_now()
-                self._connection.execute(
-                    _INSERT_COMMITMENT,
-                    (room, committed, from_nonce, now),
-                )
-                self._connection.execute(
-                    "UPDATE commitments SET seed = ?, to_nonce = ?, revealed_at = ? "
-                    "WHERE ifnull(room, '') = ifnull(?, '') AND commitment = ?",
-                    (seed.hex(), end, now, room, committed),
-                )
-                self._connection.execute("COMMIT")
-            except BaseException:
-                self._connection.execute("ROLLBACK")
-                raise
+        row = sql.execute(
+            "SELECT from_nonce FROM commitments WHERE coalesce(room, '') = coalesce(?, '') AND commitment = ?",
+            (room, committed),
+        ).fetchone()
+        span = sql.execute(
+            "SELECT min(nonce), max(nonce) FROM rolls WHERE coalesce(room, '') = coalesce(?, '') AND commitment = ?",
+            (room, committed),
+        ).fetchone()
+        if row is None and span[0] is None:
+            raise InputError("seed", f"the seed opens commitment {committed}, which room {room!r} never used")
+        from_nonce = row[0] if row is not None else span[0]
+        end = to_nonce if to_nonce is not None else (span[1] + 1 if span[1] is not None else from_nonce)
+        now = utc_now()
+        sql.execute(_INSERT_COMMITMENT, (room, committed, from_nonce, now))
+        sql.execute(
+            "UPDATE commitments SET seed = ?, to_nonce = ?, revealed_at = ? "
+            "WHERE coalesce(room, '') = coalesce(?, '') AND commitment = ?",
+            (seed.hex(), end, now, room, committed),
+        )
         return committed
 
     # -- reading ----------------------------------------------------------------------------------
 
     def _rows(self, sql: str, parameters: Sequence[Any]) -> builtins.list[LoggedRoll]:
-        with self._lock:
-            rows = self._connection.execute(sql, parameters).fetchall()
+        with self._reading() as connection:
+            rows = connection.execute(sql, parameters).fetchall()
         return [_logged(row) for row in rows]
 
     def list(self, room: str | None = None, limit: int = 50) -> builtins.list[LoggedRoll]:
@@ -470,12 +647,14 @@ class RollLog:
 
     def rooms(self) -> builtins.list[str]:
         """The rooms that have rolls or commitments, sorted."""
-        with self._lock:
-            rows = self._connection.execute(
+        with self._reading() as sql:
+            rows = sql.execute(
                 "SELECT room FROM rolls WHERE room IS NOT NULL"
                 " UNION SELECT room FROM commitments WHERE room IS NOT NULL"
             ).fetchall()
         return sorted(row[0] for row in rows)
+
+    _COMMITMENT_ORDER = "from_nonce, rowid"
 
     def commitments(self, room: str | None = None) -> builtins.list[dict[str, Any]]:
         """The commitments of one room (or all), in the export format, oldest first."""
@@ -484,8 +663,8 @@ class RollLog:
         if room is not None:
             sql += " WHERE room = ?"
             parameters = (room,)
-        with self._lock:
-            rows = self._connection.execute(sql + " ORDER BY from_nonce, rowid", parameters).fetchall()
+        with self._reading() as connection:
+            rows = connection.execute(f"{sql} ORDER BY {self._COMMITMENT_ORDER}", parameters).fetchall()
         return [
             {"commitment": committed, "seed": seed, "from_nonce": start, "to_nonce": end, "room": where}
             for where, committed, seed, start, end in rows
@@ -553,14 +732,228 @@ class RollLog:
             count += 1
         return count
 
+
+class RollLog(SqlLog):
+    """A roll log in one SQLite file (created with its folders if missing, migrated if older).
+
+    One ``RollLog`` may be shared by threads (a lock serialises it); several processes may share one
+    file (SQLite locking, a busy timeout).
+
+    >>> import tempfile, pathlib
+    >>> log = RollLog(pathlib.Path(tempfile.mkdtemp()) / "rolls.sqlite")
+    >>> roll_id = log.append(request={"text": "Roll a d6."}, source="secure",
+    ...     outcome={"rolls": [{"dice": [{"sides": 6, "natural": 4, "result": 4, "ignored": False}],
+    ...                         "results": [4], "row": None, "doubles": False}]})
+    >>> log.get(roll_id).faces, [roll.id for roll in log.list()], log.schema_versions()
+    ([[6, 4]], [1], [1, 2])
+    >>> log.close()
+    """
+
+    _UNIQUE_ERRORS = (sqlite3.IntegrityError,)
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise InputError("db", f"cannot create {str(self.path.parent)!r}: {error.strerror}") from None
+        try:
+            self._connection = sqlite3.connect(
+                self.path, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_MS / 1000
+            )
+        except sqlite3.Error as error:
+            raise InputError("db", f"cannot open the roll log {str(self.path)!r}: {error}") from None
+        try:
+            self._connection.execute("PRAGMA journal_mode = WAL")
+            level = "NORMAL" if os.environ.get("MTGDICE_LOG_SYNC", "").lower() == "normal" else "FULL"
+            self._connection.execute(f"PRAGMA synchronous = {level}")
+            self._migrate()
+        except (sqlite3.Error, InputError) as error:
+            self._connection.close()
+            if isinstance(error, InputError):
+                raise
+            raise InputError("db", f"cannot open the roll log {str(self.path)!r}: {error}") from None
+        self._lock = threading.Lock()
+        self._waiting: builtins.list[_RoomCommit] = []
+        self._waiting_lock = threading.Lock()
+
+    def _commit_room(
+        self, txn: RoomTransaction, steps: Sequence[LogEntry | RevealStep], fair: Room, state: str
+    ) -> builtins.list[int]:
+        """Group commit: the rooms' transactions waiting together are written in one SQLite transaction
+        (one fsync), each inside a savepoint of its own, so one that fails leaves the others whole."""
+        unit = _RoomCommit(txn, steps, fair, state)
+        with self._waiting_lock:
+            self._waiting.append(unit)
+        with self._lock:
+            if not unit.done:
+                with self._waiting_lock:
+                    units, self._waiting = self._waiting, []
+                self._write_group(units)
+        if unit.error is not None:
+            raise unit.error
+        return unit.ids
+
+    def _write_group(self, units: Sequence[_RoomCommit]) -> None:
+        connection = self._connection
+        try:
+            connection.execute("BEGIN IMMEDIATE")
+            try:
+                for unit in units:
+                    connection.execute("SAVEPOINT room")
+                    try:
+                        unit.ids = self._write_room(connection, unit.txn, unit.steps, unit.fair, unit.state)
+                    except Exception as error:
+                        connection.execute("ROLLBACK TO room")
+                        unit.error = error
+                    connection.execute("RELEASE room")
+                connection.execute("COMMIT")
+            except BaseException:
+                connection.execute("ROLLBACK")
+                raise
+        except Exception as error:  # the commit itself failed: none of the group is stored
+            for unit in units:
+                unit.error = unit.error or error
+        finally:
+            for unit in units:
+                unit.done = True
+
+    def _migrate(self) -> None:
+        connection = self._connection
+        connection.execute("BEGIN IMMEDIATE")
+        try:
+            version = connection.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise InputError(
+                    "db", f"{str(self.path)!r} has log schema {version}; this mtgdice reads {SCHEMA_VERSION}"
+                )
+            if version < 1:
+                for statement in _statements(_SCHEMA_1):
+                    connection.execute(statement)
+            if version < 2:
+                for statement in _statements(_SCHEMA_2):
+                    connection.execute(statement)
+                now = utc_now()
+                connection.execute("INSERT INTO schema_version VALUES (1, ?), (2, ?)", (now, now))
+            connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            connection.execute("COMMIT")
+        except BaseException:
+            connection.execute("ROLLBACK")
+            raise
+
+    def close(self) -> None:
+        with self._lock:
+            self._connection.close()
+
+    def __enter__(self) -> RollLog:
+        return self
+
+    @contextmanager
+    def _reading(self) -> Iterator[Sql]:
+        with self._lock:
+            yield self._connection
+
+    @contextmanager
+    def _writing(self) -> Iterator[Sql]:
+        with self._lock:
+            self._connection.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._connection
+            except BaseException:
+                self._connection.execute("ROLLBACK")
+                raise
+            self._connection.execute("COMMIT")
+
     def integrity_check(self) -> str:
         """SQLite's ``PRAGMA integrity_check``: ``"ok"`` for a sound file."""
         with self._lock:
             return str(self._connection.execute("PRAGMA integrity_check").fetchone()[0])
 
 
-def _logged(row: tuple[Any, ...]) -> LoggedRoll:
-    (roll_id, room, time, player, source, card, matched, committed, seeds, nonce, faces, request, outcome) = row
+@dataclass(slots=True)
+class _RoomCommit:
+    txn: RoomTransaction
+    steps: Sequence[LogEntry | RevealStep]
+    fair: Room
+    state: str
+    ids: builtins.list[int] = field(default_factory=builtins.list)
+    error: Exception | None = None
+    done: bool = False
+
+
+def open_log(database: str | os.PathLike[str]) -> SqlLog:
+    """The log at ``database``: a ``postgresql://`` address, else a SQLite file's path.
+
+    >>> import tempfile, pathlib
+    >>> type(open_log(pathlib.Path(tempfile.mkdtemp()) / "rolls.sqlite")).__name__
+    'RollLog'
+    """
+    text = os.fspath(database)
+    if isinstance(text, str) and text.startswith(("postgresql://", "postgres://")):
+        from mtgdice.log.postgres import PostgresLog
+
+        return PostgresLog(text)
+    return RollLog(database)
+
+
+def _statements(script: str) -> builtins.list[str]:
+    return [statement.strip() for statement in script.split(";") if statement.strip()]
+
+
+def _roll_values(
+    request: Mapping[str, Any],
+    outcome: Mapping[str, Any],
+    source: str,
+    room: str | None = None,
+    player: str | None = None,
+    commitment: str | None = None,
+    client_seeds: Sequence[str] = (),
+    nonce: int | None = None,
+    faces: Sequence[Draw] | Sequence[DrawJSON] | None = None,
+    time: str | None = None,
+    turn: int | None = None,
+) -> tuple[Any, ...]:
+    """A roll's row (the columns of ``_INSERT_ROLL``), every field checked."""
+    if (commitment is None) != (nonce is None):
+        raise InputError("nonce", "a commit-reveal roll gives both commitment and nonce; other rolls give neither")
+    if commitment is not None:
+        commitment = commitment.lower()
+        if not _HEX64.match(commitment):
+            raise InputError("commitment", f"expected 64 hex digits (SHA-256), got {commitment[:80]!r}")
+    if nonce is not None and (isinstance(nonce, bool) or not isinstance(nonce, int) or nonce < 0):
+        raise InputError("nonce", f"expected a whole number 0 or more, got {nonce!r}")
+    if turn is not None and (not _whole(turn) or turn < 1):
+        raise InputError("turn", f"expected a whole number 1 or more, got {turn!r}")
+    seeds = sorted(client_seeds)
+    join_client_seeds(seeds)
+    drawn = _faces_json(faces) if faces is not None else outcome_faces(outcome)
+    return (
+        room,
+        time or utc_now(),
+        player,
+        source,
+        card_label(request),
+        first_row(outcome),
+        commitment,
+        _dumps(seeds),
+        nonce,
+        _dumps(drawn),
+        _dumps(request),
+        _dumps(outcome),
+        turn,
+    )
+
+
+def _stored(room_id: str, row: Sequence[Any], last_nonce: int | None) -> StoredRoom:
+    seed, seeds, next_nonce, first_nonce, version, state = row
+    if last_nonce is not None:
+        next_nonce = max(next_nonce, last_nonce + 1)
+    fair = Room(room_id, bytes.fromhex(seed), tuple(json.loads(seeds)), next_nonce, first_nonce)
+    return StoredRoom(fair, state, version)
+
+
+def _logged(row: Sequence[Any]) -> LoggedRoll:
+    (roll_id, room, time, player, source, card, matched, committed, seeds, nonce, faces, request, outcome, turn) = row
     return LoggedRoll(
         id=roll_id,
         room=room,
@@ -575,4 +968,5 @@ def _logged(row: tuple[Any, ...]) -> LoggedRoll:
         nonce=nonce,
         card=card,
         row=matched,
+        turn=turn,
     )

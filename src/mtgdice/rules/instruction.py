@@ -109,6 +109,30 @@ class Outcome:
         return meeting == self.times if self.times is not None else meeting > 0
 
 
+def outcomes_holding(
+    outcomes: Sequence[Outcome], counted: Sequence[DieRoll], doubles: bool, standing: Sequence[Seat]
+) -> tuple[int, ...]:
+    """The indices of the outcomes that hold for an execution. "Otherwise, ..." holds when none of
+    the conditional outcomes since the previous "otherwise" did.
+
+    >>> from mtgdice.rules.conditions import InRange
+    >>> roll = DieRoll(0, Die(6), 2)
+    >>> outcomes_holding((Outcome("high", InRange(5, None)), Outcome("else", reads=Reads.OTHERWISE)), [roll], False, ())
+    (1,)
+    """
+    found: list[int] = []
+    held_since = False
+    for index, outcome in enumerate(outcomes):
+        if outcome.reads is Reads.OTHERWISE:
+            if not held_since:
+                found.append(index)
+            held_since = False
+        elif outcome.holds(counted, doubles, standing):
+            found.append(index)
+            held_since = True
+    return tuple(found)
+
+
 @dataclass(frozen=True, slots=True)
 class DiceGroup:
     """More dice of another kind rolled in the same roll ("roll a d20 and a d6")."""

@@ -39,7 +39,7 @@ from mtgdice.rules.effects.replacement import Replacement, RollPlan
 from mtgdice.rules.effects.reroll import RerollEffect
 from mtgdice.rules.effects.trigger import RollEvents, TriggeredAbility, TriggerHit
 from mtgdice.rules.errors import InputError, RollLimitError
-from mtgdice.rules.instruction import Extreme, Roller, RollInstruction
+from mtgdice.rules.instruction import Extreme, Roller, RollInstruction, outcomes_holding
 from mtgdice.rules.players import YOU, Seat
 from mtgdice.rules.records import direct_init
 from mtgdice.rules.sources import DiceSource
@@ -628,11 +628,7 @@ class _Resolution(Decisions):
                 row = table.row_for(read_once(counted, chosen))
         # Step 9: doubles (CR 706.5).
         doubles = len(counted) >= 2 and _doubles(counted)
-        outcomes = (
-            tuple(i for i, outcome in enumerate(instruction.outcomes) if outcome.holds(counted, doubles, standing))
-            if instruction.outcomes
-            else ()
-        )
+        outcomes = outcomes_holding(instruction.outcomes, counted, doubles, standing) if instruction.outcomes else ()
         # Step 8: roll again / repeat (CR 706.3c).
         again, times = False, 1
         if instruction.repeat_when is not None or (

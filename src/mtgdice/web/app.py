@@ -7,6 +7,11 @@ Bearer``). Every error is one line: ``{"error": "..."}`` for the API, a one-line
 pages. Untrusted text (player names, card names and texts) only reaches a page through Jinja's
 autoescaping; the page script inserts server-rendered fragments, never text it built itself.
 
+Every change to a room is an action of :class:`~mtgdice.web.rooms.Rooms` (committed with the
+room's new state before the response); the pages' live messages are rendered once per committed
+batch (:func:`create_app`'s ``render``) and reach sockets through :mod:`mtgdice.web.fanout`, from
+whichever worker made them. ``GET /health`` checks the database and the broker.
+
 What this module leaves out: rules (``mtgdice.rules`` via ``mtgdice.game``), fairness
 (``mtgdice.fair``), storage (``mtgdice.log``) and the limits in front of it (``guard``).
 """
@@ -17,10 +22,14 @@ import asyncio
 import json
 import logging
 import os
+from collections import OrderedDict
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs
 
+import anyio
 import jinja2
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
@@ -32,14 +41,18 @@ from mtgdice.errors import InputError, MtgDiceError
 from mtgdice.game import RollSpec
 from mtgdice.game.odds import row_odds
 from mtgdice.jsonio import outcome_json, parse_request
-from mtgdice.log import RollLog
+from mtgdice.log import open_log
+from mtgdice.log.store import NonceTaken, RoomChanged
 from mtgdice.request import CardSource, compile_ref
+from mtgdice.web.fanout import Broker, Fanout, LocalBroker, RedisBroker
 from mtgdice.web.guard import MAX_BODY, Guard
-from mtgdice.web.rooms import Conflict, Finished, Forbidden, PendingRoll, Rooms, RoomState
+from mtgdice.web.rooms import Changes, Conflict, Finished, Forbidden, Rooms, RoomState, Table
 
 HERE = Path(__file__).parent
 COOKIE = "mtgdice_player"
 SEARCH_LIMIT = 20
+RENDERED = 4000
+"""Rendered rolls kept per process (a page that opens shows the latest from the log)."""
 
 logger = logging.getLogger("mtgdice.web")
 
@@ -68,7 +81,7 @@ class Pages:
 def _status_for(error: Exception) -> int:
     if isinstance(error, Forbidden):
         return 401
-    if isinstance(error, Conflict):
+    if isinstance(error, (Conflict, RoomChanged, NonceTaken)):
         return 409
     if isinstance(error, LookupError) and not isinstance(error, InputError):
         return 404
@@ -87,18 +100,34 @@ def create_app(
     rate: float = 20.0,
     burst: int = 60,
     max_body: int = MAX_BODY,
+    broker: str | None = None,
 ) -> Guard:
     """The ASGI app: routes behind the size and rate guard.
+
+    ``db`` is a SQLite file's path or a ``postgresql://`` address; ``broker`` a ``redis://``
+    address (several workers), else events stay in this process.
 
     >>> import tempfile, pathlib
     >>> app = create_app(pathlib.Path(tempfile.mkdtemp()) / "rolls.sqlite")
     >>> type(app).__name__
     'Guard'
     """
-    log = RollLog(db)
-    rooms = Rooms(log, cards)
+    log = open_log(db)
+    fanout = Fanout()
+    events: Broker = RedisBroker(broker, fanout) if broker else LocalBroker(fanout)
+    rooms = Rooms(log, cards, events)
     pages = Pages()
-    api = FastAPI(title="mtgdice rooms", docs_url=None, redoc_url=None, openapi_url=None)
+    rendered: OrderedDict[int, Markup] = OrderedDict()
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        yield
+        await rooms.drain()  # in-flight batches are committed (or rolled back) before the log closes
+        await events.close()
+        await anyio.to_thread.run_sync(log.close)
+        logger.warning("mtgdice: stopped; every roll in flight was finished and the log is closed")
+
+    api = FastAPI(title="mtgdice rooms", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan)
     api.state.rooms = rooms
     api.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     names: list[str] = sorted(cards.names()) if cards is not None and hasattr(cards, "names") else []
@@ -158,7 +187,26 @@ def create_app(
         return player_id
 
     def roll_html(finished: Finished) -> Markup:
-        return pages.render("_roll.html", roll=finished.roll, roll_id=finished.id, proof=finished.proof)
+        html = rendered.get(finished.id)
+        if html is None:
+            html = pages.render("_roll.html", roll=finished.roll, roll_id=finished.id, proof=finished.proof)
+            rendered[finished.id] = html
+            while len(rendered) > RENDERED:
+                rendered.popitem(last=False)
+        return html
+
+    async def history(state: RoomState) -> list[tuple[int, Markup]]:
+        """The room's latest rolls from the log, newest first (rebuilt from its faces when not rendered here)."""
+        shown = []
+        for logged in await rooms.recent(state):
+            html = rendered.get(logged.id)
+            if html is None:
+                rebuilt = rooms.rebuild(logged)
+                if rebuilt is None:
+                    continue
+                html = roll_html(rebuilt)
+            shown.append((logged.id, html))
+        return shown
 
     def table_html(state: RoomState) -> str:
         return pages.render("_table.html", game=state.game)
@@ -166,18 +214,32 @@ def create_app(
     def status_html(state: RoomState) -> str:
         return pages.render("_status.html", game=state.game, fair=state.fair, room=state)
 
-    def push(state: RoomState, kind: str, html: str, **extra: Any) -> None:
-        rooms.broadcast(state, json.dumps({"kind": kind, "html": html, **extra}))
+    def message(kind: str, html: str, **extra: Any) -> str:
+        return json.dumps({"kind": kind, "html": html, **extra})
 
-    def push_roll(state: RoomState, finished: Finished) -> None:
-        state.feed.appendleft(finished)
-        if state.sockets:  # rendered once, sent to every socket of the room
-            push(state, "roll", roll_html(finished), id=finished.id)
+    def render(state: RoomState, changes: Changes) -> list[str]:
+        """A committed batch's messages for the room's sockets, rendered once for all of them."""
+        messages = [message("roll", roll_html(finished), id=finished.id) for finished in changes.rolls]
+        if changes.status:
+            messages.append(message("status", status_html(state)))
+        if changes.table:
+            messages.append(message("table", table_html(state)))
+        messages.extend(message("question", "", player=player) for player in sorted(changes.questions))
+        return messages
 
-    def push_finished(state: RoomState, finished: Finished) -> None:
-        push_roll(state, finished)
-        push(state, "status", status_html(state))
-        push(state, "table", table_html(state))
+    rooms.render = render
+
+    async def catch_up(room_id: str) -> list[str]:
+        """What a room's sockets need after a version they never got: the rolls and the state now."""
+        state = await rooms.get(room_id, fresh=True)
+        shown = await history(state)
+        messages = [message("roll", html, id=roll_id) for roll_id, html in shown]
+        messages.reverse()  # oldest first: each is put on top
+        messages += [message("status", status_html(state)), message("table", table_html(state))]
+        messages += [message("question", "", player=player) for player in state.game.players]
+        return messages
+
+    fanout.on_gap = catch_up
 
     def board_html(state: RoomState, player_id: str) -> Markup:
         listed = [
@@ -198,16 +260,10 @@ def create_app(
             decider=state.game.players[waiting.question.player] if waiting else None,
         )
 
-    def after_roll(state: RoomState, player_id: str, outcome: Finished | PendingRoll, roller: str) -> HTMLResponse:
-        if isinstance(outcome, Finished):
-            push_finished(state, outcome)
-        elif outcome.question.player != player_id:
-            push(state, "question", "", player=outcome.question.player)
+    def after_roll(state: RoomState, player_id: str) -> HTMLResponse:
         body = question_html(state, player_id) + pages.render(
             "_oob.html", board=board_html(state, player_id), status=status_html(state)
         )
-        if isinstance(outcome, Finished) and roller != player_id:
-            push(state, "question", "", player=roller)
         return HTMLResponse(body)
 
     # -- JSON API --------------------------------------------------------------------------------
@@ -229,61 +285,86 @@ def create_app(
         seeds = body.get("client_seeds", [])
         if not isinstance(seeds, list):
             raise InputError("client_seeds", "expected a list of strings")
-        state = rooms.create(tuple(seeds))
-        return JSONResponse(
-            {"id": state.id, "token": state.token, "commitment": state.fair.commitment}, status_code=201
-        )
+        state, token = await rooms.create(tuple(seeds))
+        return JSONResponse({"id": state.id, "token": token, "commitment": state.fair.commitment}, status_code=201)
 
     @api.post("/api/rooms/{room_id}/rolls")
     async def api_roll(room_id: str, request: Request) -> JSONResponse:
-        state = rooms.get(room_id)
+        state = await rooms.get(room_id)
         state.check_room_token(bearer(request))
         body = await json_body(request)
         finished = await rooms.api_roll(state, body)
-        push_roll(state, finished)
         return JSONResponse(
             {**outcome_json(finished.roll.outcome), "id": finished.id, "proof": finished.proof.to_json()}
         )
 
     @api.post("/api/rooms/{room_id}/reveal")
     async def api_reveal(room_id: str, request: Request) -> JSONResponse:
-        state = rooms.get(room_id)
+        state = await rooms.get(room_id)
         state.check_room_token(bearer(request))
-        revealed, finished = await rooms.reveal(state)
-        for done in finished:
-            push_finished(state, done)
-        push(state, "status", status_html(state))
+        revealed, _ = await rooms.reveal(state)
         return JSONResponse(revealed)
 
     @api.get("/api/rooms/{room_id}/log")
     async def api_log(room_id: str) -> JSONResponse:
-        state = rooms.get(room_id)
-        return JSONResponse(log.export_json(state.id))
+        state = await rooms.get(room_id)
+        return JSONResponse(await anyio.to_thread.run_sync(log.export_json, state.id))
+
+    @api.get("/health")
+    async def health() -> JSONResponse:
+        """The database and the broker answer (503 naming the one that does not); which worker answered."""
+        report: dict[str, str] = {}
+        for part in ("database", "broker"):
+            try:
+                with anyio.fail_after(5):
+                    report[part] = await (
+                        anyio.to_thread.run_sync(log.health) if part == "database" else events.health()
+                    )
+            except Exception as error:  # reported, not raised: this is what the endpoint is for
+                report[part] = f"error: {_one_line(error) if str(error) else type(error).__name__}"
+        healthy = all(value == "ok" for value in report.values())
+        status = {"status": "ok" if healthy else "error", **report, "worker": os.getpid()}
+        return JSONResponse(status, status_code=200 if healthy else 503)
 
     @api.websocket("/ws/rooms/{room_id}")
     async def socket(websocket: WebSocket, room_id: str) -> None:
-        state = rooms.rooms.get(room_id)
-        if state is None:
+        try:
+            state = await rooms.get(room_id)
+        except (LookupError, MtgDiceError):
             await websocket.close(code=4404)
             return
-        await websocket.accept()
-        queue = rooms.subscribe(state)
+        queue = fanout.join(state.id)
+        try:
+            # Subscribed, and the room's version read, before the socket opens: a client that rolls as
+            # soon as it is connected hears of the roll.
+            await events.subscribe(state.id)
+            fanout.start(state.id, (await rooms.get(state.id, fresh=True)).version)
+            await websocket.accept(headers=[(b"x-mtgdice-worker", str(os.getpid()).encode())])
+        except BaseException:
+            if fanout.leave(state.id, queue):
+                await events.unsubscribe(state.id)
+            raise
 
         async def pump() -> None:
             while True:
-                await websocket.send_text(await queue.get())
+                text = await queue.get()
+                if text is None:  # too far behind: dropped
+                    await websocket.close(code=1013)
+                    return
+                await websocket.send_text(text)
 
         sender = asyncio.create_task(pump())
         try:
             while True:
-                message = await websocket.receive()
-                if message["type"] == "websocket.disconnect":
+                received = await websocket.receive()
+                if received["type"] == "websocket.disconnect":
                     break
-        except WebSocketDisconnect:
+        except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
             sender.cancel()
-            rooms.unsubscribe(state, queue)
+            if fanout.leave(state.id, queue):
+                await events.unsubscribe(state.id)
 
     # -- pages -----------------------------------------------------------------------------------
 
@@ -293,16 +374,16 @@ def create_app(
 
     @api.post("/rooms")
     async def page_create() -> RedirectResponse:
-        state = rooms.create()
+        state, _ = await rooms.create()
         return RedirectResponse(f"/r/{state.id}", status_code=303)
 
     @api.get("/r/{room_id}", response_class=HTMLResponse)
     async def room_page(room_id: str, request: Request) -> HTMLResponse:
-        state = rooms.get(room_id)
+        state = await rooms.get(room_id, fresh=True)
         player_id = state.player_for(request.cookies.get(COOKIE))
         if player_id is None:
             return HTMLResponse(pages.render("join.html", room=state))
-        history = [roll_html(finished) for finished in state.feed]
+        shown = [html for _, html in await history(state)]
         return HTMLResponse(
             pages.render(
                 "room.html",
@@ -313,25 +394,23 @@ def create_app(
                 status=status_html(state),
                 table=table_html(state),
                 question=question_html(state, player_id),
-                history=history,
+                history=shown,
                 has_cards=bool(names),
             )
         )
 
     @api.post("/r/{room_id}/join")
     async def page_join(room_id: str, request: Request) -> Response:
-        state = rooms.get(room_id)
+        state = await rooms.get(room_id)
         values = await form(request)
         player_id, token = await rooms.join(state, first(values, "name"), first(values, "client_seed"))
-        push(state, "table", table_html(state))
-        push(state, "status", status_html(state))
         response = RedirectResponse(f"/r/{state.id}", status_code=303)
         response.set_cookie(COOKIE, token, path=f"/r/{state.id}", httponly=True, samesite="strict")
         return response
 
     @api.get("/r/{room_id}/search", response_class=HTMLResponse)
     async def page_search(room_id: str, request: Request, q: str = "") -> HTMLResponse:
-        state = rooms.get(room_id)
+        state = await rooms.get(room_id)
         page_player(request, state)
         query = " ".join(q.casefold().split())[:60]
         found = [name for name in names if query and query in name.casefold()][:SEARCH_LIMIT]
@@ -339,7 +418,7 @@ def create_app(
 
     @api.post("/r/{room_id}/cards", response_class=HTMLResponse)
     async def page_add_card(room_id: str, request: Request) -> HTMLResponse:
-        state = rooms.get(room_id)
+        state = await rooms.get(room_id)
         player_id = page_player(request, state)
         values = await form(request)
         zone = first(values, "zone", "battlefield")
@@ -347,68 +426,78 @@ def create_app(
             raise InputError("zone", "expected battlefield or graveyard")
         text = first(values, "text")
         name = first(values, "name")
-        async with state.lock:
-            if text:
-                state.game.add_card(player_id, name or "Card", text=text, zone=zone)  # type: ignore[arg-type]
-            else:
-                if not name:
-                    raise InputError("name", "search for a card and pick it, or give a text")
-                if cards is None:
-                    raise InputError("cards", "this server has no card data; add a card by its text")
-                record = cards.lookup(name)
-                state.game.add_card(player_id, record.name, zone=zone)  # type: ignore[arg-type]
-        push(state, "table", table_html(state))
+        if not text:
+            if not name:
+                raise InputError("name", "search for a card and pick it, or give a text")
+            if cards is None:
+                raise InputError("cards", "this server has no card data; add a card by its text")
+            name = cards.lookup(name).name
+
+        def add(table: Table) -> None:
+            table.game.add_card(player_id, name or "Card", text=text or None, zone=zone)  # type: ignore[arg-type]
+            table.touch(table=True)
+
+        await rooms.act(state, add)
         return HTMLResponse(board_html(state, player_id))
 
     @api.post("/r/{room_id}/cards/{card_id}", response_class=HTMLResponse)
     async def page_change_card(room_id: str, card_id: int, request: Request) -> HTMLResponse:
-        state = rooms.get(room_id)
+        state = await rooms.get(room_id)
         player_id = page_player(request, state)
         values = await form(request)
         action = first(values, "action")
-        async with state.lock:
-            _, card = state.game.find_card(player_id, card_id)
+        if action not in ("remove", "tap", "level", "move"):
+            raise InputError("action", "expected remove, tap, level or move")
+        level = max(1, min(integer(values, "level"), 9)) if action == "level" else 1
+        zone = first(values, "zone")
+        if action == "move" and zone not in ("battlefield", "graveyard"):
+            raise InputError("zone", "expected battlefield or graveyard")
+
+        def change(table: Table) -> None:
+            game = table.game
+            _, card = game.find_card(player_id, card_id)
             if action == "remove":
-                state.game.remove_card(player_id, card_id)
+                game.remove_card(player_id, card_id)
             elif action == "tap":
-                state.game.update_card(player_id, card_id, tapped=not card.tapped)
+                game.update_card(player_id, card_id, tapped=not card.tapped)
             elif action == "level":
-                state.game.update_card(player_id, card_id, level=max(1, min(integer(values, "level"), 9)))
-            elif action == "move":
-                zone = first(values, "zone")
-                if zone not in ("battlefield", "graveyard"):
-                    raise InputError("zone", "expected battlefield or graveyard")
-                state.game.update_card(player_id, card_id, zone=zone)
+                game.update_card(player_id, card_id, level=level)
             else:
-                raise InputError("action", "expected remove, tap, level or move")
-        push(state, "table", table_html(state))
+                game.update_card(player_id, card_id, zone=zone)
+            table.touch(table=True)
+
+        await rooms.act(state, change)
         return HTMLResponse(board_html(state, player_id))
 
     @api.post("/r/{room_id}/plane", response_class=HTMLResponse)
     async def page_plane(room_id: str, request: Request) -> HTMLResponse:
-        state = rooms.get(room_id)
+        state = await rooms.get(room_id)
         player_id = page_player(request, state)
         values = await form(request)
         name = first(values, "name")
-        async with state.lock:
-            if not name:
-                state.game.set_plane(None)
-            elif cards is None:
-                raise InputError("cards", "this server has no card data to find the plane in")
-            else:
-                state.game.set_plane(cards.lookup(name).name)
-        push(state, "status", status_html(state))
+        if name and cards is None:
+            raise InputError("cards", "this server has no card data to find the plane in")
+        plane = cards.lookup(name).name if name and cards is not None else None
+
+        def set_plane(table: Table) -> None:
+            table.game.set_plane(plane)
+            table.touch(status=True)
+
+        await rooms.act(state, set_plane)
         return HTMLResponse(board_html(state, player_id))
 
     @api.post("/r/{room_id}/turn", response_class=HTMLResponse)
     async def page_turn(room_id: str, request: Request) -> HTMLResponse:
-        state = rooms.get(room_id)
+        state = await rooms.get(room_id)
         player_id = page_player(request, state)
-        async with state.lock:
-            if state.game.active != player_id:
+
+        def next_turn(table: Table) -> None:
+            if table.game.active != player_id:
                 raise Conflict("turn", "only the active player ends the turn")
-            state.game.next_turn()
-        push(state, "status", status_html(state))
+            table.game.next_turn()
+            table.touch(status=True)
+
+        await rooms.act(state, next_turn)
         return HTMLResponse(status_html(state))
 
     def spec_from(values: dict[str, list[str]]) -> RollSpec:
@@ -435,27 +524,27 @@ def create_app(
 
     @api.post("/r/{room_id}/roll", response_class=HTMLResponse)
     async def page_roll(room_id: str, request: Request) -> HTMLResponse:
-        state = rooms.get(room_id)
+        state = await rooms.get(room_id)
         player_id = page_player(request, state)
-        outcome = await rooms.roll(state, player_id, spec_from(await form(request)))
-        return after_roll(state, player_id, outcome, player_id)
+        await rooms.roll(state, player_id, spec_from(await form(request)))
+        return after_roll(state, player_id)
 
     @api.post("/r/{room_id}/answer", response_class=HTMLResponse)
     async def page_answer(room_id: str, request: Request) -> HTMLResponse:
-        state = rooms.get(room_id)
+        state = await rooms.get(room_id)
         player_id = page_player(request, state)
         values = await form(request)
-        roller, outcome = await rooms.answer(state, player_id, values.get("answer", []))
-        return after_roll(state, player_id, outcome, roller)
+        await rooms.answer(state, player_id, values.get("answer", []))
+        return after_roll(state, player_id)
 
     @api.get("/r/{room_id}/question", response_class=HTMLResponse)
     async def page_question(room_id: str, request: Request) -> HTMLResponse:
-        state = rooms.get(room_id)
+        state = await rooms.get(room_id, fresh=True)
         return HTMLResponse(question_html(state, page_player(request, state)))
 
     @api.get("/r/{room_id}/odds", response_class=HTMLResponse)
     async def page_odds(room_id: str, request: Request, card_id: int, roll: int = 0) -> HTMLResponse:
-        state = rooms.get(room_id)
+        state = await rooms.get(room_id, fresh=True)
         player_id = page_player(request, state)
         view = row_odds(state.game, player_id, RollSpec("card", card_id=card_id, roll=roll), cards)
         _, card = state.game.find_card(player_id, card_id)
@@ -463,12 +552,29 @@ def create_app(
 
     @api.post("/r/{room_id}/reveal", response_class=HTMLResponse)
     async def page_reveal(room_id: str, request: Request) -> HTMLResponse:
-        state = rooms.get(room_id)
+        state = await rooms.get(room_id)
         page_player(request, state)
-        revealed, finished = await rooms.reveal(state)
-        for done in finished:
-            push_finished(state, done)
-        push(state, "status", status_html(state))
+        revealed, _ = await rooms.reveal(state)
         return HTMLResponse(pages.render("_revealed.html", revealed=revealed, room=state))
 
     return Guard(api, max_body=max_body, rate=rate, burst=burst)
+
+
+def app_from_environment() -> Guard:
+    """The app of one worker of ``mtgdice serve --workers N``, configured by the environment.
+
+    ``MTGDICE_DATABASE`` (a ``postgresql://`` address or a SQLite path), ``MTGDICE_BROKER``
+    (``redis://...``), ``MTGDICE_CARDS`` (or ``MTGDICE_NO_CARDS=1``), ``MTGDICE_RATE_LIMIT`` and
+    ``MTGDICE_BURST``.
+    """
+    from mtgdice.cards.catalog import optional_catalog
+    from mtgdice.log import default_db_path
+
+    no_cards = os.environ.get("MTGDICE_NO_CARDS") == "1"
+    return create_app(
+        os.environ.get("MTGDICE_DATABASE") or default_db_path(),
+        None if no_cards else optional_catalog(os.environ.get("MTGDICE_CARDS") or None),
+        rate=float(os.environ.get("MTGDICE_RATE_LIMIT", "20")),
+        burst=int(os.environ.get("MTGDICE_BURST", "60")),
+        broker=os.environ.get("MTGDICE_BROKER") or None,
+    )

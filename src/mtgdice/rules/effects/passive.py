@@ -12,7 +12,7 @@ from mtgdice.rules.footprint import Footprint
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Passive(EffectBase):
-    """``what`` says which ability (``"protection from die rolls"``, ``"exchange result"``, ...);
+    """``what`` says which ability (``"protection from die rolls"``, ``"rolled this turn"``, ...);
     ``note`` says why it does not act in ``resolve``."""
 
     step: ClassVar[Step] = Step.NONE

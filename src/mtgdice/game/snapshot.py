@@ -1,0 +1,332 @@
+"""A game as a value: what a table is at one moment, to store it and to rebuild it after a restart.
+
+:meth:`GameState.of` takes a typed snapshot of a :class:`~mtgdice.game.Game` (players, boards with
+levels, counters, tapped and stored results, the face-up plane, the turn, the active player, the
+turn's "once each turn" keys, dice counts and planar-die special actions, the next ids) and
+:meth:`GameState.game` builds an equal game from it; a roll resolved on the rebuilt game gives the
+same outcome with the same dice. :func:`state_json` and :func:`state_from_json` are the storage
+edge (JSON); an open decision (:class:`~mtgdice.game.Pending`) has :func:`pending_json` and
+:func:`pending_from_json`. Reading checks every field and names the first wrong one.
+
+What this module leaves out: the history of finished rolls (the roll log keeps them) and where a
+snapshot is stored (``mtgdice.log.rooms``).
+
+>>> from mtgdice.game import Game
+>>> game = Game()
+>>> alice = game.add_player("Alice")
+>>> _ = game.add_card(alice.id, "Example Permanent", level=2)
+>>> game.next_turn()
+>>> again = state_from_json(state_json(GameState.of(game))).game()
+>>> again.turn, [card.level for card in again.player(alice.id).battlefield], GameState.of(again) == GameState.of(game)
+(2, [2], True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeGuard, cast, get_args
+
+from mtgdice.errors import InputError
+from mtgdice.game.choices import Question
+from mtgdice.game.table import Card, Game, Pending, Player, RollKindName, RollSpec
+from mtgdice.rules.choices import Answer
+
+FORMAT = 1
+"""Version of the JSON form; a stored state of another version is refused, not guessed at."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerState:
+    """A player's part of a snapshot: name and zones (cards are values already)."""
+
+    id: str
+    name: str
+    battlefield: tuple[Card, ...] = ()
+    graveyard: tuple[Card, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """A game at one moment. ``used`` is sorted, ``dice_rolled`` in player order."""
+
+    players: tuple[PlayerState, ...] = ()
+    turn: int = 1
+    active: str | None = None
+    used: tuple[str, ...] = ()
+    dice_rolled: tuple[tuple[str, int], ...] = ()
+    planar_rolls: int = 0
+    plane: Card | None = None
+    next_card_id: int = 1
+    next_player_id: int = 1
+
+    @classmethod
+    def of(cls, game: Game) -> GameState:
+        """The snapshot of ``game`` (its roll history aside)."""
+        return cls(
+            players=tuple(
+                PlayerState(player.id, player.name, tuple(player.battlefield), tuple(player.graveyard))
+                for player in game.players.values()
+            ),
+            turn=game.turn,
+            active=game.active,
+            used=tuple(sorted(game.used)),
+            dice_rolled=tuple(sorted(game.dice_rolled.items())),
+            planar_rolls=game.planar_rolls,
+            plane=game.plane,
+            next_card_id=game.next_card_id,
+            next_player_id=game.next_player_id,
+        )
+
+    def game(self) -> Game:
+        """A new :class:`Game` in this state (with an empty history)."""
+        game = Game()
+        for player in self.players:
+            game.players[player.id] = Player(player.id, player.name, list(player.battlefield), list(player.graveyard))
+        game.turn = self.turn
+        game.active = self.active
+        game.used = set(self.used)
+        game.dice_rolled = dict(self.dice_rolled)
+        game.planar_rolls = self.planar_rolls
+        game.plane = self.plane
+        game.next_card_id = self.next_card_id
+        game.next_player_id = self.next_player_id
+        return game
+
+
+# -- JSON: writing ---------------------------------------------------------------------------------
+
+
+def card_json(card: Card) -> dict[str, Any]:
+    """A card as JSON.
+
+    >>> card_json(Card(3, "Example", counters=(("lore", 2),), stored=(4, 5)))["counters"]
+    [['lore', 2]]
+    """
+    return {
+        "id": card.id,
+        "name": card.name,
+        "text": card.text,
+        "level": card.level,
+        "counters": [[name, count] for name, count in card.counters],
+        "tapped": card.tapped,
+        "stored": list(card.stored) if card.stored is not None else None,
+    }
+
+
+def state_json(state: GameState) -> dict[str, Any]:
+    """A snapshot as JSON (the storage edge)."""
+    return {
+        "format": FORMAT,
+        "players": [
+            {
+                "id": player.id,
+                "name": player.name,
+                "battlefield": [card_json(card) for card in player.battlefield],
+                "graveyard": [card_json(card) for card in player.graveyard],
+            }
+            for player in state.players
+        ],
+        "turn": state.turn,
+        "active": state.active,
+        "used": list(state.used),
+        "dice_rolled": [[player, count] for player, count in state.dice_rolled],
+        "planar_rolls": state.planar_rolls,
+        "plane": card_json(state.plane) if state.plane is not None else None,
+        "next_card_id": state.next_card_id,
+        "next_player_id": state.next_player_id,
+    }
+
+
+def spec_json(spec: RollSpec) -> dict[str, Any]:
+    """What a roll rolls, as JSON."""
+    return {
+        "kind": spec.kind,
+        "card_id": spec.card_id,
+        "roll": spec.roll,
+        "dice": spec.dice,
+        "cause": spec.cause,
+        "amounts": dict(spec.amounts),
+    }
+
+
+def answer_json(answer: object) -> Any:
+    """An answer as JSON: a bool, a number, or a list of option numbers."""
+    return list(cast(tuple[int, ...], answer)) if isinstance(answer, tuple) else answer
+
+
+def pending_json(pending: Pending) -> dict[str, Any]:
+    """An open decision of a roll as JSON: the roll, the answers so far, the question.
+
+    >>> question = Question("p2", "yes/no", "reroll", "Reroll the 3?", ("no", "yes"), 1)
+    >>> pending = Pending("p1", RollSpec.plain("d6"), (0,), question)
+    >>> pending_from_json(pending_json(pending)) == pending
+    True
+    """
+    return {
+        "player": pending.player,
+        "spec": spec_json(pending.spec),
+        "answers": [answer_json(answer) for answer in pending.answers],
+        "question": pending.question.to_json(),
+    }
+
+
+# -- JSON: reading ---------------------------------------------------------------------------------
+
+
+def _whole(value: object) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _get(data: object, key: str, where: str) -> Any:
+    if not isinstance(data, Mapping):
+        raise InputError(where or "state", f"expected an object, got {type(data).__name__}")
+    if key not in data:
+        raise InputError(f"{where}.{key}" if where else key, "missing")
+    return data[key]
+
+
+def _int(data: object, key: str, where: str, low: int = 0) -> int:
+    value = _get(data, key, where)
+    if not _whole(value) or value < low:
+        raise InputError(f"{where}.{key}" if where else key, f"expected a whole number {low} or more, got {value!r}")
+    return value
+
+
+def _text(data: object, key: str, where: str, optional: bool = False) -> Any:
+    value = _get(data, key, where)
+    if value is None and optional:
+        return None
+    if not isinstance(value, str):
+        raise InputError(f"{where}.{key}" if where else key, f"expected text, got {type(value).__name__}")
+    return value
+
+
+def _items(data: object, key: str, where: str) -> list[Any]:
+    value = _get(data, key, where)
+    if not isinstance(value, list):
+        raise InputError(f"{where}.{key}" if where else key, f"expected a list, got {type(value).__name__}")
+    return value
+
+
+def card_from_json(data: object, where: str = "card") -> Card:
+    """A card from :func:`card_json`; a wrong field is an :class:`InputError` naming it."""
+    counters = []
+    for position, pair in enumerate(_items(data, "counters", where)):
+        if not (isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str) and _whole(pair[1])):
+            raise InputError(f"{where}.counters[{position}]", f"expected [name, count], got {pair!r}")
+        counters.append((pair[0], pair[1]))
+    stored = _get(data, "stored", where)
+    if stored is not None and not (isinstance(stored, list) and all(_whole(value) for value in stored)):
+        raise InputError(f"{where}.stored", f"expected null or a list of whole numbers, got {stored!r}")
+    tapped = _get(data, "tapped", where)
+    if not isinstance(tapped, bool):
+        raise InputError(f"{where}.tapped", f"expected true or false, got {tapped!r}")
+    return Card(
+        _int(data, "id", where, 1),
+        _text(data, "name", where),
+        _text(data, "text", where, optional=True),
+        _int(data, "level", where, 1),
+        tuple(counters),
+        tapped,
+        tuple(stored) if stored is not None else None,
+    )
+
+
+def _cards(data: object, key: str, where: str) -> tuple[Card, ...]:
+    return tuple(
+        card_from_json(item, f"{where}.{key}[{position}]") for position, item in enumerate(_items(data, key, where))
+    )
+
+
+def state_from_json(data: object) -> GameState:
+    """A snapshot from :func:`state_json`; a wrong field is an :class:`InputError` naming it."""
+    version = _get(data, "format", "")
+    if version != FORMAT:
+        raise InputError("format", f"game state format {version!r}; this mtgdice reads {FORMAT}")
+    players = []
+    for position, player in enumerate(_items(data, "players", "")):
+        where = f"players[{position}]"
+        players.append(
+            PlayerState(
+                _text(player, "id", where),
+                _text(player, "name", where),
+                _cards(player, "battlefield", where),
+                _cards(player, "graveyard", where),
+            )
+        )
+    used = _items(data, "used", "")
+    if not all(isinstance(key, str) for key in used):
+        raise InputError("used", "expected a list of texts")
+    rolled = []
+    for position, pair in enumerate(_items(data, "dice_rolled", "")):
+        if not (isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str) and _whole(pair[1])):
+            raise InputError(f"dice_rolled[{position}]", f"expected [player, count], got {pair!r}")
+        rolled.append((pair[0], pair[1]))
+    plane = _get(data, "plane", "")
+    return GameState(
+        players=tuple(players),
+        turn=_int(data, "turn", "", 1),
+        active=_text(data, "active", "", optional=True),
+        used=tuple(used),
+        dice_rolled=tuple(rolled),
+        planar_rolls=_int(data, "planar_rolls", ""),
+        plane=card_from_json(plane, "plane") if plane is not None else None,
+        next_card_id=_int(data, "next_card_id", "", 1),
+        next_player_id=_int(data, "next_player_id", "", 1),
+    )
+
+
+_KINDS = get_args(RollKindName)
+
+
+def spec_from_json(data: object, where: str = "spec") -> RollSpec:
+    """A roll's spec from :func:`spec_json`."""
+    kind = _text(data, "kind", where)
+    if kind not in _KINDS:
+        raise InputError(f"{where}.kind", f"expected one of {', '.join(_KINDS)}, got {kind!r}")
+    card_id = _get(data, "card_id", where)
+    if card_id is not None and not _whole(card_id):
+        raise InputError(f"{where}.card_id", f"expected null or a whole number, got {card_id!r}")
+    cause = _text(data, "cause", where)
+    if cause not in ("action", "effect"):
+        raise InputError(f"{where}.cause", f"expected action or effect, got {cause!r}")
+    amounts = _get(data, "amounts", where)
+    if not isinstance(amounts, Mapping) or not all(_whole(value) for value in amounts.values()):
+        raise InputError(f"{where}.amounts", "expected an object of whole numbers")
+    return RollSpec(kind, card_id, _int(data, "roll", where), _text(data, "dice", where), cause, dict(amounts))
+
+
+def answer_from_json(value: object, where: str) -> Answer:
+    """An answer from :func:`answer_json`."""
+    if isinstance(value, bool) or _whole(value):
+        return value
+    if isinstance(value, list) and all(_whole(item) for item in value):
+        return tuple(value)
+    raise InputError(where, f"expected true, false, a number or a list of numbers, got {value!r}")
+
+
+def question_from_json(data: object, where: str = "question") -> Question:
+    """A question from :meth:`Question.to_json`."""
+    options = _items(data, "options", where)
+    if not all(isinstance(option, str) for option in options):
+        raise InputError(f"{where}.options", "expected a list of texts")
+    return Question(
+        _text(data, "player", where),
+        _text(data, "ask", where),
+        _text(data, "topic", where),
+        _text(data, "prompt", where),
+        tuple(options),
+        _int(data, "position", where),
+    )
+
+
+def pending_from_json(data: object, where: str = "pending") -> Pending:
+    """An open decision from :func:`pending_json`."""
+    answers: Sequence[object] = _items(data, "answers", where)
+    return Pending(
+        _text(data, "player", where),
+        spec_from_json(_get(data, "spec", where), f"{where}.spec"),
+        tuple(answer_from_json(answer, f"{where}.answers[{i}]") for i, answer in enumerate(answers)),
+        question_from_json(_get(data, "question", where), f"{where}.question"),
+    )
