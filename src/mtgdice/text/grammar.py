@@ -84,6 +84,7 @@ from mtgdice.text.parsing import (
     either,
     many,
     not_ahead,
+    note,
     opt,
     peek,
     rest,
@@ -483,7 +484,7 @@ ROLL = Rule(
         cap("count", COUNT),
         cap("die", _NOT_PLANAR_DIE),
     ),
-    doc='"Roll two d20", "each player rolls a six-sided die", "roll X dice" (no size: refused).',
+    doc='"Roll two d20", "each opponent rolls an eight-sided die", "roll X dice" (no size: refused).',
 )
 NUMBER_OF_DICE = Rule(
     "NUMBER_OF_DICE",
@@ -498,7 +499,7 @@ IMPLICIT_ROLL = Rule(
         cap("die", _NOT_PLANAR_DIE),
         words("roll", "rolls"),
     ),
-    doc='"... equal to the result of a six-sided die roll".',
+    doc='"... equal to the result of a d12 roll".',
 )
 PLANAR_ROLL = Rule("PLANAR_ROLL", seq(_ROLL_VERB, words("the", "a"), "planar die"), doc="Rolling the planar die.")
 VISIT_ROLL = Rule("VISIT_ROLL", seq("roll to visit", words("your", "their"), "attractions"))
@@ -640,7 +641,7 @@ class _Rolls(Parser):
 
     __slots__ = ()
 
-    def _head(self, s: Sentence, j: int, start: int, first: bool) -> tuple[str, int, Fields] | None:
+    def _head(self, s: Sentence, j: int, start: int, first: bool, used: list[str]) -> tuple[str, int, Fields] | None:
         heads = _HEADS_BY_WORD.get(s.words[j])
         if heads is None:
             return None
@@ -648,52 +649,59 @@ class _Rolls(Parser):
         for head in heads:
             if (opened and head.name in _IN_CONDITION) or not head.may_read(s, j):
                 continue
-            reading = head.read(s, j)
+            reading = head.attempt(s, j)
             if reading is not None:
+                used += reading[2]
                 return head.name, reading[0], reading[1]
         return None
 
-    def _tails(self, s: Sentence, j: int) -> tuple[tuple[tuple[str, Fields], ...], int]:
+    def _tails(self, s: Sentence, j: int, used: list[str]) -> tuple[tuple[tuple[str, Fields], ...], int]:
         found: list[tuple[str, Fields]] = []
         while j < len(s.words) and s.words[j] in _TAIL_WORDS:
             for tail in TAILS:
-                if tail.may_read(s, j) and (reading := tail.read(s, j)) is not None:
+                if tail.may_read(s, j) and (reading := tail.attempt(s, j)) is not None:
                     found.append((tail.name, reading[1]))
+                    used += reading[2]
                     j = reading[0]
                     break
             else:
                 break
         return tuple(found), j
 
-    def _where(self, s: Sentence, start: int) -> tuple[int, str] | None:
+    def _where(self, s: Sentence, start: int) -> tuple[int, str, tuple[str, ...]] | None:
         """A "where X is ..." clause that runs to the end of the sentence, from the first place it may."""
         for k in range(start, len(s.words)):
-            if s.words[k] in (",", "where") and (reading := WHERE_X.read(s, k)) is not None:
-                end, value = reading
+            if s.words[k] in (",", "where") and (reading := WHERE_X.attempt(s, k)) is not None:
+                end, value, used = reading
                 if end == len(s.words):
-                    return k, value["what"]
+                    return k, value["what"], used
         return None
 
-    def scan(self, s: Sentence, i: int) -> Rolls | None:
+    def scan(self, s: Sentence, i: int, used: list[str]) -> Rolls | None:
+        """The rolls from token ``i``; ``used`` gathers the productions read (while tracing)."""
         n = len(s.words)
         found: list[tuple[str, Fields, tuple[tuple[str, Fields], ...], int]] = []  # head, fields, tails, end
         starts: list[int] = []
         j = i
         while j < n:
-            head = self._head(s, j, i, first=not found)
+            head = self._head(s, j, i, not found, used)
             if head is None:
                 j += 1
                 continue
             name, end, fields = head
             tails: tuple[tuple[str, Fields], ...] = ()
             if name in _TAILED:
-                tails, end = self._tails(s, end)
+                tails, end = self._tails(s, end, used)
             starts.append(j)
             found.append((name, fields, tails, end))
             j = end
         if not found:
             return None
-        where = self._where(s, found[-1][3])
+        where_x = self._where(s, found[-1][3])
+        where: tuple[int, str] | None = None
+        if where_x is not None:
+            where = where_x[:2]
+            used += where_x[2]
         last = where[0] if where is not None else n
         phrases = tuple(
             RollPhrase(name, fields, tails, (end, starts[k + 1] if k + 1 < len(found) else last))
@@ -702,8 +710,11 @@ class _Rolls(Parser):
         return Rolls(s, (i, starts[0]), phrases, where)
 
     def parse(self, s: Sentence, i: int) -> Result | None:
-        found = self.scan(s, i) if i < len(s.words) else None
-        return None if found is None else (len(s.words), (("rolls", found),))
+        used: list[str] = []
+        found = self.scan(s, i, used) if i < len(s.words) else None
+        if found is None:
+            return None
+        return (len(s.words), (("rolls", found), *(("#", name) for name in used)))
 
     def first(self) -> None:
         return None
@@ -756,7 +767,7 @@ _CONDITIONAL_HEAD = alt(
 CONDITIONAL = Rule(
     "CONDITIONAL",
     seq(_CONDITIONAL_HEAD, either("cond", CONDITION, SYMBOLIC_CONDITION), ",", _EFFECT, END),
-    doc='An outcome on the result: "if the result is 4 or higher, ...", "if you rolled a 1, 2, or 3, ...".',
+    doc='An outcome on the result: "if the result is 5 or more, ...", "if you rolled a 1, 2, or 3, ...".',
 )
 EFFECT_IF = Rule(
     "EFFECT_IF",
@@ -1055,7 +1066,7 @@ COSTED_MODIFIER = Rule(
         cap("n", NUMBER),
         END,
     ),
-    doc='An optional modifier in one sentence: "you may pay {1} to increase the result of a die any player rolled by 1".',
+    doc='An optional modifier in one sentence: "you may pay {1} to increase the result of a die you rolled by 1".',
 )
 IF_YOU_DO = Rule("IF_YOU_DO", seq("if you do ,", _VERB, words("the", "that"), "result by", cap("n", NUMBER), END))
 ONCE_EACH_TURN = Rule(
@@ -1127,7 +1138,7 @@ COIN_REPLACEMENT = Rule(
         END,
     ),
     build=_coins,
-    doc='A partner-coin replacement (CR 705 with CR 616): "if you would flip a coin, instead flip 2 coins and ignore 1".',
+    doc='A partner-coin replacement (CR 705, 616): "if you would flip a coin, instead flip 2 coins and ignore 1".',
 )
 
 # -- triggers (CR 603, 706.2) -------------------------------------------------------------------
@@ -1265,7 +1276,7 @@ TRIGGER_PASSIVE_VOICE = Rule(
         opt("on", words("a", "an"), cap("die", DIE)),
     ),
     build=lambda f: f,
-    doc='"Whenever a 6 is rolled on a six-sided die, ..." (anyone\'s roll).',
+    doc='"Whenever a 3 is rolled on a d8, ..." (anyone\'s roll).',
 )
 CHAOS_ENSUES = Rule("CHAOS_ENSUES", words("whenever chaos ensues"), build=lambda f: True)
 """Planechase: "whenever chaos ensues" is a roll of {CHAOS} (CR 901.9)."""
@@ -1286,7 +1297,7 @@ TRIGGER = Rule(
         ",",
         _TRIGGER_EFFECT,
     ),
-    doc='"Whenever you roll a 4 or higher on a die, ...", "whenever a 6 is rolled, ...", "whenever chaos ensues, ...".',
+    doc='"Whenever you roll 5 or more on a d10, ...", "whenever a 2 is rolled, ...", "whenever chaos ensues, ...".',
 )
 
 FACE_COUNTS_AS = Rule(
@@ -1475,7 +1486,7 @@ production, and fails on a pair not listed here."""
 
 FALLBACK = FOLLOW_UP.name
 """The production that reads a sentence only when no other does: a sentence after a roll that uses
-its dice ("draw cards equal to the result")."""
+its dice ("you gain life equal to that result")."""
 
 _BEATS = {(winner, loser) for winner, loser, _why in PRECEDENCE}
 
@@ -1506,9 +1517,9 @@ def readings(s: Sentence, context: Context) -> list[Reading]:
         rule = entry.rule
         if not entry.allowed(context) or not rule.may_read(s):
             continue
-        whole = rule.whole(s)
-        if whole is not None:
-            found.append(Reading(rule.name, whole[0], whole[1]))
+        reading = rule.attempt(s)
+        if reading is not None and reading[0] == len(s.words):
+            found.append(Reading(rule.name, reading[1], reading[2]))
     return found
 
 
@@ -1527,12 +1538,15 @@ def choose(found: list[Reading]) -> Reading | list[Reading] | None:
 def read(text: str, context: Context) -> tuple[Sentence, Reading | list[Reading] | None]:
     """A sentence's tokens and its reading (see :func:`choose`).
 
-    >>> _, reading = read("roll two d20 and ignore the lowest roll", Context())
+    >>> _, reading = read("roll 2 d20 and ignore the lowest roll", Context())
     >>> reading.production, [phrase.head for phrase in reading.value.phrases]
     ('ROLLS', ['ROLL'])
     """
     s = tokenize(text)
-    return s, choose(readings(s, context))
+    chosen = choose(readings(s, context))
+    if isinstance(chosen, Reading):
+        note(chosen.fired)
+    return s, chosen
 
 
 def productions() -> dict[str, Rule]:

@@ -599,7 +599,8 @@ class Refused:
     reason: str
 
 
-_tracing: list[bool] = [False]
+_traces: list[set[str]] = []
+"""The sets of production names being filled by :func:`tracing`, innermost last."""
 _rules: list[Rule] = []
 _MEMO_STRIDE = 4096
 """Memo keys are ``token * stride + production``: more productions than this would need a larger stride."""
@@ -647,7 +648,7 @@ class Rule(Parser):
                 except ValueError as error:  # CardTextError is a ValueError
                     value = Refused(str(error).splitlines()[0][:200] if str(error) else type(error).__name__)
             if value is not REJECT:
-                kept: Caps = (("#", self.name), *(c for c in caps if c[0] == "#")) if _tracing[0] else ()
+                kept: Caps = (("#", self.name), *(c for c in caps if c[0] == "#")) if _traces else ()
                 reading = (end, value, kept)
         memo[key] = reading
         return reading
@@ -656,20 +657,33 @@ class Rule(Parser):
         return Fields(value, s, i, end) if self.build is None else value
 
     def read(self, s: Sentence, i: int = 0) -> tuple[int, Any] | None:
-        """The reading at ``i``: where it ends and its value."""
+        """The reading at ``i``: where it ends and its value (while :func:`tracing`, the productions
+        it used are noted: a reading asked for here is one the caller uses)."""
         reading = self._reading(s, i)
         if reading is None:
             return None
-        end, value, _kept = reading
+        end, value, kept = reading
+        note(tuple(rule for _key, rule in kept))
         return end, self._value(s, i, end, value)
 
-    def whole(self, s: Sentence, i: int = 0) -> tuple[Any, tuple[str, ...]] | None:
-        """The reading from ``i`` when it runs to the end of the sentence, and the productions it used."""
+    def attempt(self, s: Sentence, i: int = 0) -> tuple[int, Any, tuple[str, ...]] | None:
+        """The reading at ``i`` as a candidate, noted nowhere: where it ends, its value, and the
+        productions it used (recorded while :func:`tracing`)."""
         reading = self._reading(s, i)
-        if reading is None or reading[0] != len(s.words):
+        if reading is None:
             return None
         end, value, kept = reading
-        return self._value(s, i, end, value), tuple(rule for _key, rule in kept)
+        return end, self._value(s, i, end, value), tuple(rule for _key, rule in kept)
+
+    def whole(self, s: Sentence, i: int = 0) -> tuple[Any, tuple[str, ...]] | None:
+        """The reading from ``i`` when it runs to the end of the sentence, and the productions it
+        used (noted while :func:`tracing`, as :meth:`read` does)."""
+        found = self.attempt(s, i)
+        if found is None or found[0] != len(s.words):
+            return None
+        _end, value, used = found
+        note(used)
+        return value, used
 
     def parse(self, s: Sentence, i: int) -> Result | None:
         reading = self._reading(s, i)
@@ -716,14 +730,34 @@ class Rule(Parser):
 
 
 @contextmanager
-def tracing() -> Iterator[None]:
-    """While the block runs, readings record the productions they used (``Rule.whole``)."""
-    previous = _tracing[0]
-    _tracing[0] = True
+def tracing() -> Iterator[set[str]]:
+    """While the block runs, readings record the productions they used, and the names of those
+    used by the readings the caller took (:meth:`Rule.read`, :meth:`Rule.whole`, :func:`note`)
+    gather in the set it gives.
+
+    >>> rule = Rule("TRACED_EXAMPLE", words("roll"))
+    >>> with tracing() as used:
+    ...     _ = rule.read(tokenize("roll"))
+    >>> sorted(used)
+    ['TRACED_EXAMPLE']
+    """
+    used: set[str] = set()
+    _traces.append(used)
     try:
-        yield
+        yield used
     finally:
-        _tracing[0] = previous
+        _traces.pop()
+
+
+def note(names: tuple[str, ...]) -> None:
+    """Note the productions a reading the caller took used (while :func:`tracing`)."""
+    if _traces:
+        _traces[-1].update(names)
+
+
+def is_tracing() -> bool:
+    """Whether readings record the productions they use now."""
+    return bool(_traces)
 
 
 # -- constructors: how the grammar is written -------------------------------------------------------
