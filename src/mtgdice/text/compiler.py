@@ -1120,6 +1120,12 @@ def _named(text: str, name: str) -> str:
 
 
 def _named_roll(roll: RollInstruction, name: str) -> RollInstruction:
+    if not name or (
+        "~" not in roll.text
+        and not any("~" in outcome.text for outcome in roll.outcomes)
+        and (roll.table is None or not any("~" in row.text for row in roll.table.rows))
+    ):
+        return roll  # nothing written ~: the roll as it is (a copy of it costs its checks again)
     table = roll.table
     if table is not None:
         table = replace(table, rows=tuple(replace(row, text=_named(row.text, name)) for row in table.rows))
@@ -1128,9 +1134,15 @@ def _named_roll(roll: RollInstruction, name: str) -> RollInstruction:
 
 
 def _named_effect(effect: Effect, name: str) -> Effect:
+    cost = getattr(effect, "cost", None)
+    if not name or (
+        "~" not in effect.text
+        and "~" not in getattr(effect, "effect", "")
+        and not (isinstance(cost, Cost) and "~" in cost.text)
+    ):
+        return effect
     if isinstance(effect, Trigger):
         return replace(effect, text=_named(effect.text, name), effect=_named(effect.effect, name))
-    cost = getattr(effect, "cost", None)
     if isinstance(cost, Cost):
         return replace(effect, text=_named(effect.text, name), cost=replace(cost, text=_named(cost.text, name)))  # type: ignore[call-arg]
     return replace(effect, text=_named(effect.text, name))

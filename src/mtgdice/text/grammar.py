@@ -118,6 +118,9 @@ SIZE = token("dN", r"d\d+s?")
 ORDINAL_NUMBER = token("Nth", r"\d+(?:st|nd|rd|th)")
 ROLL_TOKEN = token("roll", r"(?:re)?roll(?:s|ed|ing)?")
 """A form of "roll" or "reroll" (a hyphen is a token of its own: "re-roll" is "re", "-", "roll")."""
+_ROLL_FORMS = frozenset(prefix + "roll" + ending for prefix in ("", "re") for ending in ("", "s", "ed", "ing"))
+"""Every token :data:`ROLL_TOKEN` reads, for a test against a sentence's vocabulary."""
+assert all(ROLL_TOKEN.matches(form) for form in _ROLL_FORMS)
 
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
 
@@ -207,12 +210,12 @@ def mentions_dice(s: Sentence, start: int = 0, end: int | None = None) -> bool:
     >>> mentions_dice(tokenize("whenever you roll 1 or more dice")), mentions_dice(tokenize("flying"))
     (True, False)
     """
-    if mentions(s, _DICE_VOCABULARY, (("chaos", "ensues"),), start, end):
+    if mentions(s, _DICE_VOCABULARY | _ROLL_FORMS, (("chaos", "ensues"),), start, end):
         return True
     found = s.words
     for index in range(start, len(found) if end is None else end):
         word = found[index]
-        if SIZE.matches(word) or ROLL_TOKEN.matches(word):
+        if word[0] == "d" and SIZE.matches(word):
             return True
         if word == "sided" and index >= start + 2 and found[index - 1] == "-" and NUMBER.matches(found[index - 2]):
             if not s.spaced(index - 1) and not s.spaced(index):
@@ -222,7 +225,7 @@ def mentions_dice(s: Sentence, start: int = 0, end: int | None = None) -> bool:
 
 def mentions_rolling(s: Sentence) -> bool:
     """A form of "roll" or "reroll" in the sentence."""
-    return any(ROLL_TOKEN.matches(word) for word in s.words)
+    return not _ROLL_FORMS.isdisjoint(s.vocabulary)
 
 
 _RESULT_WORDS = frozenset({"result", "results", "dice", "die"})

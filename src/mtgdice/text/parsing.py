@@ -67,16 +67,9 @@ class Sentence:
         return len(self.words)
 
     def _spans(self) -> tuple[int, ...]:
-        # Tokens cover every character but white space, so each starts at the next place it occurs.
-        starts: list[int] = []
-        ends: list[int] = []
-        text, position = self.text, 0
-        for word in self.words:
-            position = text.index(word, position)
-            starts.append(position)
-            position += len(word)
-            ends.append(position)
-        self._starts, self._ends = tuple(starts), tuple(ends)
+        spans = [found.span() for found in _TOKEN.finditer(self.text)]
+        self._starts = tuple(start for start, _end in spans)
+        self._ends = tuple(end for _start, end in spans)
         return self._starts
 
     @property
