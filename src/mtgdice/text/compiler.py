@@ -441,20 +441,21 @@ def _take_quotes(text: str) -> tuple[str, list[str]]:
 
 
 def _drop_ability_word(text: str) -> str:
-    match = g.ABILITY_WORD.match(for_matching(text))
-    if match and not re.search(r"[.:]", match.group("word")):
-        return text.split(" \u2014 ", 1)[1] if " \u2014 " in text else text
+    if " \u2014 " in text and g.ABILITY_WORD.whole(tokenize(for_matching(text))) is not None:
+        return text.split(" \u2014 ", 1)[1]
     return text
 
 
 def _split_cost(text: str) -> tuple[str | None, str]:
-    match = g.COST_SPLIT.match(text)
-    if match is None:
+    if ":" not in text:
         return None, text
-    cost = match.group("cost")
-    if not g.COST_HINT.search(for_matching(cost)) or "." in cost:
+    found = g.COST_SPLIT.whole(tokenize(text))
+    if found is None:
         return None, text
-    return cost.strip(), match.group("body").strip()
+    cost, body = found[0]["cost"], found[0]["body"]
+    if "." in cost or g.COST_HINT.whole(tokenize(for_matching(cost))) is None:
+        return None, text
+    return cost, body
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z~\[{\u2022\"\u2026]|\d)")

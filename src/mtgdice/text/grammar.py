@@ -451,13 +451,76 @@ LEVEL_LINE = Rule(
     doc='A Class card\'s level-up line: "{1}{R}: Level 2".',
 )
 
-ABILITY_WORD = re.compile(r"^(?P<word>[a-z0-9'][a-z0-9' ,!-]{0,44}?) \u2014 (?P<rest>\S.*)$")
-"""An ability word or flavor word before an em dash: "psionic spells — when ..."."""
 
-COST_SPLIT = re.compile(r"^(?P<cost>(?:\[[^\]]*\]|[^:\"\[]){1,160}?):\s+(?P<body>.+)$")
-"""An activated ability's cost and effect: "{2}, {t}: <effect>" or a loyalty ability "[0]: <effect>"."""
+def _ability_word(f: Fields) -> Any:
+    word: str = f["word"]
+    return f if len(word) <= _LONGEST_ABILITY_WORD and word[0] not in ",!-" else REJECT
 
-COST_HINT = re.compile(r"\{|^\[|\b(?:sacrifice|tap|untap|remove|exile|discard|pay|uninstall|return|reveal|roll)\b")
+
+_LONGEST_ABILITY_WORD = 45
+
+ABILITY_WORD = Rule(
+    "ABILITY_WORD",
+    seq(cap("word", many(token("ability word", r"[a-z0-9',!-]+"), least=1)), _SpacedDash(), cap("rest", rest())),
+    build=_ability_word,
+    doc='An ability word or flavor word before an em dash: "psionic spells \u2014 when ..." (letters, digits, '
+    "apostrophes, commas, hyphens; at most 45 characters).",
+)
+
+
+class _Spaced(Parser):
+    """White space before the token here (it reads no token)."""
+
+    __slots__ = ()
+
+    def parse(self, s: Sentence, i: int) -> Result | None:
+        return (i, ()) if s.spaced(i) else None
+
+    def nullable(self) -> bool:
+        return True
+
+    def notation(self) -> str:
+        return "' '"
+
+
+_LONGEST_COST = 160
+"""Longest cost read before a colon (a bound on the text an ability's cost may take)."""
+
+
+def _cost_split(f: Fields) -> Any:
+    return f if len(f["cost"]) <= _LONGEST_COST else REJECT
+
+
+COST_SPLIT = Rule(
+    "COST_SPLIT",
+    seq(
+        cap(
+            "cost",
+            many(alt(seq("[", many(token("loyalty", r"[^\]]+")), "]"), token("cost", r'[^:"\[]+')), least=1),
+        ),
+        ":",
+        _Spaced(),
+        cap("body", rest()),
+    ),
+    build=_cost_split,
+    doc='An activated ability\'s cost and effect, read on the text as printed: "{2}, {T}: <effect>", a loyalty '
+    'ability "[0]: <effect>" (the cost holds no colon or quote outside its brackets).',
+)
+
+COST_HINT = Rule(
+    "COST_HINT",
+    alt(
+        seq("[", opt(rest())),
+        somewhere(
+            alt(
+                token("{", r"\{.*"),
+                words("sacrifice", "tap", "untap", "remove", "exile", "discard", "pay", "uninstall", "return"),
+                words("reveal", "roll"),
+            )
+        ),
+    ),
+    doc='What tells a cost from other text before a colon: a symbol, a loyalty "[", or a cost\'s verb.',
+)
 
 # -- roll instructions (CR 706.1) -------------------------------------------------------------
 
