@@ -52,16 +52,22 @@ The language, from its words up (``⟨NAME⟩`` is a production of this module):
     face      := each <face> roll of the planar die counts as a <face> roll   FACE_COUNTS_AS
     stored    := store|install the result on ~ | use a stored result for a die   STORE_SENTENCE, USE_STORED
     recognised (not applied): protection from dice, rolled this turn, until a roll, stacked dice   RECOGNISED
+    ability   := [ability word —] [cost :] sentence+ (a line of text; quotes are abilities of their own)
+                                                                   ABILITY_WORD, COST_SPLIT, COST_HINT
 
 A new wording family is a new production here, built from the ones above, and added to
 :data:`SENTENCES` when it is a sentence of its own; the canonical renderer (``canonical.py``) writes
 one wording of each, and the round trip checks that it reads back. Regular expressions appear only
-for single tokens (a number, ``dN``, ``4th``).
+for single tokens (a number, ``dN``, ``4th``). How to add one: write the production from the
+ones above (``parsing``'s combinators), put it in :data:`SENTENCES` with where it may stand, give
+it an action in ``compiler._ACTIONS``, a canonical wording in ``canonical.py``, and three
+synthetic texts in ``tests/test_grammar_rules.py`` if only one known card uses it; if it reads a
+sentence another production also reads, the precedence test says so, and the pair goes in
+:data:`PRECEDENCE` with its reason.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -168,18 +174,28 @@ FACE = Rule(
 ONE_DIE = Rule("ONE_DIE", seq(words("a", "an", "any", "1"), DIE), doc='One die: "a die", "a d20", "any die".')
 
 
-_DIE_SIZE = re.compile(r"\bd(\d+)s?\b|\b(\d+)-sided\b")
-"""A die size token: "d20", "d20s", "6-sided"."""
+def _sided(s: Sentence, k: int) -> str | None:
+    """The number of "N-sided" when token ``k`` is its "sided" (written as one word)."""
+    found = s.words
+    if found[k] == "sided" and k >= 2 and found[k - 1] == "-" and NUMBER.matches(found[k - 2]):
+        if not s.spaced(k - 1) and not s.spaced(k):
+            return found[k - 2]
+    return None
 
 
 def die_sides(text: str) -> str | None:
     """The number of sides a phrase names first ("one or more d20s" → "20"), as written.
 
-    >>> die_sides("a 6-sided die"), die_sides("one or more dice")
-    ('6', None)
+    >>> die_sides("a 6-sided die"), die_sides("one or more dice"), die_sides("two d20s")
+    ('6', None, '20')
     """
-    found = _DIE_SIZE.search(text)
-    return (found.group(1) or found.group(2)) if found is not None else None
+    s = tokenize(text)
+    for k, word in enumerate(s.words):
+        if word[0] == "d" and SIZE.matches(word):
+            return word[1:].rstrip("s")
+        if (number_of_sides := _sided(s, k)) is not None:
+            return number_of_sides
+    return None
 
 
 def mentions(
@@ -217,9 +233,8 @@ def mentions_dice(s: Sentence, start: int = 0, end: int | None = None) -> bool:
         word = found[index]
         if word[0] == "d" and SIZE.matches(word):
             return True
-        if word == "sided" and index >= start + 2 and found[index - 1] == "-" and NUMBER.matches(found[index - 2]):
-            if not s.spaced(index - 1) and not s.spaced(index):
-                return True
+        if index >= start + 2 and _sided(s, index) is not None:
+            return True
     return False
 
 
