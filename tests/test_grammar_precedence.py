@@ -18,6 +18,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 
 from mtgdice.text import compile_text, grammar
+from mtgdice.text.parsing import tokenize
 from oracle_variants import variants
 from shared_data import shared_path
 from test_grammar_rules import FAMILIES
@@ -44,6 +45,56 @@ def overlaps() -> Iterator[dict[frozenset[str], str]]:
         yield found
     finally:
         grammar.readings = real  # type: ignore[assignment]
+
+
+def _same_place(s: Any, productions: tuple[Any, ...]) -> list[str]:
+    """Places of a sentence where more than one of ``productions`` reads (heads or tails of a roll)."""
+    clashes = []
+    for j in range(len(s.words)):
+        names = [p.name for p in productions if p.may_read(s, j) and p.attempt(s, j) is not None]
+        if len(names) > 1:
+            clashes.append(f"{' and '.join(names)} at {s.between(j, len(s.words))!r}")
+    return clashes
+
+
+@contextmanager
+def clashes() -> Iterator[list[str]]:
+    """While the block runs, every sentence read is checked for two heads or two tails at one place."""
+    found: list[str] = []
+    real = grammar.readings
+
+    def readings(s: Any, context: grammar.Context) -> list[grammar.Reading]:
+        found.extend(_same_place(s, grammar.HEADS) + _same_place(s, grammar.TAILS))
+        return real(s, context)
+
+    grammar.readings = readings  # type: ignore[assignment]
+    try:
+        yield found
+    finally:
+        grammar.readings = real  # type: ignore[assignment]
+
+
+def test_a_rolls_heads_and_tails_never_both_read_at_one_place() -> None:
+    """The roll scanner takes the one head or tail that reads where it stands: none is tried first."""
+    with clashes() as found:
+        for card in _known_cards():
+            text = card.get("oracle_text") or "\n".join(f.get("oracle_text", "") for f in card.get("card_faces", []))
+            compile_text(text, name=card["name"], layout=card.get("layout", "normal"))
+        for texts in FAMILIES.values():
+            for text in texts:
+                compile_text(text, name="Tester")
+    assert found == []
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(variants)
+def test_heads_and_tails_of_generated_texts_never_both_read_at_one_place(
+    variant: tuple[str, str, dict[str, Any]],
+) -> None:
+    text, name, expected = variant
+    with clashes() as found:
+        compile_text(text, name=name, layout=expected.get("layout", "normal"))
+    assert found == []
 
 
 def undeclared(found: dict[frozenset[str], str]) -> list[str]:
@@ -105,3 +156,11 @@ def test_an_undeclared_conflict_is_unsupported_not_guessed() -> None:
     other = grammar.Reading("CONDITIONAL", None)
     assert grammar.choose([one, other]) == [one, other]
     assert grammar.choose([one, grammar.Reading(grammar.FALLBACK, None)]) == one
+
+
+def test_the_place_check_finds_two_readers() -> None:
+    s = tokenize("roll 2 d20 and ignore the lowest roll")
+    assert _same_place(s, grammar.TAILS) == []
+    assert _same_place(s, (grammar.TAIL_IGNORE, grammar.TAIL_IGNORE)) == [
+        "TAIL_IGNORE and TAIL_IGNORE at 'and ignore the lowest roll'"
+    ]
