@@ -1298,6 +1298,8 @@ def _what(f: Fields) -> What:
     if "die" in f and what.purpose != "doubles" and not (what.planar and what.condition is None):
         # "a 6 on a d6", "one or more dice on a d20": the die the suffix names, unless the phrase has one.
         what = replace(what, sides=what.sides or die_sides(f["die"]))
+        if isinstance(what.condition, FaceIs) or what.condition is None and "planar" in f["die"].split():
+            what = replace(what, planar=True)  # "{CHAOS} on the planar die": the planar die's face
     if "visiting" in f:
         what = replace(what, purpose="visit attractions")
     return what
@@ -1313,7 +1315,7 @@ WHAT = Rule(
             *(seq(cap("base", what), _WHAT_ENDS) for what in (NTH_DIE, VISIT_WHAT)),
             seq(
                 alt(*(seq(cap("base", what), _WHAT_ENDS) for what in _SUFFIXED)),
-                opt("on", words("a", "an", "any"), cap("die", DIE)),
+                opt("on", opt(words("a", "an", "any")), cap("die", DIE)),
             ),
         ),
         opt(cap("visiting", "while rolling to visit"), words("your", "their"), "attractions"),
