@@ -788,7 +788,7 @@ def _trigger(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
     state.trigger = True
     # A roll inside the triggered ability's effect is a roll of this card too.
     if "rolls" in f:
-        _add_rolls(c, f["rolls"], original, state)
+        _report(c, original, _add_rolls(c, f["rolls"], original, state))
     return True
 
 
@@ -821,7 +821,7 @@ def _recognised(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
     if what == "stack dice" and f"no roll: {note}" not in c.notes:
         c.notes.append(f"no roll: {note}")
     if "rolls" in f:
-        _add_rolls(c, f["rolls"], original, state)
+        _report(c, original, _add_rolls(c, f["rolls"], original, state))
     return True
 
 
@@ -902,10 +902,17 @@ def _effect_if(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
 
 
 def _rolls(c: _Compiler, rolls: g.Rolls, original: str, state: _State) -> bool:
-    _add_rolls(c, rolls, original, state)
+    reasons = _add_rolls(c, rolls, original, state)
     if g.mentions_dice(rolls.sentence, *rolls.lead):
-        c.unsupported_part(original, f"not read: {rolls.text(rolls.lead).strip(' ,')}")
+        reasons.append(f"not read: {rolls.text(rolls.lead).strip(' ,')}")
+    _report(c, original, reasons)
     return True
+
+
+def _report(c: _Compiler, original: str, reasons: list[str]) -> None:
+    """One ``unsupported`` entry for a sentence, with every part of it not understood (each once)."""
+    if reasons:
+        c.unsupported_part(original, "; ".join(dict.fromkeys(reasons)))
 
 
 def _follow_up(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
@@ -965,9 +972,11 @@ _ACTIONS: dict[str, Action] = {
 # -- roll instructions inside a sentence ----------------------------------------------------------
 
 
-def _add_rolls(c: _Compiler, rolls: g.Rolls, original: str, state: _State) -> None:
+def _add_rolls(c: _Compiler, rolls: g.Rolls, original: str, state: _State) -> list[str]:
     """Every roll phrase of a sentence, in text order; then what follows each (an unsupported part,
-    or an outcome that uses its result), the last roll's first."""
+    or an outcome that uses its result), the last roll's first. Returns why parts of the sentence
+    were not understood (the rules refuse a roll's numbers, or words no production read)."""
+    reasons: list[str] = []
     added: list[tuple[int, tuple[int, int]]] = []
     s = rolls.sentence
     where = rolls.where[1] if rolls.where is not None else None
@@ -976,7 +985,7 @@ def _add_rolls(c: _Compiler, rolls: g.Rolls, original: str, state: _State) -> No
             roll, where = _roll(phrase, original, where)
         except CardTextError as error:
             # The rules refuse this roll's numbers (a die of no size, a d0): the others still roll.
-            c.unsupported.append(f"{original} ({_reason(error)})")
+            reasons.append(_reason(error))
             continue
         c.add_roll(roll, state)
         after = phrase.after
@@ -986,11 +995,12 @@ def _add_rolls(c: _Compiler, rolls: g.Rolls, original: str, state: _State) -> No
     for index, after in reversed(added):
         text = rolls.text(after)
         if g.mentions_dice(s, *after):
-            c.unsupported_part(original, f"not read: {text.strip(' ,')}")
+            reasons.append(f"not read: {text.strip(' ,')}")
         elif g.uses_result(s, *after):
             # "Roll a d4 and create ... equal to the result": the rest of the sentence uses it.
             current = c.rolls[index]
             c.rolls[index] = replace(current, outcomes=current.outcomes + (Outcome(original, reads=_reads(text)),))
+    return reasons
 
 
 @dataclass
