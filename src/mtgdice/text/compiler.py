@@ -1036,7 +1036,7 @@ def _tail_plus_each(read: _Tail, f: Fields) -> None:
 
 
 def _tail_ignore(read: _Tail, f: Fields) -> None:
-    if "keep" in f or f.text.startswith("and ignore all but"):
+    if "all_but" in f:  # "ignore all but the highest N": keep N
         _tail_keep(read, f)
     else:
         read.ignore_lowest = g.number(f.get("n") or "1")

@@ -616,7 +616,13 @@ TAIL_IGNORE = Rule(
         "and ignore",
         alt(
             seq("the", opt(cap("n", NUMBER)), words("lower", "lowest"), opt(cap("n", NUMBER)), _ROLLS_NOUN),
-            seq("all but the", opt(cap("keep", NUMBER)), "highest", opt(cap("keep", NUMBER)), _ROLLS_NOUN),
+            seq(
+                cap("all_but", "all but the"),
+                opt(cap("keep", NUMBER)),
+                "highest",
+                opt(cap("keep", NUMBER)),
+                _ROLLS_NOUN,
+            ),
         ),
     ),
 )
