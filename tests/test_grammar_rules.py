@@ -294,3 +294,11 @@ def test_a_quoted_ability_compiles(text: str) -> None:
     card = compile_text(text, name="Tester")
     assert card.unsupported == ()
     assert card.rolls or card.effects
+
+
+def test_every_production_writes_itself_in_grammar_notation() -> None:
+    """The grammar is the documentation: each production prints as ``NAME := body``."""
+    for name, production in RULES.items():
+        assert production.name == name
+        written = production.production()
+        assert written.startswith(f"{name} := ") and len(written) > len(name) + 4, name

@@ -748,11 +748,6 @@ def note(names: tuple[str, ...]) -> None:
         _traces[-1].update(names)
 
 
-def is_tracing() -> bool:
-    """Whether readings record the productions they use now."""
-    return bool(_traces)
-
-
 # -- constructors: how the grammar is written -------------------------------------------------------
 
 Part = Parser | str
