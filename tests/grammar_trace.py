@@ -3,7 +3,7 @@ a compilation uses.
 
 :func:`tracing` is the parser's own (``parsing.tracing``): while the ``with`` block runs, every
 reading the compiler takes records the productions it is made of, down to the tokens. Used by the
-one-card-rule test and the variant generator's coverage report.
+one-card-rule test.
 """
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ The language, from its words up (``⟨NAME⟩`` is a production of this module):
                | and keep the N highest | and choose one result | and use the total
                | and add|subtract amount | and store those results on ~       TAIL_*
     rolls     := text roll (text roll)* text [, where X is amount]           ROLLS, WHERE_X
-    table     := row+ (on their own lines or one line)                        CHART_ROW, LIST_ROW, ROW_BREAK
+    table     := row+ (on their own lines or one line)                        CHART_ROW, LIST_ROW, ROW_START
     row       := N | N—M | N+ (| or —) text [roll again | repeat this process N more times]   ROW_AGAIN
     outcome   := if the result is condition, ... | if you rolled doubles, ... | otherwise, ...
                | for each result [of N], ... | if you rolled N exactly K times, ...
@@ -1641,3 +1641,13 @@ def read(text: str, context: Context) -> tuple[Sentence, Reading | list[Reading]
 def productions() -> dict[str, Rule]:
     """Every named production of the grammar, by name."""
     return {value.name: value for value in globals().values() if isinstance(value, Rule)}
+
+
+def written() -> str:
+    """The whole grammar in its notation, one production a line (``NAME := body``), in the order
+    this module writes them: the grammar as documentation, generated from the productions themselves.
+
+    >>> print(written().splitlines()[0])
+    COUNT := ((a | an | x | that many) | <N>)
+    """
+    return "\n".join(production.production() for production in productions().values())
