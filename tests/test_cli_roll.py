@@ -55,3 +55,16 @@ def test_no_log_writes_nothing(tmp_path: Path) -> None:
     db = tmp_path / "rolls.sqlite"
     roll("--db", str(db), "--no-log", "d20")
     assert not db.exists()
+
+
+def test_a_decision_nobody_was_asked_is_named_with_what_was_taken(cards_path: str) -> None:
+    args = ["--no-log", "--seed", "3", "--cards", cards_path, "--card", "Wizard's Spellbook", "--with"]
+    command = [MTGDICE, "roll", *args, "Xenosquirrels+2"]
+    quiet = subprocess.run(command, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert quiet.returncode == 0, quiet.stderr
+    note = " ".join(quiet.stderr.split())
+    assert "Not asked (no terminal): Use Xenosquirrels" in note and "-> no" in note and "--choices" in note
+    answered = subprocess.run(
+        [*command, "--choices", "[false]"], capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL
+    )
+    assert answered.returncode == 0 and "Not asked" not in answered.stderr

@@ -284,6 +284,10 @@ ZONE_FLAGS = {"battlefield": "--with", "opponents": "--opponents", "graveyard": 
 
 _SUFFIX = re.compile(r"(?:@(?P<level>\d{1,3})|\+(?P<plus>\d{1,4})|!(?P<tapped>tapped)|\[(?P<items>[^\[\]]*)\])\s*$")
 
+_BAD_SUFFIX = re.compile(r"(?:@\S*|\+\S*|![A-Za-z]+|\[[^\]]*|\])\s*$")
+"""What is left at the end of an entry that looks like a state but is not one ("@x", "!untapped",
+an unclosed "["); a name ending in "!" alone is a name."""
+
 
 def board_entries(options: Iterable[str]) -> list[str]:
     """Repeated board options, each split on ``;`` (never on commas: they belong to card names).
@@ -303,6 +307,9 @@ def board_item(entry: str, flag: str = "--with") -> str | dict[str, Any]:
     ({'card': 'Some Class', 'level': 2}, {'card': 'Counting Squirrel', 'counters': {'+1/+1': 2}, 'tapped': True})
     >>> board_item("Charged Box[charge=30, tapped]"), board_item("Dice Box[stored=4/6]")
     ({'card': 'Charged Box', 'counters': {'charge': 30}, 'tapped': True}, {'card': 'Dice Box', 'stored': [4, 6]})
+    >>> board_item("Some Class@x")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    mtgdice.rules.errors.InputError: --with 'Some Class@x': '@x' is not a state: write NAME@LEVEL, ...
     """
     from mtgdice.errors import InputError
 
@@ -335,6 +342,12 @@ def board_item(entry: str, flag: str = "--with") -> str | dict[str, Any]:
                         f"{flag} {entry!r}",
                         f"{part!r} is not level=N, KIND=N (counters), stored=N/N or tapped",
                     )
+    if (bad := _BAD_SUFFIX.search(name)) is not None and bad.start() > 0:
+        raise InputError(
+            f"{flag} {entry!r}",
+            f"{bad.group().strip()!r} is not a state: write NAME@LEVEL, NAME+N (+1/+1 counters), NAME!tapped "
+            "or NAME[KIND=N, stored=N/N, tapped]",
+        )
     if counters:
         item["counters"] = dict(reversed(counters.items()))  # read right to left: back in typed order
     if not item:

@@ -175,11 +175,34 @@ def _roll_request(
     zones = {zone: items for zone, items in options.request().items() if zone not in ("card", "roll", "amounts")}
     request = request_from_json(zones | data)
     prepared = prepare(request, catalog(options.cards) if request.needs_cards() else None)
-    outcome = resolve_prepared(prepared, request, source, chooser or ScriptedChooser(request.choices))
+    scripted = ScriptedChooser(request.choices)
+    outcome = resolve_prepared(prepared, request, source, chooser or scripted)
     if roll_log is not None:
         roll_log.record(request, outcome, source)
     text = prepared.instruction.text if prepared.instruction is not None else ""
     _show(outcome, prepared.instruction, as_json, title or f"{prepared.name}: {text}")
+    if chooser is None and not as_json:
+        _say_defaults(scripted.asked[len(request.choices) :])
+
+
+def _say_defaults(unanswered: Any) -> None:
+    """Name the decisions nobody was asked (no terminal, no ``--choices``) and what was taken."""
+    from mtgdice.cli import console
+    from mtgdice.rules.choices import default_answer
+
+    err = console(stderr=True)
+    for decision in unanswered:
+        answer = default_answer(decision)
+        if isinstance(answer, bool):
+            taken = "yes" if answer else "no"
+        elif isinstance(answer, int):
+            taken = f"{answer + 1}: {decision.options[answer]}" if decision.options else str(answer + 1)
+        else:
+            taken = ", ".join(str(index + 1) for index in answer) or "none"
+        err.print(
+            f"Not asked (no terminal): {decision.prompt} -> {taken}. Answer with --choices or --ask.",
+            markup=False,
+        )
 
 
 class PromptChooser:
