@@ -18,11 +18,11 @@ from mtgdice.fair import (
     Room,
     acceptance_bound,
     commitment,
-    seed_hash,
     derive_faces,
     draw_index,
     join_client_seeds,
     new_seed,
+    seed_hash,
     seed_matches,
     words,
 )

@@ -418,7 +418,9 @@ def test_cli_verify_accepts_an_honest_log(tmp_path: Path, catalog: Any) -> None:
     assert result.exit_code == 0, result.output
     assert result.output.strip().splitlines()[-1] == "10 verified, 0 bad, 0 unverifiable, of 10 rolls"
     assert "--commitment" in result.output  # the hint: nothing pinned
-    pinned = runner.invoke(app, ["verify", write(tmp_path, data), *cards(), "--commitment", data["commitments"][0]["commitment"]])
+    pinned = runner.invoke(
+        app, ["verify", write(tmp_path, data), *cards(), "--commitment", data["commitments"][0]["commitment"]]
+    )
     assert pinned.exit_code == 0 and "pinned" in pinned.output
 
 

@@ -89,7 +89,7 @@ def test_roll_outcome_has_the_resolve_shape_and_its_proof(client: TestClient, ro
     assert second["proof"]["nonce"] == 1
 
 
-def test_reveal_then_the_log_verifies(client: TestClient, room: dict[str, str]) -> None:
+def test_reveal_then_the_log_verifies(client: TestClient, room: dict[str, str], catalog: Any) -> None:
     for _ in range(3):
         assert client.post(f"/api/rooms/{room['id']}/rolls", json=SPELLBOOK, headers=auth(room)).status_code == 200
     revealed = client.post(f"/api/rooms/{room['id']}/reveal", headers=auth(room)).json()
@@ -97,8 +97,10 @@ def test_reveal_then_the_log_verifies(client: TestClient, room: dict[str, str]) 
     assert revealed["next_commitment"] != room["commitment"]
     exported = client.get(f"/api/rooms/{room['id']}/log").json()
     assert [roll["nonce"] for roll in exported["rolls"]] == [0, 1, 2]
-    report = verify_export(exported)
+    report = verify_export(exported, cards=catalog)
     assert report.ok, [check.line() for check in report.checks]
+    unchecked = verify_export(exported)  # without the card data the rolls that name cards are not proved
+    assert not unchecked.ok and not unchecked.failed and len(unchecked.unverifiable) == 3
 
 
 @pytest.mark.parametrize(
@@ -181,7 +183,7 @@ def test_pages_need_the_player_cookie_and_escape_names(client: TestClient, db: P
     assert other.post(f"/r/{room_id}/cards/1", data={"action": "remove"}).status_code == 400  # not Bob's card
 
 
-def test_page_roll_with_a_question_then_answer(client: TestClient) -> None:
+def test_page_roll_with_a_question_then_answer(client: TestClient, catalog: Any) -> None:
     created = client.post("/rooms", follow_redirects=False)
     room_id = created.headers["location"].rsplit("/", 1)[1]
     join(client, room_id, "Alice")
@@ -202,7 +204,8 @@ def test_page_roll_with_a_question_then_answer(client: TestClient) -> None:
     exported = client.get(f"/api/rooms/{room_id}/log").json()
     assert exported["rolls"][0]["request"]["choices"] == [1]
     client.post(f"/r/{room_id}/reveal")
-    assert verify_export(client.get(f"/api/rooms/{room_id}/log").json()).ok
+    report = verify_export(client.get(f"/api/rooms/{room_id}/log").json(), cards=catalog)
+    assert report.ok, [check.line() for check in report.checks] + list(report.errors)
 
 
 def test_page_errors_are_one_line_fragments(client: TestClient) -> None:

@@ -309,8 +309,8 @@ def verify_command(file: str, cards: str | None, pinned: str | None, as_json: bo
             out(check.line())
         if len(waiting) > MAX_UNVERIFIABLE_SHOWN:
             out(f"... and {len(waiting) - MAX_UNVERIFIABLE_SHOWN} more unverifiable rolls (--json lists all)")
-        for error in report.errors:
-            out(f"error: {error}")
+        for problem in report.errors:
+            out(f"error: {problem}")
         for unproven in report.unproven:
             out(f"not proved: {unproven}")
         for warning in report.warnings:

@@ -79,7 +79,7 @@ def card_refs(request: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any] |
     """Every card a logged request names from the card data, as ``(where, reference)``: the
     request's own card and each zone item given by name (a bare name, or an object with ``card``).
 
-    >>> [where for where, _ in card_refs({"card": "Ogre", "battlefield": ["Pixie Guide", {"text": "Roll a d6."}]})]
+    >>> [where for where, _ in card_refs({"card": "Ogre", "battlefield": ["Imp", {"text": "Roll a d6."}]})]
     ['card', 'battlefield[0]']
     """
     found: list[tuple[str, Mapping[str, Any] | str]] = []
@@ -96,8 +96,8 @@ def card_refs(request: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any] |
 def with_card_hashes(request: Mapping[str, Any], hashes: Mapping[str, str]) -> dict[str, Any]:
     """A logged request whose cards named from the card data carry their text hash (``hashes`` by name).
 
-    >>> with_card_hashes({"card": "Ogre", "battlefield": ["Pixie Guide"]}, {"Ogre": "a1", "Pixie Guide": "b2"})
-    {'card': 'Ogre', 'battlefield': [{'card': 'Pixie Guide', 'oracle_hash': 'b2'}], 'oracle_hash': 'a1'}
+    >>> with_card_hashes({"card": "Ogre", "battlefield": ["Imp"]}, {"Ogre": "a1", "Imp": "b2"})
+    {'card': 'Ogre', 'battlefield': [{'card': 'Imp', 'oracle_hash': 'b2'}], 'oracle_hash': 'a1'}
     """
 
     def item(value: Any) -> Any:

@@ -271,6 +271,10 @@ class Guard:
                 return b"".join(chunks)
 
 
+class _HeadRefused(Exception):
+    """Raised in a parser callback to stop reading a head over the limits."""
+
+
 class LimitedHttpProtocol(HttpToolsProtocol):
     """uvicorn's httptools HTTP/1.1 protocol with limits on the request head: its size
     (:data:`MAX_HEAD`, :data:`MAX_HEADERS`: 431) and the time to send it (:data:`HEAD_TIMEOUT_S`: 408)."""
@@ -279,15 +283,44 @@ class LimitedHttpProtocol(HttpToolsProtocol):
         super().connection_made(transport)
         self._in_head = True
         self._head_bytes = 0
+        self._parsed_head = 0
+        self._refusal: tuple[int, str] | None = None
         self._head_timer: asyncio.TimerHandle | None = self.loop.call_later(HEAD_TIMEOUT_S, self._head_too_slow)
 
     def on_message_begin(self) -> None:
         super().on_message_begin()
+        self._parsed_head = 0
         if not self._in_head:
             self._in_head = True
             self._head_bytes = 0
         if self._head_timer is None:  # the first byte of a request after a keep-alive wait
             self._head_timer = self.loop.call_later(HEAD_TIMEOUT_S, self._head_too_slow)
+
+    def on_url(self, url: bytes) -> None:
+        self._count_head(len(url))
+        super().on_url(url)
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        self._count_head(len(name) + len(value) + 4)
+        if len(self.headers) >= MAX_HEADERS:
+            self._refusal = (431, f"headers: more than the {MAX_HEADERS} allowed")
+            raise _HeadRefused
+        super().on_header(name, value)
+
+    def _count_head(self, size: int) -> None:
+        """Count the head as the parser reads it (a head that came in one piece is counted here)."""
+        self._parsed_head += size
+        if self._parsed_head > MAX_HEAD:
+            self._refusal = (431, f"request head: more than {MAX_HEAD} bytes of request line and headers")
+            raise _HeadRefused  # the parser stops; uvicorn answers a parser error with send_400_response
+
+    def send_400_response(self, msg: str) -> None:
+        if self._refusal is not None:
+            status, message = self._refusal
+            self._refusal = None
+            self._refuse(status, message)
+            return
+        super().send_400_response(msg)
 
     def on_headers_complete(self) -> None:
         self._in_head = False

@@ -105,12 +105,15 @@ def token_hash(token: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class PendingRoll:
-    """A roll waiting for answers: the game's open decision and its fixed dice (seed, client seeds, nonce)."""
+    """A roll waiting for answers: the game's open decision and its fixed dice (seed, client seeds,
+    nonce) and the commitment it is logged under (None: made before commitments covered the chain,
+    so the seed's hash)."""
 
     roll: Pending
     server_seed: bytes
     client_seeds: tuple[str, ...]
     nonce: int
+    commitment: str | None = None
 
     @property
     def question(self) -> Question:
@@ -121,7 +124,7 @@ class PendingRoll:
         return self.roll.player
 
     def source(self) -> CommitRevealSource:
-        return CommitRevealSource(self.server_seed, self.client_seeds, self.nonce)
+        return CommitRevealSource(self.server_seed, self.client_seeds, self.nonce, self.commitment)
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,6 +191,7 @@ class RoomRecord:
                         "server_seed": p.server_seed.hex(),
                         "client_seeds": list(p.client_seeds),
                         "nonce": p.nonce,
+                        "commitment": p.commitment,
                     }  # fmt: skip
                     for p in self.pending
                 ],
@@ -210,6 +214,7 @@ class RoomRecord:
                     bytes.fromhex(item["server_seed"]),
                     tuple(item["client_seeds"]),
                     int(item["nonce"]),
+                    item.get("commitment"),
                 )
                 for i, item in enumerate(data["pending"])
             )
@@ -683,7 +688,9 @@ class Rooms:
             source, outcome = resolved
             table.next_source()
             if isinstance(outcome, Pending):
-                pending = PendingRoll(outcome, table.fair.server_seed, source.client_seeds, source.nonce)
+                pending = PendingRoll(
+                    outcome, table.fair.server_seed, source.client_seeds, source.nonce, source.commitment
+                )
                 table.pending[player_id] = pending
                 if outcome.question.player != player_id:
                     table.changes.questions.add(outcome.question.player)
@@ -721,7 +728,9 @@ class Rooms:
         ) -> tuple[str, Finished | PendingRoll]:
             roller, pending, source, outcome = resolved
             if isinstance(outcome, Pending):
-                table.pending[roller] = PendingRoll(outcome, pending.server_seed, pending.client_seeds, pending.nonce)
+                table.pending[roller] = PendingRoll(
+                    outcome, pending.server_seed, pending.client_seeds, pending.nonce, pending.commitment
+                )
                 table.changes.questions.add(outcome.question.player)
                 table.touch()
                 return roller, table.pending[roller]

@@ -38,7 +38,7 @@ T = TypeVar("T")
 
 GRACE_S = 0.5
 """How long past a request's deadline the loop still waits for its job before answering with an error."""
-QUEUE_PER_WORKER = 8
+QUEUE_PER_WORKER = 64
 """Jobs that may wait for a thread, per thread, before more are refused."""
 
 
