@@ -404,3 +404,49 @@ def test_reveals_and_rolls_in_one_batch_all_verify(
         # compiled in a worker before it joins the room's queue, so the reveals may come first.)
         assert len(spans) == 4 and spans[0][0] == 0 and spans[-1] == (4, None)
         assert all(end == start for (_, end), (start, _) in zip(spans, spans[1:], strict=False))
+
+
+# -- issue 12: empty rooms, deadlines -------------------------------------------------------------------
+
+
+def test_an_empty_room_goes_after_minutes_and_a_used_one_stays(tmp_path: Path) -> None:
+    from mtgdice.web.rooms import EMPTY_ROOM_S
+
+    log = RollLog(tmp_path / "rolls.sqlite")
+    rooms = Rooms(log, None)
+
+    async def scenario() -> tuple[list[str], int, int]:
+        empty, _ = await rooms.create()
+        joined, _ = await rooms.create()
+        await rooms.join(joined, "Alice")
+        rolled, _ = await rooms.create()
+        await rooms.api_roll(rolled, {"text": "Roll a d6."})
+        young = await rooms.sweep()  # nothing is old enough yet
+        old = await rooms.sweep(older_than=0)
+        return [empty.id, joined.id, rolled.id], young, old
+
+    (empty, joined, rolled), young, old = asyncio.run(scenario())
+    assert EMPTY_ROOM_S <= 15 * 60 and (young, old) == (0, 1)
+    assert log.load_room_state(empty) is None and empty not in rooms.rooms
+    assert log.commitments(empty) == []  # its unused commitment went with it
+    assert log.load_room_state(joined) is not None and log.load_room_state(rolled) is not None
+    log.close()
+
+
+def test_a_roll_over_its_deadline_spends_no_nonce(tmp_path: Path) -> None:
+    from mtgdice.rules.budget import Budget
+    from mtgdice.rules.errors import RollLimitError
+
+    log = RollLog(tmp_path / "rolls.sqlite")
+    rooms = Rooms(log, None, budget=Budget(dice=10**12, options=10**12, seconds=0.5))
+    endless = {"text": "Roll 10000 d6. If you roll a 6, repeat this process."}
+
+    async def scenario() -> Any:
+        state, _ = await rooms.create()
+        with pytest.raises(RollLimitError, match="took more than the 0.5 s"):
+            await rooms.api_roll(state, dict(endless))
+        return await rooms.api_roll(state, {"text": "Roll a d6."})
+
+    after = asyncio.run(scenario())
+    assert after.proof.nonce == 0 and [roll.nonce for roll in log.rolls()] == [0]
+    log.close()
