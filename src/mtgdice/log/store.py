@@ -133,9 +133,9 @@ _INSERT_COMMITMENT = (
     "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"
 )
 _ROOM_COLUMNS = "server_seed, client_seeds, next_nonce, first_nonce, version, state, covers, chain"
-_LAST_CHAIN = (
-    "SELECT chain FROM rolls WHERE coalesce(room, '') = coalesce(?, '') AND chain IS NOT NULL ORDER BY id DESC LIMIT 1"
-)
+_LAST_CHAIN = "SELECT chain FROM rolls WHERE room = ? AND chain IS NOT NULL ORDER BY id DESC LIMIT 1"
+"""The hash of a room's last chained roll: read backwards along the index ``rolls_by_room`` (room, id)."""
+_LAST_CHAIN_NO_ROOM = "SELECT chain FROM rolls WHERE room IS NULL AND chain IS NOT NULL ORDER BY id DESC LIMIT 1"
 _PLANAR_VALUES = frozenset(face.value for face in PlanarFace)
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
 
@@ -436,7 +436,7 @@ class SqlLog:
         commitment, when = values[6], values[1]
         with self._writing() as sql:
             if commitment is not None:
-                prev = sql.execute(_LAST_CHAIN, (room,)).fetchone()
+                prev = _last_chain(sql, room)
                 values = _roll_values(*arguments[:9], when, turn, by, prev[0] if prev is not None else GENESIS)
                 revealed = sql.execute(
                     "SELECT 1 FROM commitments WHERE commitment = ? AND seed IS NOT NULL", (commitment,)
@@ -533,7 +533,7 @@ class SqlLog:
         """The hash of the room's last logged roll (:data:`~mtgdice.fair.GENESIS` when it has none):
         what a room's next commitment covers (``room.logged(log.chain_head(id)).rotate()``)."""
         with self._reading() as sql:
-            row = sql.execute(_LAST_CHAIN, (room,)).fetchone()
+            row = _last_chain(sql, room)
         return str(row[0]) if row is not None else GENESIS
 
     def load_room(self, room_id: str) -> Room | None:
@@ -591,7 +591,7 @@ class SqlLog:
             stored = _stored(room_id, row, None)
             last = sql.execute("SELECT max(nonce) FROM rolls WHERE commitment = ?", (stored.fair.commitment,))
             last_nonce = last.fetchone()[0]
-            chain = sql.execute(_LAST_CHAIN, (room_id,)).fetchone()
+            chain = _last_chain(sql, room_id)
         return _stored(room_id, (*row[:7], chain[0] if chain is not None else row[7]), last_nonce)
 
     def room_version(self, room_id: str) -> int | None:
@@ -653,7 +653,7 @@ class SqlLog:
         ids: builtins.list[int] = []
         rows: builtins.list[tuple[Any, ...]] = []
         now = utc_now()
-        last = sql.execute(_LAST_CHAIN, (txn.room,)).fetchone()
+        last = _last_chain(sql, txn.room)
         head = last[0] if last is not None else GENESIS
         for step in steps:
             if isinstance(step, RevealStep):
@@ -663,7 +663,7 @@ class SqlLog:
                 self._reveal_in(sql, txn.room, step.reveal.seed, step.reveal.end_nonce, step.reveal.commitment, head)
                 _record_commitment(sql, step.then)
             else:
-                if step.prev is not None:
+                if step.prev is not None and step.chain is not None:
                     _check_chain(txn.room, step.prev, head)
                     head = step.chain
                 rows.append(step.values)
@@ -745,7 +745,7 @@ class SqlLog:
         from_nonce = row[0] if row is not None else span[0]
         end = to_nonce if to_nonce is not None else (span[1] + 1 if span[1] is not None else from_nonce)
         if chain is None:
-            last = sql.execute(_LAST_CHAIN, (room,)).fetchone()
+            last = _last_chain(sql, room)
             chain = last[0] if last is not None else GENESIS
         now = utc_now()
         sql.execute(_INSERT_COMMITMENT, (room, committed, from_nonce, now, None, None))
@@ -1160,6 +1160,14 @@ def migrate_to_3(sql: Sql) -> None:
     for room, chain in heads.items():
         sql.execute("UPDATE rooms SET chain = ? WHERE room = ?", (chain, room))
     sql.execute("INSERT INTO schema_version VALUES (3, ?)", (utc_now(),))
+
+
+def _last_chain(sql: Sql, room: str | None) -> tuple[str] | None:
+    """The row of the hash of the room's last chained roll (None: it has none)."""
+    found: tuple[str] | None = (
+        sql.execute(_LAST_CHAIN_NO_ROOM).fetchone() if room is None else sql.execute(_LAST_CHAIN, (room,)).fetchone()
+    )
+    return found
 
 
 def _record_commitment(sql: Sql, room: Room) -> None:

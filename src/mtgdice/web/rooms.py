@@ -8,10 +8,11 @@ last committed record, and the :class:`~mtgdice.game.Game` built from it, which 
 Every change is an *action* run on a :class:`Table` (a working copy of the record) inside a batch,
 by one runner task per room (so a client that goes away never cuts a batch short):
 
-1. the actions waiting for the room run one after another on one table, in the order they came.
-   An action that resolves dice has two steps: the resolution, pure, in a worker thread
-   (:mod:`mtgdice.web.work`) within its request's budget and deadline, and then, on the event
-   loop, what it changes. A roll resolves with the dice of the room's next nonce and the answers
+1. the actions waiting for the room run one after another on one table, in the order they came,
+   all in one worker thread (:mod:`mtgdice.web.work`: one hand-over per batch, not per roll; the
+   table is the batch's own, pages read the committed game). An action that resolves dice has
+   two steps: the resolution, pure, within its request's budget and deadline, and then what it
+   changes, unless its caller has given up. A roll resolves with the dice of the room's next nonce and the answers
    given so far; only once it has an outcome does it take the nonce
    (:meth:`mtgdice.fair.Room.next_source`), so a roll refused, over its budget or given up on at
    its deadline spends nothing and leaves no gap. An open decision reserves the nonce and is kept
@@ -47,6 +48,7 @@ import hmac
 import json
 import logging
 import secrets
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -64,7 +66,7 @@ from mtgdice.game.table import RollKindName
 from mtgdice.jsonio import request_from_json
 from mtgdice.log import LogEntry, LoggedRoll, RevealStep, SqlLog, StoredRoom
 from mtgdice.log.replay import resolve_logged
-from mtgdice.request import CardSource, RollKind, prepare, resolve_prepared
+from mtgdice.request import CardSource, Outcome, Prepared, RollKind, metered, prepare, resolve_prepared
 from mtgdice.rules import ScriptedChooser
 from mtgdice.rules.budget import WEB_BUDGET, Budget, Meter
 from mtgdice.web.work import WorkPool, late, remaining
@@ -359,8 +361,9 @@ class Publisher(Protocol):
 
 @dataclass(slots=True)
 class _Job(Generic[T]):
-    """An action waiting for its room's batch: ``work`` (pure, in a worker thread, within ``meter``),
-    then ``apply`` (on the event loop, changing the table with what ``work`` gave)."""
+    """An action waiting for its room's batch: ``work`` (pure, within ``meter``), then ``apply``
+    (changing the table with what ``work`` gave, unless its caller gave up first); both in the
+    batch's worker thread."""
 
     apply: Callable[[Table, Any], T]
     meter: Meter
@@ -370,6 +373,8 @@ class _Job(Generic[T]):
     """Its changes are in the batch: its caller waits for the commit, whatever the time."""
     abandoned: bool = False
     """Its caller stopped waiting before it was applied: it is not applied."""
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    """Guards ``applied`` and ``abandoned`` between the caller (the loop) and the batch's thread."""
     value: Any = None
     error: BaseException | None = None
 
@@ -552,8 +557,10 @@ class Rooms:
             await asyncio.wait_for(job.done.wait(), remaining(job.meter))
         except TimeoutError:
             if not job.done.is_set():
-                if not job.applied:
-                    job.abandoned = True
+                with job.lock:
+                    if not job.applied:
+                        job.abandoned = True
+                if job.abandoned:
                     raise late(job.meter) from None
                 await job.done.wait()  # its change is being committed: the commit answers
         return job.result()
@@ -572,23 +579,27 @@ class Rooms:
         finally:
             state.runner = None
 
-    async def _step(self, table: Table, job: _Job[Any]) -> None:
-        """One action of a batch: refused, or its work done and its change applied to the table."""
-        if job.abandoned:
-            job.error = late(job.meter)
-            return
-        try:
-            job.meter.check_time()  # waited past its deadline: it does nothing
-            computed = None
-            if job.work is not None:
-                computed = await self.work.finish(self.work.submit(job.work, table, meter=job.meter))
-                if job.abandoned:  # its caller gave up while it resolved: nothing of it is applied
-                    job.error = late(job.meter)
-                    return
-            job.value = job.apply(table, computed)
-            job.applied = True
-        except (MtgDiceError, LookupError) as refused:  # refused before changing anything
-            job.error = refused
+    def _steps(self, table: Table, jobs: list[_Job[Any]]) -> None:
+        """A batch's actions, one after another on its table, in a worker thread (the table is the
+        batch's own; pages read the committed game): each refused, or its work done within its
+        request's meter and its change applied."""
+        for job in jobs:
+            try:
+                with job.lock:  # its caller may give up: then, and only then, it is not applied
+                    if job.abandoned:
+                        job.error = late(job.meter)
+                        continue
+                with metered(job.meter):
+                    job.meter.check_time()  # waited past its deadline: it does nothing
+                    computed = job.work(table) if job.work is not None else None
+                with job.lock:
+                    if job.abandoned:  # its caller gave up while it resolved: nothing of it is applied
+                        job.error = late(job.meter)
+                        continue
+                    job.applied = True
+                job.value = job.apply(table, computed)
+            except (MtgDiceError, LookupError) as refused:  # refused before changing anything
+                job.error = refused
 
     async def _run(self, state: RoomState, jobs: list[_Job[Any]]) -> None:
         try:
@@ -602,8 +613,7 @@ class Rooms:
             if txn.fresh is not None:  # another worker changed the room: start from its state
                 self._install(state, RoomRecord.stored(state.id, txn.fresh), txn.fresh.version, None)
             table = Table(state.record, cards=self.cards)
-            for job in jobs:
-                await self._step(table, job)
+            await self.work.finish(self.work.submit(self._steps, table, jobs, meter=None))
             if not table.changed:
                 await anyio.to_thread.run_sync(txn.abort)
                 _finish(jobs)
@@ -750,8 +760,8 @@ class Rooms:
     async def api_roll(self, state: RoomState, body: dict[str, Any], meter: Meter | None = None) -> Finished:
         """A ``resolve`` request rolled with the room's dice (``choices`` answer decisions).
 
-        The request is read and its cards compiled (in a worker) before it waits for the room: a
-        request refused there spends nothing.
+        The request is read on arrival; its cards are compiled and it is resolved in the batch's
+        worker thread, within its budget: a request refused there takes no nonce.
         """
         meter = meter or self.meter()
         for field_name in ("dice", "planar", "coins", "random"):
@@ -761,14 +771,14 @@ class Rooms:
         if player is not None and (not isinstance(player, str) or len(player) > 40):
             raise InputError("player", "expected a name of up to 40 characters")
         request = request_from_json({key: value for key, value in body.items() if key != "player"})
-        prepared = await self.work.run(prepare, request, self.cards, meter=meter)
 
-        def resolve(table: Table) -> tuple[CommitRevealSource, Any]:
+        def resolve(table: Table) -> tuple[CommitRevealSource, Prepared, Outcome]:
+            prepared = prepare(request, self.cards)
             source = table.fair.source()
-            return source, resolve_prepared(prepared, request, source, ScriptedChooser(request.choices))
+            return source, prepared, resolve_prepared(prepared, request, source, ScriptedChooser(request.choices))
 
-        def apply(table: Table, resolved: tuple[CommitRevealSource, Any]) -> Finished:
-            source, outcome = resolved
+        def apply(table: Table, resolved: tuple[CommitRevealSource, Prepared, Outcome]) -> Finished:
+            source, prepared, outcome = resolved
             table.next_source()
             roll = Roll(
                 API_PLAYER, player or "API", prepared.name[:120], "card", request, outcome, prepared.instruction

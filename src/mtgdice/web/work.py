@@ -85,8 +85,9 @@ class WorkPool:
         self.running = 0
         """Jobs submitted and not finished (running, waiting, or given up on by the loop but still running)."""
 
-    def submit(self, fn: Callable[..., T], *args: object, meter: Meter) -> Future[T]:
-        """Start ``fn(*args)`` in a worker within ``meter``; :class:`Busy` when the queue is full."""
+    def submit(self, fn: Callable[..., T], *args: object, meter: Meter | None) -> Future[T]:
+        """Start ``fn(*args)`` in a worker within ``meter`` (None: ``fn`` meters its own parts, as a
+        room's batch does per action); :class:`Busy` when the queue is full."""
         with self._lock:
             if self.running >= self.limit:
                 raise Busy("server", f"busy: {self.running} requests are being worked on; try again in a moment")
@@ -94,6 +95,8 @@ class WorkPool:
 
         def job() -> T:
             try:
+                if meter is None:
+                    return fn(*args)
                 with metered(meter):
                     meter.check_time()  # waited in the queue past its deadline: nothing is done
                     return fn(*args)
