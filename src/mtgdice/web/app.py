@@ -14,8 +14,9 @@ whichever worker made them. ``GET /health`` checks the database and the broker.
 
 Nothing heavy runs on the event loop: rolls, odds panels and compiling text a request gives run
 in the worker threads of :mod:`mtgdice.web.work`, each within the web budget
-(:data:`~mtgdice.rules.budget.WEB_BUDGET`: its deadline counts from the request's arrival); the
-log export is streamed from a thread, :data:`EXPORTS` at a time. A task deletes empty rooms.
+(:data:`~mtgdice.rules.budget.WEB_BUDGET`: its deadline counts from the request's arrival); odds
+panels in a pool of their own (:data:`ODDS_WORKERS`); the log export is streamed from a thread,
+:data:`EXPORTS` at a time. A task deletes empty rooms.
 
 What this module leaves out: rules (``mtgdice.rules`` via ``mtgdice.game``), fairness
 (``mtgdice.fair``), storage (``mtgdice.log``) and the limits in front of it (``guard``).
@@ -64,6 +65,9 @@ EXPORTS = 2
 """Room log exports one process streams at once (more wait a moment: 503)."""
 SWEEP_S = 60.0
 """How often empty rooms are looked for."""
+ODDS_WORKERS = 1
+ODDS_QUEUE = 4
+"""Odds panels computed at once per process, and waiting (more: 503)."""
 
 logger = logging.getLogger("mtgdice.web")
 
@@ -132,6 +136,10 @@ def create_app(
     fanout = Fanout()
     events: Broker = RedisBroker(broker, fanout) if broker else LocalBroker(fanout)
     work = WorkPool(workers)
+    # Odds panels get a thread of their own: their enumeration is bounded by counts, not by the
+    # request's deadline (the game's odds take no meter), so one that outlives its deadline must
+    # not hold a thread rolls need.
+    odds_work = WorkPool(ODDS_WORKERS, queue=ODDS_QUEUE)
     rooms = Rooms(log, cards, events, work, budget)
     pages = Pages()
     rendered: OrderedDict[int, Markup] = OrderedDict()
@@ -152,6 +160,7 @@ def create_app(
         sweeper.cancel()
         await rooms.drain()  # in-flight batches are committed (or rolled back) before the log closes
         work.close()
+        odds_work.close()
         await events.close()
         await anyio.to_thread.run_sync(log.close)
         logger.warning("mtgdice: stopped; every roll in flight was finished and the log is closed")
@@ -617,7 +626,7 @@ def create_app(
         _, card = state.game.find_card(player_id, card_id)
         # A committed game is never changed in place (a batch builds its own), so a worker may read it.
         spec = RollSpec("card", card_id=card_id, roll=roll)
-        view = await work.run(row_odds, state.game, player_id, spec, cards, meter=meter)
+        view = await odds_work.run(row_odds, state.game, player_id, spec, cards, meter=meter)
         return HTMLResponse(pages.render("_odds.html", view=view, card=card, roll=roll))
 
     @api.post("/r/{room_id}/reveal", response_class=HTMLResponse)
