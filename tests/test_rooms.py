@@ -409,10 +409,13 @@ def test_reveals_and_rolls_in_one_batch_all_verify(
 # -- issue 12: empty rooms, deadlines -------------------------------------------------------------------
 
 
-def test_an_empty_room_goes_after_minutes_and_a_used_one_stays(tmp_path: Path) -> None:
+@pytest.mark.parametrize("engine", ["sqlite", "postgresql"])
+def test_an_empty_room_goes_after_minutes_and_a_used_one_stays(
+    engine: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
     from mtgdice.web.rooms import EMPTY_ROOM_S
 
-    log = RollLog(tmp_path / "rolls.sqlite")
+    log = open_log(tmp_path / "rolls.sqlite" if engine == "sqlite" else request.getfixturevalue("postgres"))
     rooms = Rooms(log, None)
 
     async def scenario() -> tuple[list[str], int, int]:
@@ -449,4 +452,35 @@ def test_a_roll_over_its_deadline_spends_no_nonce(tmp_path: Path) -> None:
 
     after = asyncio.run(scenario())
     assert after.proof.nonce == 0 and [roll.nonce for roll in log.rolls()] == [0]
+    log.close()
+
+
+def test_a_roll_in_a_batch_does_not_wait_for_a_heavy_roll_after_it(tmp_path: Path) -> None:
+    import time
+
+    from mtgdice.rules.budget import Budget
+    from mtgdice.rules.errors import RollLimitError
+    from mtgdice.web.rooms import BATCH_FOLLOW_S
+
+    log = RollLog(tmp_path / "rolls.sqlite")
+    rooms = Rooms(log, None, budget=Budget(dice=10**12, options=10**12, seconds=3.0))
+    endless = {"text": "Roll 10000 d6. If you roll a 6, repeat this process."}
+
+    async def timed(coroutine: Any) -> tuple[Any, float]:
+        started = time.monotonic()
+        try:
+            return await coroutine, time.monotonic() - started
+        except RollLimitError as error:
+            return error, time.monotonic() - started
+
+    async def scenario() -> list[tuple[Any, float]]:
+        state, _ = await rooms.create()
+        quick = timed(rooms.api_roll(state, {"text": "Roll a d6."}))
+        heavy = timed(rooms.api_roll(state, dict(endless)))
+        return list(await asyncio.gather(quick, heavy))  # queued together: one batch
+
+    (quick, quick_s), (heavy, heavy_s) = asyncio.run(scenario())
+    assert quick.proof.nonce == 0 and quick_s < BATCH_FOLLOW_S + 1.0  # committed without the heavy roll
+    assert isinstance(heavy, RollLimitError) and 3.0 <= heavy_s < 3.0 + 1.5  # it led the next batch, to its deadline
+    assert [roll.nonce for roll in log.rolls()] == [0]
     log.close()

@@ -43,6 +43,7 @@ What this module leaves out: HTTP, HTML and the rules.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import hmac
 import json
@@ -80,6 +81,8 @@ MAX_BATCH = 64
 FEED = 50
 """Rolls a page shows when it opens."""
 STATE_FORMAT = 1
+BATCH_FOLLOW_S = 0.5
+"""How long the actions after a batch's first applied one may take together (see ``Rooms._steps``)."""
 EMPTY_ROOM_S = 10 * 60
 """A room no player joined and nobody rolled in is deleted after this long."""
 
@@ -579,18 +582,24 @@ class Rooms:
         finally:
             state.runner = None
 
-    def _steps(self, table: Table, jobs: list[_Job[Any]]) -> None:
+    def _steps(self, table: Table, jobs: list[_Job[Any]]) -> int:
         """A batch's actions, one after another on its table, in a worker thread (the table is the
         batch's own; pages read the committed game): each refused, or its work done within its
-        request's meter and its change applied."""
-        for job in jobs:
+        request's meter and its change applied. Once an action is applied, those after it share
+        :data:`BATCH_FOLLOW_S`: one that does not fit is left, with the rest, to lead the next batch
+        (so an applied roll's caller never waits for another heavy roll). How many actions it took."""
+        started = time.monotonic()
+        for position, job in enumerate(jobs):
+            cap = started + BATCH_FOLLOW_S if any(done.applied for done in jobs[:position]) else None
+            meter = job.meter
             try:
                 with job.lock:  # its caller may give up: then, and only then, it is not applied
                     if job.abandoned:
                         job.error = late(job.meter)
                         continue
-                with metered(job.meter):
-                    job.meter.check_time()  # waited past its deadline: it does nothing
+                meter = _capped(job.meter, cap)
+                with metered(meter):
+                    meter.check_time()  # waited past its deadline (or no time is left in this batch)
                     computed = job.work(table) if job.work is not None else None
                 with job.lock:
                     if job.abandoned:  # its caller gave up while it resolved: nothing of it is applied
@@ -599,7 +608,10 @@ class Rooms:
                     job.applied = True
                 job.value = job.apply(table, computed)
             except (MtgDiceError, LookupError) as refused:  # refused before changing anything
+                if meter is not job.meter and cap is not None and time.monotonic() > cap:
+                    return position  # out of the batch's time, not its own: it leads the next batch
                 job.error = refused
+        return len(jobs)
 
     async def _run(self, state: RoomState, jobs: list[_Job[Any]]) -> None:
         try:
@@ -613,7 +625,8 @@ class Rooms:
             if txn.fresh is not None:  # another worker changed the room: start from its state
                 self._install(state, RoomRecord.stored(state.id, txn.fresh), txn.fresh.version, None)
             table = Table(state.record, cards=self.cards)
-            await self.work.finish(self.work.submit(self._steps, table, jobs, meter=None))
+            taken = await self.work.finish(self.work.submit(self._steps, table, jobs, meter=None))
+            jobs, state.queue[:0] = jobs[:taken], jobs[taken:]
             if not table.changed:
                 await anyio.to_thread.run_sync(txn.abort)
                 _finish(jobs)
@@ -854,6 +867,14 @@ class Rooms:
         roll = Roll("", player, label, kind, request, outcome, prepared.instruction, logged.turn or 1)
         proof = Proof("commit-reveal", logged.nonce or 0, logged.commitment or "", tuple(logged.client_seeds))
         return Finished(logged.id, roll, proof, logged.chain or "")
+
+
+def _capped(meter: Meter, cap: float | None) -> Meter:
+    """``meter``, or when ``cap`` comes before its deadline a copy of it that stops at ``cap``."""
+    deadline = meter.deadline
+    if cap is None or (deadline is not None and deadline <= cap):
+        return meter
+    return dataclasses.replace(meter, budget=dataclasses.replace(meter.budget, seconds=max(0.0, cap - meter.started)))
 
 
 def _finish(jobs: list[_Job[Any]]) -> None:
