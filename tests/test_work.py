@@ -18,7 +18,7 @@ from mtgdice.rules.errors import RollLimitError  # noqa: E402
 from mtgdice.web.work import GRACE_S, Busy, WorkPool  # noqa: E402
 
 ENDLESS = request_from_json({"text": "Roll 10000 d6. If you roll a 6, repeat this process."})
-SHORT = Budget(dice=10**12, options=10**12, seconds=0.5)
+SHORT = Budget(dice=10**12, options=10**12, seconds=2.0)
 """Counts that never stop the endless roll: only the deadline does."""
 
 
@@ -51,9 +51,9 @@ def test_a_job_over_its_deadline_is_a_clear_error_and_frees_its_worker() -> None
 
     took, slowest_tick, message = asyncio.run(scenario())
     pool.close()
-    assert message.startswith("budget: this request took more than the 0.5 s it may take")
-    assert 0.5 <= took < 0.5 + GRACE_S + 1.0
-    assert slowest_tick < 0.5
+    assert message.startswith("budget: this request took more than the 2 s it may take")
+    assert 2.0 <= took < 2.0 + GRACE_S + 1.5
+    assert slowest_tick < 1.0  # a loop the job held would have waited the job's 2 s (a loaded machine adds some)
 
 
 def test_a_full_pool_refuses_at_once_before_anything_is_done() -> None:
