@@ -30,12 +30,10 @@ from mtgdice.rules import (  # noqa: E402
     Permanent,
     PolicyChooser,
     SeededSource,
-    Step,
     TurnState,
-    Zone,
     resolve,
 )
-from mtgdice.rules.resolution import Execution, Resolution, _Resolver  # noqa: E402
+from mtgdice.rules.resolution import Execution, Resolution, _Resolution, effects_of  # noqa: E402
 from mtgdice.text import compile_text  # noqa: E402
 
 
@@ -59,12 +57,11 @@ def main() -> None:
             per_call(lambda: resolve(spellbook, source="S", dice=source)),
         ),
         (
-            "_Resolver(...) construction: Board.active() + by_step dict",
-            per_call(lambda: _Resolver(spellbook, "S", source, board, chooser, {}, turn)),
+            "_Resolution(...) construction: the board's effects sorted by kind",
+            per_call(lambda: _Resolution(spellbook, "S", source, board, chooser, {}, turn, None, 2, False)),
         ),
-        ("list(Board.active()) alone", per_call(lambda: list(board.active()))),
-        ("{step: [] for step in Step} alone (Enum hashing)", per_call(lambda: {step: [] for step in Step})),
-        ("Board.zone(zone) x4 (builds a dict each call)", per_call(lambda: [board.zone(zone) for zone in Zone])),
+        ("effects_of(board) alone (cached per board)", per_call(lambda: effects_of(board))),
+        ("list(Board.holders()) alone", per_call(lambda: list(board.holders()))),
         ("two SeededSource.roll(d20)", per_call(lambda: (source.roll(d20), source.roll(d20)))),
         ("DieRoll(...) construction", per_call(lambda: DieRoll(0, d20, 12))),
         ("dataclasses.replace(DieRoll, fate=...)", per_call(lambda: replace(roll, modifiers=(Modifier(1, "x"),)))),

@@ -218,6 +218,21 @@ def test_compile_shows_rows_and_outcome_sentences(cards_path: str) -> None:
     assert "1—9" in ok("compile", "--cards", cards_path, "--card", "Hoarding Ogre")
 
 
+@pytest.mark.parametrize(
+    ("text", "shown", "not_shown"),
+    [
+        ("Roll a d20 and a d6.", "1 d20 and 1 d6", None),
+        ("Roll a d8 and two d4.", "1 d8 and 2 d4", None),
+        ("Roll a d20. If you roll a 20, repeat this process.", "repeat on 20", "roll again"),
+        ("Each player rolls a d6.", "rolled by each player", None),
+    ],
+)
+def test_compile_shows_every_part_of_a_roll(text: str, shown: str, not_shown: str | None) -> None:
+    output = " ".join(ok("compile", "--text", text).split())
+    assert shown in output
+    assert not_shown is None or not_shown not in output
+
+
 # -- serve ----------------------------------------------------------------------------------------------
 
 

@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -259,6 +260,27 @@ def test_pathological_regex_inputs_are_fast() -> None:
         except CardTextError:
             pass
         assert time.perf_counter() - start < 1.0, chunk
+
+
+@pytest.mark.parametrize(
+    "chunk",
+    [
+        "Roll a d6 and ",
+        "roll a d20, ",
+        "if you would roll a die, instead roll ",
+        "after you roll a die, you may ",
+        "if you roll a 1 or 2 or 3 or ",
+        "Whenever you roll a 1, ",
+    ],
+)
+def test_one_long_sentence_of_repeated_phrases_is_read_in_bounded_time_and_reported_once(chunk: str) -> None:
+    """Hundreds of rolls or conditions in one sentence: read in sequence (no recursion per roll),
+    and the sentence, if not understood, is one entry of ``unsupported`` with every reason."""
+    text = chunk * (19_000 // len(chunk))
+    start = time.perf_counter()
+    card = compile_text(text)
+    assert time.perf_counter() - start < 2.0, chunk
+    assert len(card.unsupported) <= 1
 
 
 def _reminder_by_regex(text: str) -> str:

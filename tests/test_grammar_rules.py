@@ -1,5 +1,6 @@
-"""Nothing keyed on one card: every grammar rule runs over the 119 dev cards, and a rule that fires
-on exactly one of them must be a wording family, shown by at least three synthetic texts here.
+"""Nothing keyed on one card: every grammar production runs over the 119 dev cards, and a production
+that fires on exactly one of them must be a wording family, shown by at least three synthetic texts
+here ("rule" below is a production of ``mtgdice.text.grammar``).
 
 The synthetic texts are written in Oracle style with other names, numbers and die sizes than the
 card the rule reads; each must use the rule and compile with nothing unsupported. A rule that
@@ -19,14 +20,18 @@ import pytest
 from grammar_trace import RULES, tracing
 from mtgdice.text import compile_text
 from mtgdice.text.normalize import for_matching
+from mtgdice.text.parsing import Rule
 from shared_data import shared_path
 
+QUOTED_ABILITIES = (
+    'Creatures you control have "{T}: Roll a d6. If the result is 6, draw a card."',
+    'Target creature gains "Whenever you roll a 1, sacrifice this creature." until end of turn.',
+    'Equipped creature has "{2}: Roll a d20. If you roll a 20, it deals 3 damage to any target."',
+)
+"""Abilities granted in quotes, compiled on their own (the dice mention that sends them there is
+``grammar.mentions_dice``, a test over tokens rather than a production)."""
+
 FAMILIES: dict[str, tuple[str, ...]] = {
-    "DICE_WORD": (
-        'Creatures you control have "{T}: Roll a d6. If the result is 6, draw a card."',
-        'Target creature gains "Whenever you roll a 1, sacrifice this creature." until end of turn.',
-        'Equipped creature has "{2}: Roll a d20. If you roll a 20, it deals 3 damage to any target."',
-    ),
     "ROW_AGAIN": (
         "Roll a d6.\n1\u20145 | Draw a card.\n6 | Draw a card and roll again.",
         "Roll a d12.\n1\u201411 | You gain 2 life.\n12 | Create a Treasure token. You may repeat this process.",
@@ -62,7 +67,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
         "Roll a d8 plus an additional d8 for each opponent you attacked this turn.",
         "Roll a d4 plus an additional d4 for each Goblin you control.",
     ),
-    "TAIL_WHERE_X": (
+    "WHERE_X": (
         "Roll X d6, where X is the number of artifacts you control.",
         "{T}: Roll X d4, where X is the number of cards in your hand.",
         "Roll X twenty-sided dice, where X is the number of opponents you have.",
@@ -151,6 +156,21 @@ FAMILIES: dict[str, tuple[str, ...]] = {
         "Whenever you roll a 20, you may return ~ from your graveyard to your hand.",
         "Whenever you roll a natural 1, put ~ from your graveyard onto the battlefield.",
         "Whenever you roll doubles, you may cast ~ from your graveyard this turn.",
+    ),
+    "FACE": (
+        "Each {CHAOS} roll of the planar die counts as a blank roll.",
+        "Every blank result of the planar die is treated as a {PLANESWALKER} result.",
+        "Each {PLANESWALKER} face of the planar die counts as a {CHAOS} face.",
+    ),
+    "FACE_CONDITION": (
+        "Whenever you roll {CHAOS}, draw a card.",
+        "Whenever an opponent rolls {PLANESWALKER}, you gain 2 life.",
+        "Whenever a player rolls a blank, scry 1.",
+    ),
+    "PLANAR_DIE": (
+        "Whenever an opponent rolls the planar die, you gain 2 life.",
+        "Whenever a player rolls the planar die, ~ deals 1 damage to that player.",
+        "Whenever you roll the planar die, create a 1/1 Spirit token.",
     ),
     "FACE_COUNTS_AS": (
         "Each {PLANESWALKER} roll of the planar die is a blank roll.",
@@ -245,7 +265,7 @@ def test_tracing_sees_the_rules_a_compilation_uses() -> None:
     with tracing() as fired:
         compile_text("Roll two d20 and ignore the lower roll.")
     assert {"ROLL", "TAIL_IGNORE"} <= fired and "TRIGGER" not in fired
-    assert all(isinstance(pattern, re.Pattern) for pattern in RULES.values())
+    assert all(isinstance(production, Rule) for production in RULES.values())
 
 
 def test_families_name_real_rules_and_vary() -> None:
@@ -267,3 +287,18 @@ def test_a_family_text_uses_its_rule_and_compiles(rule: str, text: str) -> None:
     assert rule in fired
     assert card.unsupported == ()
     assert card.rolls or card.effects
+
+
+@pytest.mark.parametrize("text", QUOTED_ABILITIES)
+def test_a_quoted_ability_compiles(text: str) -> None:
+    card = compile_text(text, name="Tester")
+    assert card.unsupported == ()
+    assert card.rolls or card.effects
+
+
+def test_every_production_writes_itself_in_grammar_notation() -> None:
+    """The grammar is the documentation: each production prints as ``NAME := body``."""
+    for name, production in RULES.items():
+        assert production.name == name
+        written = production.production()
+        assert written.startswith(f"{name} := ") and len(written) > len(name) + 4, name

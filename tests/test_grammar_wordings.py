@@ -8,7 +8,17 @@ from __future__ import annotations
 
 import pytest
 
-from mtgdice.rules import Board, Permanent, ResultModifier, Scope, ScriptedChooser, ScriptedSource, resolve
+from mtgdice.rules import (
+    Board,
+    FaceIs,
+    Permanent,
+    ResultModifier,
+    Scope,
+    ScriptedChooser,
+    ScriptedSource,
+    Trigger,
+    resolve,
+)
 from mtgdice.text import compile_text
 
 
@@ -180,3 +190,19 @@ def test_tails_are_read_in_sequence(text: str, shape: list[tuple[int, int, int, 
         for r in card.rolls
     ]
     assert got == shape
+
+
+@pytest.mark.parametrize(
+    ("text", "face", "scope"),
+    [
+        ("Whenever you roll {CHAOS} on the planar die, scry 1.", "chaos", Scope.YOU),
+        ("Whenever a player rolls a blank on the planar die, draw a card.", "blank", Scope.ANY),
+        ("Whenever an opponent rolls {PLANESWALKER} on the planar die, you gain 3 life.", "planeswalk", Scope.OPPONENT),
+    ],
+)
+def test_a_face_on_the_planar_die_is_a_trigger_on_that_face(text: str, face: str, scope: Scope) -> None:
+    card = compile_text(text)
+    assert card.unsupported == ()
+    (trigger,) = card.effects
+    assert isinstance(trigger, Trigger) and trigger.planar and trigger.scope is scope
+    assert isinstance(trigger.condition, FaceIs) and trigger.condition.face.value == face

@@ -207,8 +207,16 @@ def describe_outcome(outcome: Outcome) -> str:
 
 def describe_roll(roll: RollInstruction) -> str:
     """ "2 d20, ignore the lowest 1, table 1—14 / 15—20"."""
-    count = roll.count.describe()
-    parts = [f"{count} {roll.die.name}"]
+    dice = [f"{roll.count.describe()} {roll.die.name}"]
+    dice += [f"{group.count.describe()} {group.die.name}" for group in roll.also]
+    parts = [" and ".join(dice)]
+    if roll.roller.value != "you":
+        parts.append(f"rolled by {roll.roller.value}")
+    if roll.compare is not None:
+        ties = ", reroll to break ties" if roll.compare.break_ties else ""
+        parts.append(f"the player with the {roll.compare.extreme.value} result{ties}")
+    if roll.purpose:
+        parts.append(f"for {roll.purpose}")
     if roll.ignore_lowest:
         parts.append(f"ignore the lowest {roll.ignore_lowest}")
     if roll.keep_highest is not None:
@@ -223,6 +231,10 @@ def describe_roll(roll: RollInstruction) -> str:
         parts.append("reroll stored results")
     if roll.table is not None:
         parts.append("table " + " / ".join(row.label for row in roll.table.rows))
-    if roll.roll_again:
+    if roll.table_each_result:
+        parts.append("each result reads the table")
+    if roll.table is not None and roll.table.roll_again:
         parts.append("roll again")
+    if roll.repeat_when is not None:
+        parts.append(f"{'may repeat' if roll.repeat_optional else 'repeat'} on {roll.repeat_when.describe()}")
     return ", ".join(parts)

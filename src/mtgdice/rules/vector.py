@@ -52,6 +52,11 @@ class VectorPlan:
     def counted(self) -> int:
         return len(self.plan.slots) - self.plan.lowest
 
+    @property
+    def may_repeat(self) -> bool:
+        """Whether an execution can ask for another (a roll-again row taken, or a repeat)."""
+        return self.repeat_accepted or (self.row_again is not None and bool(self.row_again.any()))
+
 
 def vector_plan(
     instruction: RollInstruction,

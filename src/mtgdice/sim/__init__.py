@@ -147,6 +147,15 @@ class _Counts:
         """The same for arrays of per-resolution counts."""
         self.executions += int(executions.sum())
         self.executions_squared += int((executions * executions).sum())
+        self.trigger_arrays(triggers)
+
+    def single_executions(self, resolutions: int, triggers: Mapping[str, Any]) -> None:
+        """The same for ``resolutions`` that each had one execution."""
+        self.executions += resolutions
+        self.executions_squared += resolutions
+        self.trigger_arrays(triggers)
+
+    def trigger_arrays(self, triggers: Mapping[str, Any]) -> None:
         for card, counts in triggers.items():
             total = int(counts.sum())
             if total:
@@ -197,43 +206,65 @@ def _vectorised(
     dtype = np.uint8 if plan.sides < 256 else np.int64
     dice = plan.plan.dice_count
     for size in _chunks(rolls, chunk, progress, "simulating"):
+        if not plan.may_repeat:
+            meter.check_time()
+            execution = execute_arrays(plan, generator.integers(1, plan.sides + 1, size=(dice, size), dtype=dtype))
+            _first_counts(counts, execution)
+            counts.single_executions(size, _summed(execution.triggers))
+            continue
         pending = np.ones(size, dtype=np.int64)
         done = np.zeros(size, dtype=np.int64)
         fired_by: dict[str, Any] = {}
-        first = True
-        while True:
+        rounds = 0
+        # Every lane runs the first round; later rounds only the lanes still going. A lane that
+        # stops never restarts, so every lane of round k has run in rounds 1..k: ``rounds`` is the
+        # most executions any resolution of the chunk has had (a whole-lane slice spares a copy).
+        lanes: Any = slice(None)
+        going = size
+        while going:
             meter.check_time()
-            lanes = np.flatnonzero(pending > 0)
-            if lanes.size == 0:
-                break
-            if not first:
-                meter.spend_draws(dice * int(lanes.size))
-            faces = generator.integers(1, plan.sides + 1, size=(dice, lanes.size), dtype=dtype)
-            execution = execute_arrays(plan, faces)
-            done[lanes] += 1
-            if int(done.max()) * dice > meter.budget.dice:
-                meter.check_dice(int(done.max()) * dice)
-            if int(done.max()) > MAX_EXECUTIONS:
+            rounds += 1
+            if rounds > 1:
+                meter.spend_draws(dice * going)
+            if rounds * dice > meter.budget.dice:
+                meter.check_dice(rounds * dice)
+            if rounds > MAX_EXECUTIONS:
                 raise RollLimitError(
                     f"roll again: more than {MAX_EXECUTIONS} executions of one instruction in a simulated "
                     "resolution; the loop was stopped"
                 )
+            faces = generator.integers(1, plan.sides + 1, size=(dice, going), dtype=dtype)
+            execution = execute_arrays(plan, faces)
+            done[lanes] += 1
             pending[lanes] += execution.again - 1
             for card, fired in execution.triggers:
                 lane_counts = fired_by.setdefault(card, np.zeros(size, dtype=np.int64))
                 lane_counts[lanes] += fired
-            if first:
+            if rounds == 1:
                 _first_counts(counts, execution)
-                first = False
+                if not execution.again.any():
+                    break
+            lanes = np.flatnonzero(pending > 0)
+            going = int(lanes.size)
         counts.resolution_arrays(done, fired_by)
+
+
+def _summed(triggers: tuple[tuple[str, Any], ...]) -> dict[str, Any]:
+    """Per-lane triggerings per card (a card may hold several triggers)."""
+    summed: dict[str, Any] = {}
+    for card, fired in triggers:
+        summed[card] = summed[card] + fired if card in summed else fired
+    return summed
 
 
 def _first_counts(counts: _Counts, execution: VectorExecution) -> None:
     import numpy as np
 
-    values, tallies = np.unique(execution.value, return_counts=True)
-    for value, tally in zip(values.tolist(), tallies.tolist(), strict=True):
-        counts.results[value] = counts.results.get(value, 0) + tally
+    low = int(execution.value.min())
+    tallies = np.bincount(execution.value - low)
+    for offset in np.flatnonzero(tallies).tolist():
+        value = low + offset
+        counts.results[value] = counts.results.get(value, 0) + int(tallies[offset])
     if counts.table is not None:
         by_row = np.bincount(execution.row.astype(np.int64) + 1, minlength=len(counts.rows) + 1)
         counts.no_row += int(by_row[0])

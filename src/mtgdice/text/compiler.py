@@ -1,9 +1,11 @@
 """Oracle text → roll instructions and effects: the compiler of the dice language.
 
 :func:`compile_text` reads a card's text paragraph by paragraph (one ability each), attaches
-results-table rows to the roll above them (CR 706.3b: one ability), and reads each sentence
-through the phrases of ``grammar.py``. A sentence that mentions dice and that no phrase
-understands is reported in ``unsupported`` — never dropped, never called "not about dice".
+results-table rows to the roll above them (CR 706.3b: one ability), and reads each sentence with
+the grammar (``grammar.py``): the one production that reads all of it (or the winner of a declared
+pair) says what it is, and an action here builds the rules' objects from its parts. A sentence
+that mentions dice and that no production reads is reported in ``unsupported``, and so is one that
+two productions read without a declared winner — never dropped, never called "not about dice".
 
 The compiler knows no card: it reads the language. Self references become ``~`` first, reminder
 text is removed, number words become digits. What it leaves out: the non-dice parts of an
@@ -20,7 +22,6 @@ from typing import Any
 from mtgdice.rules import (
     PLANAR_DIE,
     Amount,
-    AnyOf,
     Comparison,
     Condition,
     Cost,
@@ -35,7 +36,6 @@ from mtgdice.rules import (
     FaceIs,
     IgnoreMode,
     InRange,
-    NaturalMax,
     Outcome,
     PairEachCoin,
     PairEachDie,
@@ -58,6 +58,7 @@ from mtgdice.text import grammar as g
 from mtgdice.text.amounts import amount_name
 from mtgdice.text.canonical import render
 from mtgdice.text.normalize import for_matching, replace_self, standard_punctuation, strip_reminder
+from mtgdice.text.parsing import Fields, Refused, Sentence, tokenize
 
 MAX_TEXT = 20_000
 """Longest card text compiled; longer input is refused (bounded time and memory)."""
@@ -166,7 +167,11 @@ def mentions_dice(text: str) -> bool:
     >>> mentions_dice("Whenever you roll one or more dice, draw a card."), mentions_dice("Flying")
     (True, False)
     """
-    return bool(g.DICE_WORD.search(for_matching(strip_reminder(text))))
+    return g.mentions_dice(tokenize(for_matching(strip_reminder(text))))
+
+
+def _mentions(text: str) -> bool:
+    return g.mentions_dice(tokenize(for_matching(text)))
 
 
 def compile_text(text: str, *, name: str = "", layout: str = "normal", type_line: str = "") -> CompiledCard:
@@ -226,14 +231,14 @@ class _Compiler:
     def ability(self, ability: _Ability, quoted: bool = False) -> None:
         body, quotes = _take_quotes(ability.text)
         for quote in quotes:
-            if g.DICE_WORD.search(for_matching(quote)):
+            if _mentions(quote):
                 self.ability(_Ability(quote, ability.level), quoted=True)
         body = _drop_ability_word(body)
         cost, body = _split_cost(body)
         first_roll = len(self.rolls)
         first_effect = len(self.effects)
         state = _State(cost=cost)
-        if cost is not None and g.DICE_WORD.search(for_matching(cost)):
+        if cost is not None and _mentions(cost):
             # A roll in the cost ("{6}, Roll a d8: ..."): the effect uses its result.
             self.sentence(cost, ability, cost=None, state=_State(cost=None))
             if len(self.rolls) > first_roll:
@@ -265,7 +270,8 @@ class _Compiler:
         except CardTextError as error:
             self.unsupported.append(f"{error}")
             return
-        each = ability.listed and bool(g.INDICATED.search(for_matching(body))) and roll.count.constant != 1
+        indicated = g.find(g.INDICATED, tokenize(for_matching(body))) is not None
+        each = ability.listed and indicated and roll.count.constant != 1
         self.rolls[index] = replace(roll, table=table, table_each_result=each)
 
     # -- one sentence ---------------------------------------------------------------------------
@@ -275,19 +281,37 @@ class _Compiler:
         text = for_matching(original).rstrip(".").strip()
         if not text:
             return
-        for rule in _SENTENCE_RULES:
+        original = original.strip()
+        s, reading = g.read(text, self.context(state))
+        if isinstance(reading, list):
+            names = " and as ".join(r.production for r in reading)
+            self.unsupported.append(f"{original} (ambiguous: read as {names})")
+            return
+        if reading is not None:
             try:
-                understood = rule(self, text, original.strip(), state)
+                understood = _ACTIONS[reading.production](self, _value(reading.value), original, state)
             except (CardTextError, ValueError) as error:
                 # The grammar read it but the rules refuse it (a die of 0 sides, a number past int's digits).
-                self.unsupported.append(f"{original.strip()} ({_reason(error)})")
+                self.unsupported.append(f"{original} ({_reason(error)})")
                 return
             if understood:
                 return
-        if g.DICE_WORD.search(text):
-            self.unsupported.append(original.strip())
+        if g.mentions_dice(s):
+            self.unsupported.append(original)
 
-    # -- helpers used by the rules --------------------------------------------------------------
+    def context(self, state: _State) -> g.Context:
+        """What the grammar needs to know of the sentences before, in the same ability."""
+        roll = self.current_roll(state)
+        return g.Context(
+            roll=roll is not None,
+            each_player=_each_player(roll),
+            trigger=state.trigger,
+            effect=state.effect is not None,
+            pending=state.pending_cost is not None,
+            activated=state.cost is not None,
+        )
+
+    # -- helpers used by the actions ------------------------------------------------------------
 
     def unsupported_part(self, original: str, reason: str) -> None:
         self.unsupported.append(f"{original.strip()} ({reason})")
@@ -343,17 +367,18 @@ def _abilities(prepared: str, unsupported: list[str]) -> list[_Ability]:
     numbers the rules refuse goes to ``unsupported`` with the reason."""
     abilities: list[_Ability] = []
     level = 1
-    for raw in g.ROW_BREAK.sub("\n", prepared).split("\n"):
+    for raw in _lines(prepared):
         line = raw.strip()
         if not line:
             continue
-        matching = for_matching(line)
+        form = for_matching(line)
+        matching = tokenize(form) if "level" in form or form.lstrip("\u2022 \t")[:1].isdecimal() else None
         try:
-            level_line = g.LEVEL_LINE.match(matching)
-            if level_line:
-                level = _number(level_line.group("level"))
+            level_line = g.LEVEL_LINE.whole(matching) if matching is not None else None
+            if level_line is not None:
+                level = g.number(level_line[0]["level"])
                 continue
-            row = _table_row(line)
+            row = _table_row(line, matching) if matching is not None else None
         except CardTextError as error:
             unsupported.append(f"{line} ({_reason(error)})")
             continue
@@ -368,32 +393,42 @@ def _abilities(prepared: str, unsupported: list[str]) -> list[_Ability]:
     return abilities
 
 
-def _table_row(line: str) -> tuple[Row, bool] | None:
-    matching = for_matching(line)
-    chart = g.TABLE_ROW.match(matching)
-    listed = False
-    match = chart
-    if chart is None:
-        match = g.LIST_ROW.match(matching)
-        listed = True
-    if match is None:
+_ENDS = (". ", "! ", ") ", ".\t", "!\t", ")\t")
+
+
+def _lines(prepared: str) -> list[str]:
+    """The lines of a text, with a chart written on one line cut where each of its rows starts."""
+    lines: list[str] = []
+    for line in prepared.split("\n"):
+        # A row after a sentence end: "... . 10—20 | ...".
+        cuts = g.row_breaks(tokenize(line)) if "|" in line and any(end in line for end in _ENDS) else []
+        previous = 0
+        for cut in cuts:
+            lines.append(line[previous:cut])
+            previous = cut
+        lines.append(line[previous:])
+    return lines
+
+
+def _table_row(line: str, matching: Sentence) -> tuple[Row, bool] | None:
+    found = g.CHART_ROW.whole(matching) or g.LIST_ROW.whole(matching)
+    if found is None:
         return None
-    low = _number(match.group("low"))
+    words: g.RowWords = found[0]
+    low = g.number(words.low)
     high: int | None = low
-    if match.group("high"):
-        high = _number(match.group("high"))
-    elif match.groupdict().get("alt"):
-        high = _number(match.group("alt"))
-    if match.group("open"):
+    if words.high:
+        high = g.number(words.high)
+    if words.open:
         high = None
+    listed = words.listed
     original_text = (
-        line.split("|", 1)[1].strip() if chart is not None else re.split(r"\s\u2014\s", line, maxsplit=1)[-1].strip()
+        line.split("|", 1)[1].strip() if not listed else re.split(r"\s\u2014\s", line, maxsplit=1)[-1].strip()
     )
-    text = match.group("text")
-    again = g.ROW_AGAIN.search(text)
-    times = again.group("times") if again else None
-    optional = bool(again and again.group("may"))
-    return Row(low, high, original_text, bool(again), optional, _number(times) if times else 1), listed
+    again = g.find(g.ROW_AGAIN, tokenize(words.text))
+    times = again["times"] if again is not None and "times" in again else None
+    optional = bool(again is not None and "may" in again)
+    return Row(low, high, original_text, again is not None, optional, g.number(times) if times else 1), listed
 
 
 _QUOTE = re.compile(r'"([^"]+)"')
@@ -406,20 +441,21 @@ def _take_quotes(text: str) -> tuple[str, list[str]]:
 
 
 def _drop_ability_word(text: str) -> str:
-    match = g.ABILITY_WORD.match(for_matching(text))
-    if match and not re.search(r"[.:]", match.group("word")):
-        return text.split(" \u2014 ", 1)[1] if " \u2014 " in text else text
+    if " \u2014 " in text and g.ABILITY_WORD.whole(tokenize(for_matching(text))) is not None:
+        return text.split(" \u2014 ", 1)[1]
     return text
 
 
 def _split_cost(text: str) -> tuple[str | None, str]:
-    match = g.COST_SPLIT.match(text)
-    if match is None:
+    if ":" not in text:
         return None, text
-    cost = match.group("cost")
-    if not g.COST_HINT.search(for_matching(cost)) or "." in cost:
+    found = g.COST_SPLIT.whole(tokenize(text))
+    if found is None:
         return None, text
-    return cost.strip(), match.group("body").strip()
+    cost, body = found[0]["cost"], found[0]["body"]
+    if "." in cost or g.COST_HINT.whole(tokenize(for_matching(cost))) is None:
+        return None, text
+    return cost, body
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z~\[{\u2022\"\u2026]|\d)")
@@ -429,44 +465,25 @@ def _sentences(text: str) -> list[str]:
     return [part.strip() for part in _SENTENCE_END.split(text) if part.strip()]
 
 
-# -- conditions and amounts -----------------------------------------------------------------------
+# -- conditions, numbers, amounts -------------------------------------------------------------------
 
 
-def parse_condition(words: str, natural: bool = False) -> Condition | None:
-    """ "a 6", "4 or higher", "3 or less", "a 1 or 2", "a natural 20", "a die's highest natural result".
+def parse_condition(words: str) -> Condition | None:
+    """ "a 6", "4 or higher", "3 or less", "a 1 or 2", "a natural 20", "a die's highest natural result"
+    (``grammar.CONDITION``); ``None`` when the words are not a condition.
 
     >>> parse_condition("a 4 or higher")
     InRange(low=4, high=None, natural=False)
     """
-    words = words.strip()
-    if g.HIGHEST_NATURAL.fullmatch(words):
-        return NaturalMax()
-    if words in ("{chaos}", "chaos"):
-        return FaceIs(PlanarFace.CHAOS)
-    if words in ("{planeswalker}", "{pw}", "planeswalk", "the planeswalker symbol", "the planeswalk symbol"):
-        return FaceIs(PlanarFace.PLANESWALK)
-    if words in ("a blank", "blank", "a blank face"):
-        return FaceIs(PlanarFace.BLANK)
-    if words.startswith(("a natural ", "natural ")):
-        natural = True
-    match = g.CONDITION_WORDS.match(words)
-    if match is None:
-        parts = [part for part in re.split(r",? or |, ", words) if part]
-        if len(parts) > 1:
-            conditions = [parse_condition(part, natural) for part in parts]
-            if all(condition is not None for condition in conditions):
-                return AnyOf(tuple(c for c in conditions if c is not None))
-        return None
-    low = _number(match.group("low"))
-    if match.group("up"):
-        return InRange(low, None, natural)
-    if match.group("down"):
-        return InRange(None, low, natural)
-    alternatives = [_number(v) for v in re.findall(r"\d+", match.group("alts") or "")]
-    if alternatives:
-        values = [low, *alternatives]
-        return AnyOf(tuple(InRange(v, v, natural) for v in values))
-    return InRange(low, low, natural)
+    whole = g.CONDITION.whole(tokenize(for_matching(words)))
+    return _value(whole[0]) if whole is not None else None
+
+
+def _value(value: Any) -> Any:
+    """A production's value, or the refusal its numbers met (raised as :class:`CardTextError`)."""
+    if isinstance(value, Refused):
+        raise CardTextError(value.reason)
+    return value
 
 
 def _reason(error: Exception) -> str:
@@ -476,131 +493,50 @@ def _reason(error: Exception) -> str:
 def _die(words: str) -> Die:
     """The die a phrase names; :class:`CardTextError` when it names no size or an impossible one."""
     words = words.strip()
-    if "planar" in words:
+    if "planar" in words.split():
         return PLANAR_DIE
-    match = re.match(r"d(\d+)|(\d+)-sided", words)
-    if match is None:
+    digits = g.die_sides(words)
+    if digits is None:
         raise CardTextError(f"die: {words!r} names no number of sides")
-    sides = _number(match.group(1) or match.group(2))
+    sides = g.number(digits)
     if sides < 1:
         raise CardTextError(f"die: a die with {sides} sides cannot be rolled")
     return Die(sides)
 
 
-MAX_DIGITS = 18
-"""Longest number read from card text, as the JSON reader allows; a longer one is refused."""
-
-
-def _number(digits: str) -> int:
-    if len(digits) > MAX_DIGITS:
-        raise CardTextError(f"number: {digits[:12]}... has more than {MAX_DIGITS} digits")
-    return int(digits)
-
-
 def _sides_filter(words: str | None) -> int | None:
-    if not words:
-        return None
-    match = re.search(r"d(\d+)|(\d+)-sided", words)
-    return _number(match.group(1) or match.group(2)) if match else None
+    digits = g.die_sides(words) if words else None
+    return g.number(digits) if digits is not None else None
 
 
 def _count(words: str) -> Amount:
     if words in ("a", "an"):
         return Amount(1)
     if words.isdigit():
-        return Amount(_number(words))
+        return Amount(g.number(words))
     if words == "x":
         return Amount.named("X")
     return Amount.named(words)
 
 
 def _cost(words: str) -> Cost:
-    counter = g.COST_COUNTER.search(words.lower())
-    tap = bool(g.COST_TAP.search(words.lower()))
-    return Cost(words.strip(), counter.group("kind") if counter else None, tap)
+    lowered = tokenize(words.lower())
+    counter = g.find(g.COST_COUNTER, lowered)
+    tap = g.find(g.COST_TAP, lowered) is not None
+    return Cost(words.strip(), counter["kind"] if counter is not None else None, tap)
 
 
-# -- sentence rules -------------------------------------------------------------------------------
-# Each takes (compiler, matching text, original sentence, state) and returns True when it has
-# understood the whole sentence. They are tried in order; the first that understands wins.
+def _scope(who: str) -> Scope:
+    """Whose rolls an effect sees: its controller's, an opponent's, or any player's."""
+    if who == "you":
+        return Scope.YOU
+    if who in ("an opponent", "each opponent", "another player"):
+        return Scope.OPPONENT
+    return Scope.ANY
 
 
-def _rule_replacement(c: _Compiler, text: str, original: str, state: _State) -> bool:
-    match = g.REPLACEMENT.search(text)
-    if match is None:
-        return False
-    who = _scope(match.group("who"))
-    what = match.group("what")
-    sides = _sides_filter(what)
-    how = match.group("how")
-    optional = bool(match.group("may"))
-    extra = g.HOW_EXTRA_LOWEST.match(how)
-    if extra:
-        count = 1 if extra.group("extra") in ("a", "an") else _number(extra.group("extra"))
-        c.add_effect(
-            ExtraDice(
-                extra=count,
-                ignore=IgnoreMode.LOWEST,
-                sides=sides,
-                optional=optional,
-                zone=c.zone,
-                scope=who,
-                text=original,
-            ),
-            state,
-        )
-        return True
-    chosen = g.HOW_EXTRA_CHOSEN.match(how)
-    if chosen:
-        count = 1 if chosen.group("extra") in ("a", "an") else _number(chosen.group("extra"))
-        chooser = Decider.OPPONENT if chosen.group("chooser") else Decider.ROLLER
-        c.add_effect(
-            ExtraDice(
-                extra=count,
-                ignore=IgnoreMode.CHOSEN,
-                chosen_by=chooser,
-                sides=sides,
-                optional=optional,
-                zone=c.zone,
-                scope=who,
-                text=original,
-            ),
-            state,
-        )
-        return True
-    more = g.HOW_MORE_OF_THEM.match(how)
-    if more and g.ONE_DIE.fullmatch(what) and _number(more.group("n")) >= 2:
-        # "If you would roll a d20, instead roll two d20s and ignore the lower roll": one extra
-        # die per die beyond the first, each ignoring one more lowest (an older advantage wording).
-        extra_dice = _number(more.group("n")) - 1
-        c.add_effect(
-            ExtraDice(
-                extra=extra_dice,
-                ignore=IgnoreMode.LOWEST,
-                sides=sides,
-                optional=optional,
-                zone=c.zone,
-                scope=who,
-                text=original,
-            ),
-            state,
-        )
-        return True
-    pair = g.HOW_PAIR.match(how)
-    if pair and _number(pair.group("n")) == 2 and _number(pair.group("ignore")) == 1:
-        c.add_effect(PairEachDie(sides=sides, zone=c.zone, scope=who, text=original), state)
-        return True
-    total = g.HOW_TOTAL.match(how)
-    if total:
-        note = "a one-time replacement (the next roll this turn): each die becomes several whose total is its result"
-        _recognise(c, state, original, "use the total", note, who, {"dice": _number(total.group("n")), "sides": sides})
-        return True
-    then = g.HOW_THEN.match(how)
-    if then:
-        note = "the dice are rolled as they are; what the replacement does after the roll is kept as text"
-        _recognise(c, state, original, "roll, then", note, who, {"sides": sides, "then": then.group("then")})
-        return True
-    return False
+def _each_player(roll: RollInstruction | None) -> bool:
+    return roll is not None and roll.roller in (Roller.EACH_PLAYER, Roller.EACH_OPPONENT)
 
 
 def _recognise(
@@ -626,43 +562,80 @@ def _recognise(
     )
 
 
-def _rule_static_modifier(c: _Compiler, text: str, original: str, state: _State) -> bool:
-    match = g.STATIC_MODIFIER.match(text)
-    if match is None:
-        return False
-    delta = _number(match.group("n")) * (1 if match.group("verb") == "increase" else -1)
-    scope = _scope(match.group("who") or "a player")  # "each die rolled": anyone's
+# -- actions: what each sentence production means -------------------------------------------------
+# Each takes (compiler, the reading's value, original sentence, state) and builds the rules' objects.
+# Only the fallback may decline (False): then the sentence is not understood.
+
+Action = Callable[[_Compiler, Any, str, _State], bool]
+
+
+def _replacement(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
+    who = _scope(f["who"])
+    sides = _sides_filter(f["what"])
+    optional = "may" in f
+    how: g.How = _value(f["how"])
+    h = how.fields
+    if how.kind in ("extra lowest", "extra chosen"):
+        extra = 1 if h["extra"] in ("a", "an") else g.number(h["extra"])
+        chosen = how.kind == "extra chosen"
+        c.add_effect(
+            ExtraDice(
+                extra=extra,
+                ignore=IgnoreMode.CHOSEN if chosen else IgnoreMode.LOWEST,
+                chosen_by=Decider.OPPONENT if chosen and "chooser" in h else Decider.ROLLER,
+                sides=sides,
+                optional=optional,
+                zone=c.zone,
+                scope=who,
+                text=original,
+            ),
+            state,
+        )
+    elif how.kind == "more of them":
+        # "If you would roll a d20, instead roll two d20s and ignore the lower roll": one extra
+        # die per die beyond the first, each ignoring one more lowest (an older advantage wording).
+        c.add_effect(
+            ExtraDice(
+                extra=g.number(h["n"]) - 1,
+                ignore=IgnoreMode.LOWEST,
+                sides=sides,
+                optional=optional,
+                zone=c.zone,
+                scope=who,
+                text=original,
+            ),
+            state,
+        )
+    elif how.kind == "pair":
+        c.add_effect(PairEachDie(sides=sides, zone=c.zone, scope=who, text=original), state)
+    elif how.kind == "total":
+        note = "a one-time replacement (the next roll this turn): each die becomes several whose total is its result"
+        _recognise(c, state, original, "use the total", note, who, {"dice": g.number(h["n"]), "sides": sides})
+    else:
+        note = "the dice are rolled as they are; what the replacement does after the roll is kept as text"
+        _recognise(c, state, original, "roll, then", note, who, {"sides": sides, "then": h["then"]})
+    return True
+
+
+def _static_modifier(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
+    delta = g.number(f["n"]) * (1 if f["verb"] == "increase" else -1)
+    scope = _scope(f.get("who") or "a player")  # "each die rolled": anyone's
     c.add_effect(
-        ResultModifier(delta=delta, sides=_sides_filter(match.group("die")), zone=c.zone, scope=scope, text=original),
-        state,
+        ResultModifier(delta=delta, sides=_sides_filter(f["die"]), zone=c.zone, scope=scope, text=original), state
     )
     return True
 
 
-def _rule_after_roll(c: _Compiler, text: str, original: str, state: _State) -> bool:
-    match = g.AFTER_ROLL.match(text)
-    if match is None:
-        return False
-    state.pending_cost = (match.group("cost"), _scope(match.group("who")), _sides_filter(match.group("die")), original)
+def _after_roll(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
+    state.pending_cost = (f["cost"], _scope(f["who"]), _sides_filter(f["die"]), original)
     state.effect = None
     return True
 
 
-def _rule_costed_modifier(c: _Compiler, text: str, original: str, state: _State) -> bool:
+def _costed_modifier(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
     """ "You may <cost> to increase or decrease the result of a die <who> rolled by N" (one sentence)."""
-    match = g.COSTED_MODIFIER.match(text)
-    if match is None:
-        return False
-    _add_optional_modifier(
-        c,
-        state,
-        match.group("verb"),
-        _number(match.group("n")),
-        match.group("cost"),
-        _scope(match.group("who")),
-        _sides_filter(match.group("die")),
-        original,
-    )
+    n = g.number(f["n"])
+    _add_optional_modifier(c, state, f["verb"], n, f["cost"], _scope(f["who"]), _sides_filter(f["die"]), original)
     return True
 
 
@@ -684,56 +657,41 @@ def _add_optional_modifier(
     )
 
 
-def _rule_if_you_do(c: _Compiler, text: str, original: str, state: _State) -> bool:
-    match = g.IF_YOU_DO.match(text)
-    if match is None or state.pending_cost is None:
-        return False
+def _if_you_do(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
+    assert state.pending_cost is not None
     cost_words, who, sides, first = state.pending_cost
     if state.effect is not None and isinstance(c.effects[state.effect], Trigger):
         c.effects.pop(state.effect)
         state.effect = None
-    _add_optional_modifier(
-        c, state, match.group("verb"), _number(match.group("n")), cost_words, who, sides, f"{first} {original}"
-    )
+    _add_optional_modifier(c, state, f["verb"], g.number(f["n"]), cost_words, who, sides, f"{first} {original}")
     state.pending_cost = None
     return True
 
 
-def _rule_once_each_turn(c: _Compiler, text: str, original: str, state: _State) -> bool:
-    if not g.ONCE_EACH_TURN.match(text):
-        return False
+def _once_each_turn(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
     if state.effect is not None:
         effect = c.effects[state.effect]
         c.effects[state.effect] = replace(effect, once_each_turn=True, text=f"{effect.text} {original}")
     return True
 
 
-def _rule_reroll_if(c: _Compiler, text: str, original: str, state: _State) -> bool:
-    match = g.REROLL_IF.match(text)
-    if match is None:
-        return False
-    condition = parse_condition(match.group("cond"))
-    if condition is None:
-        return False
+def _reroll_if(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
+    condition = _value(f["cond"])
     c.add_effect(
-        RerollPermission(condition=condition, sides=_sides_filter(match.group("die")), zone=c.zone, text=original),
-        state,
+        RerollPermission(condition=condition, sides=_sides_filter(f.get("die")), zone=c.zone, text=original), state
     )
     return True
 
 
-def _rule_reroll_by_cost(c: _Compiler, text: str, original: str, state: _State) -> bool:
-    match = g.REROLL_BY_COST.match(text)
-    if match is None:
-        return False
-    what = match.group("what")
+def _reroll_by_cost(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
+    what = f["what"]
     many = what.startswith(("1 or more", "any number"))
-    scope = Scope.ANY if match.group("who") or what in ("any die",) else Scope.YOU
+    scope = Scope.ANY if "who" in f or what in ("any die",) else Scope.YOU
     c.add_effect(
         RerollPermission(
-            cost=_cost(match.group("cost")),
+            cost=_cost(f["cost"]),
             many=many,
-            once_each_turn=bool(match.group("once")),
+            once_each_turn="once" in f,
             zone=c.zone,
             scope=scope,
             text=original,
@@ -743,16 +701,14 @@ def _rule_reroll_by_cost(c: _Compiler, text: str, original: str, state: _State) 
     return True
 
 
-def _rule_reroll_activated(c: _Compiler, text: str, original: str, state: _State) -> bool:
-    match = g.REROLL_ACTIVATED.match(text)
-    if match is None or state.cost is None or not (match.group("coin") or match.group("what")):
-        return False
-    if match.group("coin"):
+def _reroll_activated(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
+    assert state.cost is not None
+    if "coin" in f:
         c.add_effect(
             ReflipPermission(cost=_cost(state.cost), activated=True, zone=c.zone, scope=Scope.ANY, text=original),
             state,
         )
-    what = match.group("what")
+    what = f.get("what")
     if what:
         c.add_effect(
             RerollPermission(
@@ -769,62 +725,10 @@ def _rule_reroll_activated(c: _Compiler, text: str, original: str, state: _State
     return True
 
 
-def _rule_coin_replacement(c: _Compiler, text: str, original: str, state: _State) -> bool:
-    match = g.COIN_REPLACEMENT.match(text)
-    if (
-        match is None
-        or _number(match.group("ignore")) != _number(match.group("n")) - 1
-        or _number(match.group("n")) < 2
-    ):
-        return False
-    extra = _number(match.group("n")) - 1
-    c.add_effect(PairEachCoin(extra=extra, zone=c.zone, scope=_scope(match.group("who")), text=original), state)
+def _coin_replacement(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
+    extra = g.number(f["n"]) - 1
+    c.add_effect(PairEachCoin(extra=extra, zone=c.zone, scope=_scope(f["who"]), text=original), state)
     return True
-
-
-def _trigger_what(what: str) -> tuple[Event, Condition | None, int | None, bool, int | None, str] | None:
-    """The "what" of "whenever you roll <what>": event, condition, sides, planar, Nth die, purpose."""
-    visiting = g.WHILE_VISITING.search(what)
-    if visiting:
-        parsed = _trigger_what(what[: visiting.start()])
-        if parsed is None:
-            return None
-        return (*parsed[:5], "visit attractions")
-    nth = g.NTH_DIE.fullmatch(what)
-    if nth:
-        order = nth.group("n") or str(g.ORDINALS.index(nth.group("word")) + 1)
-        return Event.DIE_ROLLED, None, None, False, _number(order), ""
-    if g.VISIT_WHAT.fullmatch(what):
-        return Event.DIE_ROLLED, None, None, False, None, "visit attractions"
-    sides = None
-    suffix = g.WHAT_SUFFIX.search(what)
-    if suffix:
-        die_words = suffix.group("die")
-        sides = _sides_filter(die_words)
-        what = what[: suffix.start()].strip()
-    if what in ("doubles", "a double"):
-        return Event.DICE_ROLLED, None, None, False, None, "doubles"
-    if g.WHAT_BATCH.match(what):
-        batch_sides = _sides_filter(what)
-        return Event.DICE_ROLLED, None, batch_sides or sides, False, None, ""
-    if g.ONE_DIE.fullmatch(what):
-        return Event.DIE_ROLLED, None, _sides_filter(what) or sides, False, None, ""
-    if g.PLANAR_WHAT.fullmatch(what):
-        return Event.DIE_ROLLED, None, None, True, None, ""
-    condition = parse_condition(what)
-    if condition is None:
-        return None
-    planar = isinstance(condition, FaceIs)
-    return Event.DIE_ROLLED, condition, sides, planar, None, ""
-
-
-def _scope(who: str) -> Scope:
-    """Whose rolls an effect sees: its controller's, an opponent's, or any player's."""
-    if who == "you":
-        return Scope.YOU
-    if who in ("an opponent", "each opponent", "another player"):
-        return Scope.OPPONENT
-    return Scope.ANY
 
 
 def _original_effect(original: str, effect_text: str) -> str:
@@ -838,248 +742,187 @@ def _original_effect(original: str, effect_text: str) -> str:
     return effect_text
 
 
-def _trigger_zone(c: _Compiler, effect_text: str) -> Zone:
-    if g.FROM_GRAVEYARD.search(effect_text):
-        return Zone.GRAVEYARD
-    return c.zone
-
-
-def _rule_trigger(c: _Compiler, text: str, original: str, state: _State) -> bool:
-    match = g.TRIGGER.match(text)
-    if match is not None:
-        parsed = _trigger_what(match.group("what"))
-        if parsed is None:
-            return False
-        event, condition, sides, planar, nth, purpose = parsed
-        effect_text = match.group("effect")
-        scope = _scope(match.group("who"))
+def _trigger(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
+    if "passive" in f:
+        passive: Fields = f["passive"]
+        value = g.number(passive["value"])
+        what = g.What(
+            Event.DIE_ROLLED, InRange(value, value), g.die_sides(passive["die"]) if "die" in passive else None
+        )
+        scope = Scope.ANY
+    elif "chaos" in f:
+        what = g.What(Event.DIE_ROLLED, FaceIs(PlanarFace.CHAOS), planar=True)
+        scope = Scope.YOU
     else:
-        passive = g.TRIGGER_PASSIVE_VOICE.match(text)
-        chaos = g.CHAOS_ENSUES.match(text)
-        if passive is not None:
-            value = _number(passive.group("value"))
-            event, condition, sides, planar = (
-                Event.DIE_ROLLED,
-                InRange(value, value),
-                _sides_filter(passive.group("die")),
-                False,
-            )
-            effect_text, scope, nth, purpose = passive.group("effect"), Scope.ANY, None, ""
-        elif chaos is not None:
-            event, condition, sides, planar = Event.DIE_ROLLED, FaceIs(PlanarFace.CHAOS), None, True
-            effect_text, scope, nth, purpose = chaos.group("effect"), Scope.YOU, None, ""
-        else:
-            return False
-    intervening = g.INTERVENING_IF.match(effect_text)
-    if intervening and condition is None:
-        inner = parse_condition(intervening.group("cond"))
-        if inner is not None:
-            condition = inner
-    effect_text = _original_effect(original, effect_text)
-    numeric = bool(g.NUMERIC_EFFECT.search(effect_text.lower()))
-    doubles = purpose == "doubles"
-    if doubles:
-        purpose = ""
+        what = _value(f["what"])
+        scope = _scope(f["who"])
+    condition = what.condition
+    intervening = f.get("intervening")
+    if intervening is not None and condition is None:
+        condition = _value(intervening)
+    effect_text = _original_effect(original, f["effect"])
+    numeric = "numeric" in f
+    zone = Zone.GRAVEYARD if "graveyard" in f else c.zone
     c.add_effect(
         Trigger(
-            event=event,
-            doubles=doubles,
+            event=what.event,
+            doubles=what.purpose == "doubles",
             condition=condition,
-            sides=sides,
-            planar=planar,
-            nth_this_turn=nth,
-            purpose=purpose,
+            sides=g.number(what.sides) if what.sides is not None else None,
+            planar=what.planar,
+            nth_this_turn=g.number(what.nth) if what.nth is not None else None,
+            purpose="" if what.purpose == "doubles" else what.purpose,
             effect=effect_text,
             numeric_effect=numeric,
-            zone=_trigger_zone(c, for_matching(effect_text)),
+            zone=zone,
             scope=scope,
             text=original,
         ),
         state,
     )
-    may = g.YOU_MAY.match(effect_text)
-    if may and event is Event.DIE_ROLLED and condition is None:
+    if "may_cost" in f and what.event is Event.DIE_ROLLED and condition is None:
         # "Whenever a player rolls a die, you may <cost>. If you do, increase or decrease the result"
-        # is an optional modifier, settled by the next sentence (_rule_if_you_do).
-        state.pending_cost = (may.group("cost"), scope, sides, original)
+        # is an optional modifier, settled by the next sentence (IF_YOU_DO).
+        cost = _original_effect(original, f["may_cost"])
+        state.pending_cost = (cost, scope, g.number(what.sides) if what.sides is not None else None, original)
     state.trigger = True
     # A roll inside the triggered ability's effect is a roll of this card too.
-    _find_rolls(c, effect_text, original, state)
+    if "rolls" in f:
+        _report(c, original, _add_rolls(c, f["rolls"], original, state))
     return True
 
 
-def _rule_face_counts_as(c: _Compiler, text: str, original: str, state: _State) -> bool:
-    match = g.FACE_COUNTS_AS.search(text)
-    if match is None:
-        return False
-
+def _face_counts_as(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
     def face(words: str) -> PlanarFace:
         words = words.strip("{}")
         return {"blank": PlanarFace.BLANK, "chaos": PlanarFace.CHAOS}.get(words, PlanarFace.PLANESWALK)
 
     c.add_effect(
-        FaceCountsAs(
-            face=face(match.group("face")),
-            counts_as=face(match.group("as")),
-            zone=c.zone,
-            scope=Scope.ANY,
-            text=original,
-        ),
+        FaceCountsAs(face=face(f["face"]), counts_as=face(f["as"]), zone=c.zone, scope=Scope.ANY, text=original),
         state,
     )
     return True
 
 
-def _rule_passive(c: _Compiler, text: str, original: str, state: _State) -> bool:
-    for pattern, what, note in (
-        (g.PROTECTION, "protection from die rolls", "a targeting rule; no roll changes"),
-        (g.ROLLED_THIS_TURN, "rolled this turn", "a condition on the turn's history, checked by a game"),
-        (g.STACK_DICE, "stack dice", "a dexterity ability: the dice are stacked, never rolled"),
-        (g.USE_STORED, "use stored result", "replaces a result with a stored one"),
-        (g.UNTIL_ROLL, "until a roll", "a duration that a later roll ends; tracked by a game"),
-    ):
-        if pattern.search(text):
-            if not any(isinstance(e, Passive) and e.what == what for e in c.effects):
-                _recognise(c, state, original, what, note)
-            if what == "stack dice" and f"no roll: {note}" not in c.notes:
-                c.notes.append(f"no roll: {note}")
-            _find_rolls(c, text, original, state)
-            return True
-    return False
+_RECOGNISED = {
+    g.PROTECTION.name: ("protection from die rolls", "a targeting rule; no roll changes"),
+    g.ROLLED_THIS_TURN.name: ("rolled this turn", "a condition on the turn's history, checked by a game"),
+    g.STACK_DICE.name: ("stack dice", "a dexterity ability: the dice are stacked, never rolled"),
+    g.USE_STORED.name: ("use stored result", "replaces a result with a stored one"),
+    g.UNTIL_ROLL.name: ("until a roll", "a duration that a later roll ends; tracked by a game"),
+}
 
 
-def _rule_store(c: _Compiler, text: str, original: str, state: _State) -> bool:
+def _recognised(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
+    name = next(name for name in _RECOGNISED if name in f)
+    what, note = _RECOGNISED[name]
+    if not any(isinstance(e, Passive) and e.what == what for e in c.effects):
+        _recognise(c, state, original, what, note)
+    if what == "stack dice" and f"no roll: {note}" not in c.notes:
+        c.notes.append(f"no roll: {note}")
+    if "rolls" in f:
+        _report(c, original, _add_rolls(c, f["rolls"], original, state))
+    return True
+
+
+def _store(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
     """ "Install the result on ~." after a roll: the roll stores its results (CR 706.8)."""
     roll = c.current_roll(state)
-    if roll is None or not g.STORE_SENTENCE.match(text):
-        return False
+    assert roll is not None
     c.update_roll(state, store=True, text=f"{roll.text} {original}")
     return True
 
 
-def _rule_repeat(c: _Compiler, text: str, original: str, state: _State) -> bool:
-    match = g.REPEAT.match(text)
-    if match is None or state.roll is None:
-        return False
-    condition = parse_condition(match.group("cond"))
-    if condition is None:
-        return False
+def _repeat(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
+    condition = _value(f["cond"])
     roll = c.current_roll(state)
     assert roll is not None
-    c.update_roll(
-        state, repeat_when=condition, repeat_optional=bool(match.group("may")), text=f"{roll.text} {original}"
-    )
+    c.update_roll(state, repeat_when=condition, repeat_optional="may" in f, text=f"{roll.text} {original}")
     return True
 
 
-def _rule_doubles(c: _Compiler, text: str, original: str, state: _State) -> bool:
-    match = g.DOUBLES.match(text)
-    if match is None:
-        return False
+def _doubles(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
     return c.add_outcome(state, Outcome(original, doubles=True, reads=Reads.DOUBLES))
 
 
-def _rule_exactly(c: _Compiler, text: str, original: str, state: _State) -> bool:
-    match = g.EXACTLY.match(text)
-    if match is None:
-        return False
-    value = _number(match.group("value"))
-    times = _number(match.group("times"))
+def _exactly(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
+    value = g.number(f["value"])
+    times = g.number(f["times"])
     return c.add_outcome(state, Outcome(original, InRange(value, value), reads=Reads.COUNT, times=times))
 
 
-def _rule_for_each(c: _Compiler, text: str, original: str, state: _State) -> bool:
-    match = g.FOR_EACH.match(text)
-    if match is None:
-        return False
+def _for_each(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
     condition: Condition | None = None
-    if match.group("value"):
-        value = _number(match.group("value"))
+    if "value" in f:
+        value = g.number(f["value"])
         condition = InRange(value, value)
     return c.add_outcome(state, Outcome(original, condition, reads=Reads.EACH))
 
 
-def _rule_otherwise(c: _Compiler, text: str, original: str, state: _State) -> bool:
-    if not g.OTHERWISE.match(text):
-        return False
+def _otherwise(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
     return c.add_outcome(state, Outcome(original, reads=Reads.OTHERWISE))
 
 
-def _rule_ties(c: _Compiler, text: str, original: str, state: _State) -> bool:
-    if not g.REROLL_TIES.match(text):
-        return False
+def _ties(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
     roll = c.current_roll(state)
     if roll is not None and roll.compare is not None:
         c.update_roll(state, compare=replace(roll.compare, break_ties=True))
     return c.add_outcome(state, Outcome(original, reads=Reads.TIES))
 
 
-def _each_player(roll: RollInstruction | None) -> bool:
-    return roll is not None and roll.roller in (Roller.EACH_PLAYER, Roller.EACH_OPPONENT)
-
-
-def _rule_who_had(c: _Compiler, text: str, original: str, state: _State) -> bool:
+def _who_had(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
     """ "If one or more opponents had the highest result, ...": an outcome on who had it."""
-    match = g.WHO_HAD.match(text)
     roll = c.current_roll(state)
-    if match is None or not _each_player(roll):
-        return False
     assert roll is not None
-    extreme = Extreme(match.group("extreme"))
-    who = Scope.YOU if match.group("who") == "you" else Scope.OPPONENT
+    extreme = Extreme(f["extreme"])
+    who = Scope.YOU if f["who"] == "you" else Scope.OPPONENT
     if roll.compare is None:
         c.update_roll(state, compare=Comparison(extreme))
     return c.add_outcome(state, Outcome(original, reads=Reads.STANDING, who=who, extreme=extreme))
 
 
-def _rule_standing(c: _Compiler, text: str, original: str, state: _State) -> bool:
+def _standing(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
     """A sentence that uses the player with the lowest or highest result."""
-    match = g.STANDING.search(text)
     roll = c.current_roll(state)
-    if match is None or not _each_player(roll):
-        return False
     assert roll is not None
-    extreme = Extreme(match.group("extreme"))
+    extreme = Extreme(f["extreme"])
     if roll.compare is None:
         c.update_roll(state, compare=Comparison(extreme))
     return c.add_outcome(state, Outcome(original, reads=Reads.STANDING, extreme=extreme))
 
 
-def _rule_conditional(c: _Compiler, text: str, original: str, state: _State) -> bool:
-    match = g.CONDITIONAL.match(text)
-    if match is None:
-        return False
-    if state.roll is None:
-        # Inside a triggered ability ("if the roll was 4 or higher, ..."): part of its effect.
-        return state.trigger and c.extend_effect(state, original)
-    condition = parse_condition(match.group("cond"))
-    if condition is None and not g.SYMBOLIC_CONDITION.match(match.group("cond")):
-        return False
+def _conditional(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
+    condition = _value(f["cond"])
     return c.add_outcome(state, Outcome(original, condition, reads=Reads.RESULT))
 
 
-def _rule_roll(c: _Compiler, text: str, original: str, state: _State) -> bool:
-    if _find_rolls(c, text, original, state):
-        rest = _strip_rolls(text)
-        if g.DICE_WORD.search(rest):
-            for sentence_rule in (_rule_conditional, _rule_doubles, _rule_for_each):
-                if sentence_rule(c, rest.lstrip(" ,"), original, state):
-                    break
-        return True
-    return False
+def _effect_if(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
+    # Inside a triggered ability ("if the roll was 4 or higher, ..."): part of its effect.
+    return c.extend_effect(state, original)
 
 
-def _rule_follow_up(c: _Compiler, text: str, original: str, state: _State) -> bool:
+def _rolls(c: _Compiler, rolls: g.Rolls, original: str, state: _State) -> bool:
+    reasons = _add_rolls(c, rolls, original, state)
+    if g.mentions_dice(rolls.sentence, *rolls.lead):
+        reasons.append(f"not read: {rolls.text(rolls.lead).strip(' ,')}")
+    _report(c, original, reasons)
+    return True
+
+
+def _report(c: _Compiler, original: str, reasons: list[str]) -> None:
+    """One ``unsupported`` entry for a sentence, with every part of it not understood (each once)."""
+    if reasons:
+        c.unsupported_part(original, "; ".join(dict.fromkeys(reasons)))
+
+
+def _follow_up(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
     """A sentence after a roll that uses its dice without rolling ("it becomes a Die token")."""
-    if state.roll is None and not state.trigger:
-        return False
-    if g.ROLL_WORD.search(text):
-        return False
-    if state.roll is not None and g.USES_RESULT.search(text):
-        return c.add_outcome(state, Outcome(original, reads=_reads(text)))
-    if state.roll is None and g.DICE_WORD.search(text):
+    s = f.sentence
+    if state.roll is not None and g.uses_result(s):
+        return c.add_outcome(state, Outcome(original, reads=_reads(s.text)))
+    if state.roll is None and g.mentions_dice(s):
         return c.extend_effect(state, original)
-    return bool(g.DICE_WORD.search(text))
+    return g.mentions_dice(s)
 
 
 def _reads(text: str) -> Reads:
@@ -1095,118 +938,74 @@ def _reads(text: str) -> Reads:
     return Reads.RESULT
 
 
-_SENTENCE_RULES = (
-    _rule_coin_replacement,
-    _rule_replacement,
-    _rule_static_modifier,
-    _rule_costed_modifier,
-    _rule_after_roll,
-    _rule_if_you_do,
-    _rule_once_each_turn,
-    _rule_reroll_if,
-    _rule_reroll_by_cost,
-    _rule_reroll_activated,
-    _rule_trigger,
-    _rule_face_counts_as,
-    _rule_passive,
-    _rule_store,
-    _rule_repeat,
-    _rule_doubles,
-    _rule_exactly,
-    _rule_for_each,
-    _rule_ties,
-    _rule_who_had,
-    _rule_standing,
-    _rule_otherwise,
-    _rule_roll,
-    _rule_conditional,
-    _rule_follow_up,
-)
-"""The sentence rules, tried in order; the first that reads a sentence wins."""
-
-PRECEDENCE = (
-    ("_rule_repeat", "_rule_conditional", "'if you roll N, repeat this process' repeats the roll (CR 706.3c)"),
-    (
-        "_rule_replacement",
-        "_rule_roll",
-        "'instead roll that many dice plus one' says how a roll is made, it rolls none",
-    ),
-    ("_rule_trigger", "_rule_roll", "'whenever you roll the planar die, ...' names the trigger's event, not a roll"),
-)
-"""Every pair of sentence rules that read the same sentence, the winner first, and why. A test runs
-every rule on every sentence of the known cards, the synthetic families and generated Oracle texts,
-and fails on an overlap not listed here. ``_rule_follow_up`` (a sentence that uses the dice) is the
-fallback of all the others and overlaps any of them by design."""
+_ACTIONS: dict[str, Action] = {
+    g.COIN_REPLACEMENT.name: _coin_replacement,
+    g.REPLACEMENT.name: _replacement,
+    g.STATIC_MODIFIER.name: _static_modifier,
+    g.COSTED_MODIFIER.name: _costed_modifier,
+    g.AFTER_ROLL.name: _after_roll,
+    g.IF_YOU_DO.name: _if_you_do,
+    g.ONCE_EACH_TURN.name: _once_each_turn,
+    g.REROLL_IF.name: _reroll_if,
+    g.REROLL_BY_COST.name: _reroll_by_cost,
+    g.REROLL_ACTIVATED.name: _reroll_activated,
+    g.TRIGGER.name: _trigger,
+    g.FACE_COUNTS_AS.name: _face_counts_as,
+    g.RECOGNISED.name: _recognised,
+    g.STORE_SENTENCE.name: _store,
+    g.REPEAT.name: _repeat,
+    g.DOUBLES.name: _doubles,
+    g.EXACTLY.name: _exactly,
+    g.FOR_EACH.name: _for_each,
+    g.REROLL_TIES.name: _ties,
+    g.WHO_HAD.name: _who_had,
+    g.STANDING.name: _standing,
+    g.OTHERWISE.name: _otherwise,
+    g.ROLLS.name: _rolls,
+    g.CONDITIONAL.name: _conditional,
+    g.EFFECT_IF.name: _effect_if,
+    g.FOLLOW_UP.name: _follow_up,
+}
+"""What each production of ``grammar.SENTENCES`` means."""
 
 
 # -- roll instructions inside a sentence ----------------------------------------------------------
 
 
-def _find_rolls(c: _Compiler, text: str, original: str, state: _State) -> bool:
-    """Find every roll instruction in ``text`` and add it; True when at least one was found."""
-    found = False
-    stored = g.REROLL_STORED.search(text)
-    if stored:
-        c.add_roll(
-            RollInstruction(Amount.named("chosen stored results"), Die(6), reroll_stored=True, text=original), state
-        )
-        found = True
-    for _planar in g.PLANAR_ROLL.finditer(text):
-        c.add_roll(RollInstruction(Amount(1), PLANAR_DIE, text=original), state)
-        found = True
-    for _visit in g.VISIT_ROLL.finditer(text):
-        # Unfinity: rolling to visit your Attractions is rolling a d6.
-        c.add_roll(RollInstruction(Amount(1), Die(6), purpose="visit attractions", text=original), state)
-        found = True
-    # (phrase, its count when the phrase names it in words, whether a trigger condition may hold it)
-    matches: list[tuple[re.Match[str], Amount | None, bool]] = [
-        *((m, Amount.named(amount_name(m.group("what"))), True) for m in g.NUMBER_OF_DICE.finditer(text)),
-        *((match, None, True) for match in g.ROLL.finditer(text)),
-        *((match, None, False) for match in g.IMPLICIT_ROLL.finditer(text)),
-    ]
-    for match, count, in_condition in matches:
-        if "planar" in match.group("die"):
+def _add_rolls(c: _Compiler, rolls: g.Rolls, original: str, state: _State) -> list[str]:
+    """Every roll phrase of a sentence, in text order; then what follows each (an unsupported part,
+    or an outcome that uses its result), the last roll's first. Returns why parts of the sentence
+    were not understood (the rules refuse a roll's numbers, or words no production read)."""
+    reasons: list[str] = []
+    added: list[tuple[int, tuple[int, int]]] = []
+    s = rolls.sentence
+    where = rolls.where[1] if rolls.where is not None else None
+    for index, phrase in enumerate(rolls.phrases):
+        try:
+            roll, where = _roll(phrase, original, where)
+        except CardTextError as error:
+            # The rules refuse this roll's numbers (a die of no size, a d0): the others still roll.
+            reasons.append(_reason(error))
             continue
-        if in_condition and _inside_trigger_condition(text, match.start()):
-            continue
-        if _roll_phrase(c, match, text, original, state, count):
-            found = True
-    return found
-
-
-def _roll_phrase(
-    c: _Compiler, match: re.Match[str], text: str, original: str, state: _State, count: Amount | None
-) -> bool:
-    """One roll phrase: the roll, then the rest of its sentence (a roll after it, an outcome, or a
-    part not read, which goes to ``unsupported``)."""
-    roll, rest = _roll_from_match(match, text, original, count)
-    c.add_roll(roll, state)
-    index = state.roll
-    # "..., then roll a d6": a roll in the rest is a roll of its own (ROLL's tail runs to the end).
-    later = [
-        *((m, Amount.named(amount_name(m.group("what")))) for m in g.NUMBER_OF_DICE.finditer(rest)),
-        *((m, None) for m in g.ROLL.finditer(rest) if "planar" not in m.group("die")),
-    ]
-    for nested, named in later:
-        _roll_phrase(c, nested, rest, original, state, named)
-    unread = _strip_rolls(rest)
-    if g.DICE_WORD.search(unread):
-        c.unsupported_part(original, f"not read: {unread.strip(' ,')}")
-    elif g.USES_RESULT.search(unread) and index is not None:
-        # "Roll a d4 and create ... equal to the result": the rest of the sentence uses it.
-        current = c.rolls[index]
-        c.rolls[index] = replace(current, outcomes=current.outcomes + (Outcome(original, reads=_reads(unread)),))
-    return True
-
-
-def _inside_trigger_condition(text: str, position: int) -> bool:
-    head = text[:position]
-    return bool(g.CONDITION_HEAD.match(head))
+        c.add_roll(roll, state)
+        after = phrase.after
+        if index == len(rolls.phrases) - 1 and where is not None:
+            after = (after[0], len(s.words))  # the "where X is" clause no roll used is unread text
+        added.append((len(c.rolls) - 1, after))
+    for index, after in reversed(added):
+        text = rolls.text(after)
+        if g.mentions_dice(s, *after):
+            reasons.append(f"not read: {text.strip(' ,')}")
+        elif g.uses_result(s, *after):
+            # "Roll a d4 and create ... equal to the result": the rest of the sentence uses it.
+            current = c.rolls[index]
+            c.rolls[index] = replace(current, outcomes=current.outcomes + (Outcome(original, reads=_reads(text)),))
+    return reasons
 
 
 @dataclass
 class _Tail:
-    """What a roll's tails said (``grammar.ROLL_TAILS``)."""
+    """What a roll's tails said (``grammar.TAILS``)."""
 
     also: list[DiceGroup] = field(default_factory=list)
     twice: bool = False
@@ -1220,94 +1019,84 @@ class _Tail:
     store: bool = False
 
 
-def _read_tail(tail: str) -> tuple[_Tail, str]:
-    """The roll's tails, in sequence from the start of ``tail``; the rest of the sentence after them."""
-    read = _Tail()
-    position = 0
-    while (next_tail := _next_tail(tail, position)) is not None:
-        reader, found = next_tail
-        reader(read, found)
-        position = found.end()
-    return read, tail[position:]
+def _tail_also(read: _Tail, f: Fields) -> None:
+    read.also.append(DiceGroup(_count(f["count"]), _die(f["die"])))
 
 
-def _next_tail(tail: str, position: int) -> tuple[Callable[[_Tail, re.Match[str]], None], re.Match[str]] | None:
-    for name, reader in zip(g.ROLL_TAILS, _TAIL_READERS, strict=True):
-        found: re.Match[str] | None = getattr(g, name).match(tail, position)
-        if found is not None and found.end() > position:
-            return reader, found
-    return None
-
-
-def _tail_also(read: _Tail, found: re.Match[str]) -> None:
-    read.also.append(DiceGroup(_count(found.group("count")), _die(found.group("die"))))
-
-
-def _tail_twice(read: _Tail, found: re.Match[str]) -> None:
+def _tail_twice(read: _Tail, f: Fields) -> None:
     read.twice = True
 
 
-def _tail_for_each(read: _Tail, found: re.Match[str]) -> None:
-    read.for_each = found.group("what")
+def _tail_for_each(read: _Tail, f: Fields) -> None:
+    read.for_each = f["what"]
 
 
-def _tail_plus_each(read: _Tail, found: re.Match[str]) -> None:
-    read.plus_each = found.group("what")
+def _tail_plus_each(read: _Tail, f: Fields) -> None:
+    read.plus_each = f["what"]
 
 
-def _tail_ignore(read: _Tail, found: re.Match[str]) -> None:
-    if found.group(0).startswith(" and ignore all but"):
-        _tail_keep(read, found)
+def _tail_ignore(read: _Tail, f: Fields) -> None:
+    if "all_but" in f:  # "ignore all but the highest N": keep N
+        _tail_keep(read, f)
     else:
-        read.ignore_lowest = _number((found.group("n") or found.group("n2") or "1").strip())
+        read.ignore_lowest = g.number(f.get("n") or "1")
 
 
-def _tail_keep(read: _Tail, found: re.Match[str]) -> None:
-    read.keep_highest = _number((found.group("keep") or found.group("keep2") or "1").strip())
+def _tail_keep(read: _Tail, f: Fields) -> None:
+    read.keep_highest = g.number(f.get("keep") or "1")
 
 
-def _tail_choose(read: _Tail, found: re.Match[str]) -> None:
+def _tail_choose(read: _Tail, f: Fields) -> None:
     read.choose = True
 
 
-def _tail_total(read: _Tail, found: re.Match[str]) -> None:
+def _tail_total(read: _Tail, f: Fields) -> None:
     read.total = True
 
 
-def _tail_add(read: _Tail, found: re.Match[str]) -> None:
-    sign = 1 if found.group("verb") == "add" else -1
-    what = found.group("what").strip()
-    read.modifier = Amount(sign * _number(what)) if what.isdigit() else Amount.named(amount_name(what), sign=sign)
+def _tail_add(read: _Tail, f: Fields) -> None:
+    sign = 1 if f["verb"] == "add" else -1
+    what = f["what"].strip()
+    read.modifier = Amount(sign * g.number(what)) if what.isdigit() else Amount.named(amount_name(what), sign=sign)
 
 
-def _tail_store(read: _Tail, found: re.Match[str]) -> None:
+def _tail_store(read: _Tail, f: Fields) -> None:
     read.store = True
 
 
-_TAIL_READERS = (
-    _tail_also,
-    _tail_twice,
-    _tail_for_each,
-    _tail_plus_each,
-    _tail_ignore,
-    _tail_keep,
-    _tail_choose,
-    _tail_total,
-    _tail_add,
-    _tail_store,
-)
-"""What each of ``grammar.ROLL_TAILS`` sets, in the same order."""
+_TAIL_READERS: dict[str, Callable[[_Tail, Fields], None]] = {
+    g.TAIL_ALSO.name: _tail_also,
+    g.TAIL_TWICE.name: _tail_twice,
+    g.TAIL_FOR_EACH.name: _tail_for_each,
+    g.TAIL_PLUS_EACH.name: _tail_plus_each,
+    g.TAIL_IGNORE.name: _tail_ignore,
+    g.TAIL_KEEP.name: _tail_keep,
+    g.TAIL_CHOOSE.name: _tail_choose,
+    g.TAIL_TOTAL.name: _tail_total,
+    g.TAIL_ADD.name: _tail_add,
+    g.TAIL_STORE.name: _tail_store,
+}
+"""What each of ``grammar.TAILS`` sets."""
 
 
-def _roll_from_match(
-    match: re.Match[str], text: str, original: str, count: Amount | None = None
-) -> tuple[RollInstruction, str]:
-    """A roll instruction from a phrase's count (or ``count``), die and tails, and the rest of its sentence."""
-    die = _die(match.group("die"))
-    count = count or _count(match.group("count"))
-    read, rest = _read_tail(match.group("tail"))
+def _roll(phrase: g.RollPhrase, original: str, where: str | None) -> tuple[RollInstruction, str | None]:
+    """A roll instruction from a roll phrase (its head and tails), and the "where X is" amount left
+    for a later roll when this one does not use it."""
+    f = phrase.fields
+    if phrase.head == g.REROLL_STORED.name:
+        return RollInstruction(Amount.named("chosen stored results"), Die(6), reroll_stored=True, text=original), where
+    if phrase.head == g.PLANAR_ROLL.name:
+        return RollInstruction(Amount(1), PLANAR_DIE, text=original), where
+    if phrase.head == g.VISIT_ROLL.name:
+        # Unfinity: rolling to visit your Attractions is rolling a d6.
+        return RollInstruction(Amount(1), Die(6), purpose="visit attractions", text=original), where
+    die = _die(f["die"])
+    count = Amount.named(amount_name(f["what"])) if phrase.head == g.NUMBER_OF_DICE.name else _count(f["count"])
+    read = _Tail()
+    for name, tail in phrase.tails:
+        _TAIL_READERS[name](read, tail)
     also = read.also
-    subject = (match.groupdict().get("subject") or "").strip()
+    subject = f.get("subject") or ""
     roller = Roller.THAT_PLAYER if subject == "they" else Roller.YOU
     if subject in ("each player", "each opponent", "that player", "target player", "target opponent"):
         roller = Roller(subject)
@@ -1318,10 +1107,9 @@ def _roll_from_match(
         count = Amount.named(amount_name("each " + read.for_each))
     if read.plus_each is not None:
         count = Amount.named(amount_name(read.plus_each), constant=count.constant)
-    where = g.TAIL_WHERE_X.search(rest)
-    if where and count.name == "X":
-        count = Amount.named(amount_name(where.group("what")), aliases=("X",))
-        rest = rest[: where.start()]
+    if where is not None and count.name == "X":
+        count = Amount.named(amount_name(where), aliases=("X",))
+        where = None
     roll = RollInstruction(
         count=count,
         die=die,
@@ -1334,16 +1122,7 @@ def _roll_from_match(
         also=tuple(also),
         text=original,
     )
-    return roll, rest
-
-
-def _strip_rolls(text: str) -> str:
-    text = g.REROLL_STORED.sub(" ", text)
-    text = g.PLANAR_ROLL.sub(" ", text)
-    text = g.VISIT_ROLL.sub(" ", text)
-    text = g.NUMBER_OF_DICE.sub(" ", text)
-    text = g.ROLL.sub(" ", text)
-    return g.IMPLICIT_ROLL.sub(" ", text)
+    return roll, where
 
 
 def _named(text: str, name: str) -> str:
@@ -1352,6 +1131,12 @@ def _named(text: str, name: str) -> str:
 
 
 def _named_roll(roll: RollInstruction, name: str) -> RollInstruction:
+    if not name or (
+        "~" not in roll.text
+        and not any("~" in outcome.text for outcome in roll.outcomes)
+        and (roll.table is None or not any("~" in row.text for row in roll.table.rows))
+    ):
+        return roll  # nothing written ~: the roll as it is (a copy of it costs its checks again)
     table = roll.table
     if table is not None:
         table = replace(table, rows=tuple(replace(row, text=_named(row.text, name)) for row in table.rows))
@@ -1360,9 +1145,15 @@ def _named_roll(roll: RollInstruction, name: str) -> RollInstruction:
 
 
 def _named_effect(effect: Effect, name: str) -> Effect:
+    cost = getattr(effect, "cost", None)
+    if not name or (
+        "~" not in effect.text
+        and "~" not in getattr(effect, "effect", "")
+        and not (isinstance(cost, Cost) and "~" in cost.text)
+    ):
+        return effect
     if isinstance(effect, Trigger):
         return replace(effect, text=_named(effect.text, name), effect=_named(effect.effect, name))
-    cost = getattr(effect, "cost", None)
     if isinstance(cost, Cost):
         return replace(effect, text=_named(effect.text, name), cost=replace(cost, text=_named(cost.text, name)))  # type: ignore[call-arg]
     return replace(effect, text=_named(effect.text, name))

@@ -1,361 +1,1653 @@
-"""The grammar of dice on cards: the dice language, as named phrases composed of smaller ones.
+"""The grammar of dice on cards: the dice language, as named productions composed of smaller ones.
 
-The compiler (``compiler.py``) reads each sentence of an ability through these phrases, on the
-matching form of the text (``normalize.for_matching``: lower case, number words as digits, every
-dash an em dash, the card's own name or "this creature" as ``~``). A phrase is a wording family of
-the language, never one card's sentence: a test runs every phrase over the dev cards and asks three
-synthetic texts of any phrase that only one card uses (``tests/test_grammar_rules.py``).
+The compiler (``compiler.py``) reads each sentence of an ability through these productions, on the
+tokens of its matching form (``normalize.for_matching``: lower case, number words as digits, every
+dash an em dash, the card's own name or "this creature" as ``~``; ``parsing.tokenize``: words,
+numbers, ``~``, symbols like ``{chaos}``, punctuation). A production is a wording family of the
+language, never one card's sentence: a test runs every production over the dev cards and asks three
+synthetic texts of any that only one card uses (``tests/test_grammar_rules.py``).
 
-The language, from its words up (``⟨NAME⟩`` is a phrase of this module)::
+A sentence is understood when one of the :data:`SENTENCES` reads all of it; when two do, the pair
+must be declared in :data:`PRECEDENCE` (a test fails on any other), and :data:`FALLBACK` reads a
+sentence only when nothing else does. No production is "tried first".
+
+The language, from its words up (``⟨NAME⟩`` is a production of this module)::
 
     count     := a | an | N | x | that many                                  COUNT
     die       := dN | N-sided die | the planar die | dice (no size: refused)  SIZED_DIE, DIE
     who       := you | a player | any player | an opponent | each player ...  WHO
     condition := [a] [natural] N [or higher | or lower] | a N, M, or K
-                 | a die's highest natural result | {CHAOS} | blank ...      CONDITION, CONDITION_WORDS
-    roll      := [who] roll(s) count die (and count die)* tail*               ROLL, TAIL_ALSO
+                 | a die's highest natural result | {CHAOS} | blank ...      CONDITION
+    roll      := [who] roll(s) count die tail*                                ROLL
                | roll a number of die equal to amount tail*                   NUMBER_OF_DICE
-               | roll the planar die | roll to visit your Attractions          PLANAR_ROLL, VISIT_ROLL
+               | the result of count die roll tail*                           IMPLICIT_ROLL
+               | roll the planar die | roll to visit your Attractions         PLANAR_ROLL, VISIT_ROLL
                | reroll ... stored results                                    REROLL_STORED
-    tail      := twice | for each amount | plus an additional die for each amount
+    tail      := and count die | twice | for each amount | plus an additional die for each amount
                | and ignore the [N] lowest rolls | and ignore all but the highest N rolls
-               | and choose one result | and add|subtract amount | and store those results on ~
-               | , where X is amount                                          TAIL_*
-    table     := row+ (on their own lines or one line)                        TABLE_ROW, LIST_ROW, ROW_BREAK
+               | and keep the N highest | and choose one result | and use the total
+               | and add|subtract amount | and store those results on ~       TAIL_*
+    rolls     := text roll (text roll)* text [, where X is amount]           ROLLS, WHERE_X
+    table     := row+ (on their own lines or one line)                        CHART_ROW, LIST_ROW, ROW_START
     row       := N | N—M | N+ (| or —) text [roll again | repeat this process N more times]   ROW_AGAIN
     outcome   := if the result is condition, ... | if you rolled doubles, ... | otherwise, ...
                | for each result [of N], ... | if you rolled N exactly K times, ...
                | the player with the lowest|highest result ... | reroll ties    CONDITIONAL, DOUBLES, ...
     repeat    := if you roll condition, [you may] repeat this process          REPEAT
-    replacement := if who would roll dice, instead roll that many dice plus N and ignore the lowest
-               | ... and ignore N | ... an opponent chooses N to ignore | two of those dice, ignore one
-               | roll them and <then> | N dice and use the total              REPLACEMENT, HOW_*
+    replacement := [if] who would roll dice, [they] [may] [instead] how      REPLACEMENT
+    how       := that many dice plus N and ignore the lowest | ... and ignore N | ... an opponent
+                 chooses N to ignore | two of those dice and ignore one | N dice and ignore the lower
+               | N dice and use the total | them and <then>                   HOW_*
     modifier  := increase|decrease the result of each die who rolls by N     STATIC_MODIFIER
                | after who rolls a die, you may cost. if you do, increase or decrease the result by N
                | you may cost to increase the result of a die who rolled by N AFTER_ROLL, IF_YOU_DO, COSTED_MODIFIER
     reroll    := if you roll condition [on a die], you may reroll that die     REROLL_IF
                | [once each turn,] you may cost to [have who] reroll dice    REROLL_BY_COST
-               | cost: reflip any coin [or] reroll any die                    REROLL_ACTIVATED
-    trigger   := whenever who roll(s) what, [if its result is condition,] effect
+               | cost: reflip any coin [or reroll any die]                   REROLL_ACTIVATED
+    trigger   := whenever who roll(s) what, [if its result is condition,] effect (effect: text, its rolls)
                | whenever a N is rolled, ... | whenever chaos ensues, ...     TRIGGER, INTERVENING_IF, ...
     what      := a die | one or more dice | condition [on a die] | doubles | your Nth die each turn
-               | the planar die | to visit your Attractions                   NTH_DIE, WHAT_BATCH, ...
+               | the planar die | to visit your Attractions                   WHAT, NTH_DIE, ...
     coins     := if who would flip a coin, instead flip N coins and ignore N-1 (CR 705)   COIN_REPLACEMENT
     face      := each <face> roll of the planar die counts as a <face> roll   FACE_COUNTS_AS
     stored    := store|install the result on ~ | use a stored result for a die   STORE_SENTENCE, USE_STORED
-    recognised (not applied): protection from dice, rolled this turn, until a roll, stacked dice
+    recognised (not applied): protection from dice, rolled this turn, until a roll, stacked dice   RECOGNISED
+    ability   := [ability word —] [cost :] sentence+ (a line of text; quotes are abilities of their own)
+                                                                   ABILITY_WORD, COST_SPLIT, COST_HINT
 
-A wording family is a new phrase here, built from the ones above; the canonical renderer
-(``canonical.py``) writes one wording of each, and the round trip checks that it reads back.
+A new wording family is a new production here, built from the ones above, and added to
+:data:`SENTENCES` when it is a sentence of its own; the canonical renderer (``canonical.py``) writes
+one wording of each, and the round trip checks that it reads back. Regular expressions appear only
+for single tokens (a number, ``dN``, ``4th``). How to add one: write the production from the
+ones above (``parsing``'s combinators), put it in :data:`SENTENCES` with where it may stand, give
+it an action in ``compiler._ACTIONS``, a canonical wording in ``canonical.py``, and three
+synthetic texts in ``tests/test_grammar_rules.py`` if only one known card uses it; if it reads a
+sentence another production also reads, the precedence test says so, and the pair goes in
+:data:`PRECEDENCE` with its reason.
 """
 
 from __future__ import annotations
 
-import re
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from mtgdice.rules import AnyOf, Condition, Event, FaceIs, InRange, NaturalMax, PlanarFace
+from mtgdice.rules.errors import CardTextError
+from mtgdice.text.parsing import (
+    CHUNK,
+    END,
+    REJECT,
+    Fields,
+    Parser,
+    Refused,
+    Result,
+    Rule,
+    Sentence,
+    ahead,
+    alt,
+    cap,
+    either,
+    many,
+    not_ahead,
+    note,
+    opt,
+    peek,
+    rest,
+    seq,
+    somewhere,
+    span,
+    token,
+    tokenize,
+    words,
+)
+
+MAX_DIGITS = 18
+"""Longest number read from card text, as the JSON reader allows; a longer one is refused."""
+
+
+def number(digits: str) -> int:
+    """A number of the text; :class:`CardTextError` past :data:`MAX_DIGITS` digits.
+
+    >>> number("20")
+    20
+    """
+    if len(digits) > MAX_DIGITS:
+        raise CardTextError(f"number: {digits[:12]}... has more than {MAX_DIGITS} digits")
+    return int(digits)
+
+
+# -- tokens -------------------------------------------------------------------------------------
+
+NUMBER = token("N", r"\d+")
+SIZE = token("dN", r"d\d+s?")
+ORDINAL_NUMBER = token("Nth", r"\d+(?:st|nd|rd|th)")
+ROLL_TOKEN = token("roll", r"(?:re)?roll(?:s|ed|ing)?")
+"""A form of "roll" or "reroll" (a hyphen is a token of its own: "re-roll" is "re", "-", "roll")."""
+_ROLL_FORMS = frozenset(prefix + "roll" + ending for prefix in ("", "re") for ending in ("", "s", "ed", "ing"))
+"""Every token :data:`ROLL_TOKEN` reads, for a test against a sentence's vocabulary."""
+assert all(ROLL_TOKEN.matches(form) for form in _ROLL_FORMS)
+
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
 
 # -- words ------------------------------------------------------------------------------------
 
-COUNT = r"(?:a|an|\d+|x|that many)"
-"""How many dice: "a", "2", "x" ("roll X d6")."""
+COUNT = Rule("COUNT", alt(words("a", "an", "x", "that many"), NUMBER), doc='How many dice: "a", "2", "x".')
 
-SIZED_DIE = r"(?:d\d+s?|\d+-sided (?:dice|die))"
-"""A die with its number of sides: "d20", "d20s", "6-sided die", "6-sided dice"."""
-
-DIE = r"(?:" + SIZED_DIE + r"|(?:the )?planar die|dice|die)"
-"""A kind of die: a sized die, "the planar die", or "dice"/"die" with no size (the context gives it)."""
-
-WHO = (
-    r"(?:you|a player|any player|an opponent|each opponent|each player|another player|that player|"
-    r"target player|target opponent)"
+SIZED_DIE = Rule(
+    "SIZED_DIE",
+    alt(SIZE, seq(NUMBER, "-sided", words("dice", "die"))),
+    doc='A die with its number of sides: "d20", "d20s", "6-sided die", "6-sided dice".',
 )
-"""Whose roll: "you", "a player", "any player", "an opponent", ... (``compiler._scope`` reads it)."""
 
-FACE = r"(?:blank|chaos|planeswalk|planeswalker|\{chaos\}|\{planeswalker\}|\{pw\})"
-"""A face of the planar die (CR 901.9): blank, {CHAOS}, {PLANESWALKER}."""
+PLANAR_DIE = Rule("PLANAR_DIE", seq(opt("the"), "planar die"))
 
-DICE_WORD = re.compile(
-    r"\b(?:dice|die|d\d+s?|\d+-sided|re-?roll(?:s|ed|ing)?|roll(?:s|ed|ing)?)\b|\{chaos\}|\{pw\}|chaos ensues"
+DIE = Rule(
+    "DIE",
+    alt(SIZED_DIE, PLANAR_DIE, words("dice", "die")),
+    doc='A kind of die: a sized die, "the planar die", or "dice"/"die" with no size (the context gives it).',
 )
-"""Any mention of dice: the independent test for "this sentence is about dice"."""
 
-NUMBER = r"\d+"
+WHO = Rule(
+    "WHO",
+    words(
+        "you",
+        "a player",
+        "any player",
+        "an opponent",
+        "each opponent",
+        "each player",
+        "another player",
+        "that player",
+        "target player",
+        "target opponent",
+    ),
+    doc='Whose roll: "you", "a player", "any player", "an opponent", ... (``compiler._scope`` reads it).',
+)
 
-CONDITION = r"(?:[^,]|,(?= (?:or )?(?:a |an )?\d))+"
-"""The words of a condition on a result, up to the comma that ends it: a comma inside a list of
-values ("a 1, 2, or 3") does not end it. ``compiler.parse_condition`` reads the words."""
+FACE = Rule(
+    "FACE",
+    words("blank", "chaos", "planeswalk", "planeswalker", "{chaos}", "{planeswalker}", "{pw}"),
+    doc="A face of the planar die (CR 901.9): blank, {CHAOS}, {PLANESWALKER}.",
+)
 
-ROLL_WORD = re.compile(r"\b(?:re-?)?roll(?:s|ed|ing)?\b")
-USES_RESULT = re.compile(r"\bresults?\b|\bthat much\b|\bthe total\b|\bthe difference\b|\bdice\b|\bdie\b")
-"""A sentence that uses the dice just rolled."""
-CONDITION_HEAD = re.compile(r"^(?:whenever|when|after|if)\b[^,]*$")
-"""Inside a trigger or "if" condition (a roll named there is not rolled)."""
+ONE_DIE = Rule("ONE_DIE", seq(words("a", "an", "any", "1"), DIE), doc='One die: "a die", "a d20", "any die".')
+
+
+def _sided(s: Sentence, k: int) -> str | None:
+    """The number of "N-sided" when token ``k`` is its "sided" (written as one word)."""
+    found = s.words
+    if found[k] == "sided" and k >= 2 and found[k - 1] == "-" and NUMBER.matches(found[k - 2]):
+        if not s.spaced(k - 1) and not s.spaced(k):
+            return found[k - 2]
+    return None
+
+
+def die_sides(text: str) -> str | None:
+    """The number of sides a phrase names first ("one or more d20s" → "20"), as written.
+
+    >>> die_sides("a 6-sided die"), die_sides("one or more dice"), die_sides("two d20s")
+    ('6', None, '20')
+    """
+    s = tokenize(text)
+    for k, word in enumerate(s.words):
+        if word[0] == "d" and SIZE.matches(word):
+            return word[1:].rstrip("s")
+        if (number_of_sides := _sided(s, k)) is not None:
+            return number_of_sides
+    return None
+
+
+def mentions(
+    s: Sentence,
+    vocabulary: frozenset[str],
+    phrases: tuple[tuple[str, ...], ...] = (),
+    start: int = 0,
+    end: int | None = None,
+) -> bool:
+    """Whether tokens ``start`` to ``end`` of a sentence hold one of the words, or one of the phrases."""
+    whole = start == 0 and (end is None or end >= len(s.words))
+    found = s.words if whole else s.words[start:end]
+    if not vocabulary.isdisjoint(s.vocabulary if whole else found):
+        return True
+    return any(
+        found[i : i + len(phrase)] == phrase for phrase in phrases if phrase[0] in found for i in range(len(found))
+    )
+
+
+_DICE_VOCABULARY = frozenset({"dice", "die", "{chaos}", "{pw}"})
+
+
+def mentions_dice(s: Sentence, start: int = 0, end: int | None = None) -> bool:
+    """Any mention of dice in tokens ``start`` to ``end``: a die or dice, ``dN``, ``N-sided``, a form
+    of roll or reroll, {CHAOS}, "chaos ensues". The test, independent of any production, for "this
+    sentence is about dice".
+
+    >>> mentions_dice(tokenize("whenever you roll 1 or more dice")), mentions_dice(tokenize("flying"))
+    (True, False)
+    """
+    if mentions(s, _DICE_VOCABULARY | _ROLL_FORMS, (("chaos", "ensues"),), start, end):
+        return True
+    found = s.words
+    for index in range(start, len(found) if end is None else end):
+        word = found[index]
+        if word[0] == "d" and SIZE.matches(word):
+            return True
+        if index >= start + 2 and _sided(s, index) is not None:
+            return True
+    return False
+
+
+def mentions_rolling(s: Sentence) -> bool:
+    """A form of "roll" or "reroll" in the sentence."""
+    return not _ROLL_FORMS.isdisjoint(s.vocabulary)
+
+
+_RESULT_WORDS = frozenset({"result", "results", "dice", "die"})
+_RESULT_PHRASES = (("that", "much"), ("the", "total"), ("the", "difference"))
+
+
+def uses_result(s: Sentence, start: int = 0, end: int | None = None) -> bool:
+    """Tokens that use the dice just rolled: their result, total or difference, "that much"."""
+    return mentions(s, _RESULT_WORDS, _RESULT_PHRASES, start, end)
+
+
+# -- conditions on a result (CR 706.2) ------------------------------------------------------------
+
+
+def _values(f: Fields) -> tuple[int, ...]:
+    return tuple(number(digits) for digits in f.all("value"))
+
+
+def _value_condition(f: Fields) -> Condition:
+    natural = "natural" in f
+    values = _values(f)
+    if f.get("up"):
+        return InRange(values[0], None, natural)
+    if f.get("down"):
+        return InRange(None, values[0], natural)
+    if len(values) > 1:
+        return AnyOf(tuple(InRange(v, v, natural) for v in values))
+    return InRange(values[0], values[0], natural)
+
+
+_ARTICLE = opt(words("a", "an"))
+_AND_VALUE = seq(alt(", or", "or", ","), _ARTICLE, cap("value", NUMBER))
+
+VALUE_CONDITION = Rule(
+    "VALUE_CONDITION",
+    seq(
+        _ARTICLE,
+        opt(cap("natural", "natural")),
+        cap("value", NUMBER),
+        alt(
+            seq("or", alt(cap("up", words("higher", "greater", "more")), cap("down", words("lower", "less", "fewer")))),
+            many(_AND_VALUE),
+        ),
+    ),
+    build=_value_condition,
+    doc='"a 6", "4 or higher", "3 or less", "a 1 or 2", "a 1, 2, or 3", "a natural 20".',
+)
+
+HIGHEST_NATURAL = Rule(
+    "HIGHEST_NATURAL",
+    seq(_ARTICLE, opt(words("die's", "the")), "highest natural result", opt("on", words("a", "the"), "die")),
+    build=lambda f: NaturalMax(),
+    doc="A die's highest natural result (CR 706.2: its number of sides).",
+)
+
+_FACES = {
+    PlanarFace.CHAOS: ("{chaos}", "chaos"),
+    PlanarFace.PLANESWALK: ("{planeswalker}", "{pw}", "planeswalk", "the planeswalker symbol", "the planeswalk symbol"),
+    PlanarFace.BLANK: ("a blank", "blank", "a blank face"),
+}
+
+FACE_CONDITION = Rule(
+    "FACE_CONDITION",
+    alt(*(cap(face.value, words(*wordings)) for face, wordings in _FACES.items())),
+    build=lambda f: FaceIs(PlanarFace(next(iter(f)))),
+    doc="A face of the planar die rolled: {CHAOS}, {PLANESWALKER}, a blank.",
+)
+
+
+def _condition(f: Fields) -> Condition:
+    parts: list[Condition] = []
+    for part in f.all("part"):
+        if isinstance(part, Refused):
+            raise CardTextError(part.reason)
+        parts.append(part)
+    if len(parts) == 1:
+        return parts[0]
+    # One list of alternatives: "a natural 1 or a natural 20", "a 1 or 2 or {chaos}".
+    first = parts[0]
+    natural = (
+        isinstance(first, InRange)
+        and first.natural
+        or (isinstance(first, AnyOf) and any(getattr(c, "natural", False) for c in first.conditions))
+    )
+    flat = list(first.conditions) if isinstance(first, AnyOf) else [first]
+    for part in parts[1:]:
+        if natural and isinstance(part, InRange):
+            part = InRange(part.low, part.high, True)
+        flat.append(part)
+    return AnyOf(tuple(flat))
+
+
+_ONE_VALUE = Rule(
+    "ONE_VALUE",
+    seq(_ARTICLE, opt(cap("natural", "natural")), cap("value", NUMBER)),
+    build=_value_condition,
+)
+
+CONDITION = Rule(
+    "CONDITION",
+    seq(
+        either("part", HIGHEST_NATURAL, FACE_CONDITION, VALUE_CONDITION),
+        many(alt(", or", "or", ","), either("part", HIGHEST_NATURAL, FACE_CONDITION, _ONE_VALUE)),
+    ),
+    build=_condition,
+    doc="A condition on a result: one production for triggers, rerolls, repeats and outcomes alike.",
+)
+
+SYMBOLIC_CONDITION = Rule(
+    "SYMBOLIC_CONDITION",
+    seq(
+        alt(
+            words("equal to", "greater than", "less than", "the same as", "higher than", "lower than", "any other"),
+            seq(words("a", "an"), words("even", "odd")),
+        ),
+        span(0, stop=","),
+    ),
+    build=lambda f: None,
+    doc="A result compared with something the text names, not a number: kept as an outcome's words.",
+)
 
 # -- results tables (CR 706.3a) ---------------------------------------------------------------
 
-TABLE_ROW = re.compile(r"^\s*(?P<low>\d+)\s*(?:\u2014\s*(?P<high>\d+)|(?P<open>\+))?\s*\|\s*(?P<text>.*)$")
-"""A chart row: "1—9 | effect", "20 | effect", "15+ | effect" (dashes already made em dashes)."""
 
-ROW_BREAK = re.compile(r"(?<=[.!)])[ \t]+(?=\d+\s*(?:[\u2014-]\s*\d+\s*|\+\s*)?\|)")
-"""Where a chart row starts after an earlier one on the same line (a sentence end, then "N—M |")."""
+@dataclass(frozen=True, slots=True)
+class RowWords:
+    """A results-table row as the line writes it: its numbers (as written), whether it is open
+    ("15+"), the text after them, and whether it is a list item ("5 — ...") or a chart row ("5 | ...")."""
 
-LIST_ROW = re.compile(
-    r"^\s*(?:\u2022\s*)?(?P<low>\d+)(?:\s*(?:\u2014|to)\s*(?P<high>\d+)|\s+or\s+(?P<alt>\d+)|(?P<open>\+))?"
-    r"\s+\u2014\s+(?P<text>.+)$"
+    low: str
+    high: str | None
+    open: bool
+    text: str
+    listed: bool
+
+
+def _row(listed: bool) -> Callable[[Fields], RowWords]:
+    return lambda f: RowWords(f["low"], f.get("high") or f.get("alt"), "open" in f, f.get("text", ""), listed)
+
+
+class _SpacedDash(Parser):
+    """An em dash with space on both sides: how a list row sets its numbers off from its text."""
+
+    __slots__ = ()
+
+    def parse(self, s: Sentence, i: int) -> Result | None:
+        if i < len(s.words) - 1 and s.words[i] == "\u2014" and s.spaced(i) and s.spaced(i + 1):
+            return (i + 1, ())
+        return None
+
+    def first(self) -> frozenset[str]:
+        return frozenset({"\u2014"})
+
+    def clauses(self) -> tuple[frozenset[str], ...]:
+        return (frozenset({"\u2014"}),)
+
+    def notation(self) -> str:
+        return "' \u2014 '"
+
+
+CHART_ROW = Rule(
+    "CHART_ROW",
+    seq(
+        cap("low", NUMBER),
+        opt(alt(seq("\u2014", cap("high", NUMBER)), cap("open", "+"))),
+        "|",
+        opt(cap("text", rest())),
+    ),
+    build=_row(listed=False),
+    doc='A chart row: "1—9 | effect", "20 | effect", "15+ | effect" (dashes already made em dashes).',
 )
-"""A list item: "5 — Destroy it.", "1 or 2 — ...", "• 2 — menace", "1-3 - ..." after dash folding."""
 
-ROW_AGAIN = re.compile(r"\b(?P<may>you may )?(?:roll again|repeat this process)(?: (?P<times>\d+) (?:more )?times)?\b")
-"""A row that rolls again (CR 706.3c): "roll again", "you may repeat this process", "... 2 more times"."""
+LIST_ROW = Rule(
+    "LIST_ROW",
+    seq(
+        opt("\u2022"),
+        cap("low", NUMBER),
+        alt(
+            seq(
+                alt(seq(words("\u2014", "to"), cap("high", NUMBER)), seq("or", cap("alt", NUMBER)), cap("open", "+")),
+                _SpacedDash(),
+            ),
+            _SpacedDash(),
+        ),
+        cap("text", rest()),
+    ),
+    build=_row(listed=True),
+    doc='A list item: "5 — Destroy it.", "1 or 2 — ...", "• 2 — menace", "1-3 - ..." after dash folding.',
+)
 
-LEVEL_LINE = re.compile(r"^(?:\{[^}]*\})+:\s*level\s+(?P<level>\d+)\s*$")
-"""A Class card's level-up line: "{1}{R}: Level 2"."""
 
-ABILITY_WORD = re.compile(r"^(?P<word>[a-z0-9'][a-z0-9' ,!-]{0,44}?) \u2014 (?P<rest>\S.*)$")
-"""An ability word or flavor word before an em dash: "psionic spells — when ..."."""
+def row_breaks(line: Sentence) -> list[int]:
+    """Where chart rows start after an earlier one on the same line: a sentence end (".", "!", ")"),
+    a space, then ``N—M |`` (the character offsets, for cutting the line)."""
+    cuts: list[int] = []
+    for k in range(1, len(line.words)):
+        previous = line.words[k - 1]
+        if previous in (".", "!", ")") and line.ends[k - 1] < line.starts[k] and ROW_START.may_read(line, k):
+            if ROW_START.read(line, k) is not None:
+                cuts.append(line.starts[k])
+    return cuts
 
-COST_SPLIT = re.compile(r"^(?P<cost>(?:\[[^\]]*\]|[^:\"\[]){1,160}?):\s+(?P<body>.+)$")
-"""An activated ability's cost and effect: "{2}, {t}: <effect>" or a loyalty ability "[0]: <effect>"."""
 
-COST_COUNTER = re.compile(r"remove (?:a|an|1|one) (?P<kind>[^ ]+) counter")
-COST_TAP = re.compile(r"\btap\b|\{t\}")
-COST_HINT = re.compile(r"\{|^\[|\b(?:sacrifice|tap|untap|remove|exile|discard|pay|uninstall|return|reveal|roll)\b")
+ROW_START = Rule(
+    "ROW_START",
+    seq(NUMBER, opt(alt(seq(words("\u2014", "-"), NUMBER), "+")), "|"),
+    doc='Where a chart row starts after an earlier one on the same line (a sentence end, then "N—M |").',
+)
+
+ROW_AGAIN = Rule(
+    "ROW_AGAIN",
+    seq(
+        opt(cap("may", "you may")),
+        words("roll again", "repeat this process"),
+        opt(cap("times", NUMBER), opt("more"), "times"),
+    ),
+    doc='A row that rolls again (CR 706.3c): "roll again", "you may repeat this process", "... 2 more times".',
+)
+
+LEVEL_LINE = Rule(
+    "LEVEL_LINE",
+    seq(many(token("{cost}", r"\{[^}]*\}"), least=1), ":", "level", cap("level", NUMBER), END),
+    doc='A Class card\'s level-up line: "{1}{R}: Level 2".',
+)
+
+
+def _ability_word(f: Fields) -> Any:
+    word: str = f["word"]
+    return f if len(word) <= _LONGEST_ABILITY_WORD and word[0] not in ",!-" else REJECT
+
+
+_LONGEST_ABILITY_WORD = 45
+
+ABILITY_WORD = Rule(
+    "ABILITY_WORD",
+    seq(cap("word", many(token("ability word", r"[a-z0-9',!-]+"), least=1)), _SpacedDash(), cap("rest", rest())),
+    build=_ability_word,
+    doc='An ability word or flavor word before an em dash: "psionic spells \u2014 when ..." (letters, digits, '
+    "apostrophes, commas, hyphens; at most 45 characters).",
+)
+
+
+class _Spaced(Parser):
+    """White space before the token here (it reads no token)."""
+
+    __slots__ = ()
+
+    def parse(self, s: Sentence, i: int) -> Result | None:
+        return (i, ()) if s.spaced(i) else None
+
+    def nullable(self) -> bool:
+        return True
+
+    def notation(self) -> str:
+        return "' '"
+
+
+_LONGEST_COST = 160
+"""Longest cost read before a colon (a bound on the text an ability's cost may take)."""
+
+
+def _cost_split(f: Fields) -> Any:
+    return f if len(f["cost"]) <= _LONGEST_COST else REJECT
+
+
+COST_SPLIT = Rule(
+    "COST_SPLIT",
+    seq(
+        cap(
+            "cost",
+            many(alt(seq("[", many(token("loyalty", r"[^\]]+")), "]"), token("cost", r'[^:"\[]+')), least=1),
+        ),
+        ":",
+        _Spaced(),
+        cap("body", rest()),
+    ),
+    build=_cost_split,
+    doc='An activated ability\'s cost and effect, read on the text as printed: "{2}, {T}: <effect>", a loyalty '
+    'ability "[0]: <effect>" (the cost holds no colon or quote outside its brackets).',
+)
+
+COST_HINT = Rule(
+    "COST_HINT",
+    alt(
+        seq("[", opt(rest())),
+        somewhere(
+            alt(
+                token("{", r"\{.*"),
+                words("sacrifice", "tap", "untap", "remove", "exile", "discard", "pay", "uninstall", "return"),
+                words("reveal", "roll"),
+            )
+        ),
+    ),
+    doc='What tells a cost from other text before a colon: a symbol, a loyalty "[", or a cost\'s verb.',
+)
 
 # -- roll instructions (CR 706.1) -------------------------------------------------------------
 
-ROLL = re.compile(
-    r"(?P<subject>\b(?:each player|each opponent|that player|target player|target opponent|they|you|~)\s+)?"
-    r"\b(?P<verb>rolls?)\s+(?P<count>" + COUNT + r")\s+(?P<die>" + DIE + r")(?P<tail>[^.]*)"
-)
-PLANAR_ROLL = re.compile(r"\b(?P<verb>rolls?) (?:the|a) planar die(?P<tail>[^.]*)")
-_TAIL_END = r"(?= and (?:add|subtract|ignore|choose|store|install|use)\b|,|$)"
-"""Where a noun phrase inside a roll's tail ends: at the next tail of the roll, a comma or the end."""
-NUMBER_OF_DICE = re.compile(
-    r"\b(?P<verb>rolls?) a number of (?P<die>" + DIE + r") equal to (?P<what>[^,.]+?)" + _TAIL_END + r"(?P<tail>[^.]*)"
-)
-VISIT_ROLL = re.compile(r"\broll to visit (?:your|their) attractions\b")
-IMPLICIT_ROLL = re.compile(r"\bthe result of (?P<count>a|an|\d+) (?P<die>" + DIE + r") rolls?\b(?P<tail>[^.]*)")
-REROLL_STORED = re.compile(
-    r"\breroll (?P<how>any number of|up to \d+ of|1 of|all of|each of|all|each)? ?(?:~'s|its|the|those) "
-    r"(?:stored|installed) results"
-)
-"""Rerolling results stored on the permanent (CR 706.8b): "reroll any number of its stored results"."""
+_ROLL_VERB = cap("verb", words("roll", "rolls"))
+_NOT_PLANAR_DIE = alt(SIZED_DIE, words("dice", "die"))
 
-# A roll's tails, read one after another from where the dice end (``compiler._read_tail``); what
-# no tail reads is the rest of the sentence. No tail is anchored with "^": each is tried at a position.
-TAIL_TWICE = re.compile(r" twice\b")
-TAIL_ALSO = re.compile(r"(?:,| and|, and| plus) (?P<count>a|an|\d+) (?P<die>" + SIZED_DIE + r")(?=$|[ ,])")
-"""More dice of another kind in the same roll: " and a d6" after "roll a d20"."""
-TAIL_FOR_EACH = re.compile(r" for each (?P<what>[^,.]+?)" + _TAIL_END)
-TAIL_PLUS_EACH = re.compile(r" plus an additional (?P<die>" + DIE + r") for each (?P<what>[^,.]+?)" + _TAIL_END)
-TAIL_IGNORE = re.compile(
-    r" and ignore (?:the (?P<n>\d+ )?(?:lower|lowest)(?: (?P<n2>\d+))? (?:rolls?|results?|dice|die)\b"
-    r"|all but the (?P<keep>\d+ )?highest(?: (?P<keep2>\d+))? (?:rolls?|results?|dice|die)\b)"
+_AND_TAIL_WORDS = ("add", "subtract", "ignore", "choose", "store", "install", "use")
+_TAIL_END = ahead(alt(seq("and", words(*_AND_TAIL_WORDS)), ",", END))
+"""Where a noun phrase inside a roll's tail ends: at the next tail of the roll, a comma or the end."""
+
+
+def _amount_words(until: Parser = _TAIL_END) -> Parser:
+    """An amount's noun phrase ("the number of artifacts you control"), up to where ``until`` reads."""
+    return cap("what", span(stop=", .", until=until))
+
+
+ROLL = Rule(
+    "ROLL",
+    seq(
+        opt(
+            cap(
+                "subject",
+                words("each player", "each opponent", "that player", "target player", "target opponent", "they", "you"),
+            )
+        ),
+        _ROLL_VERB,
+        cap("count", COUNT),
+        cap("die", _NOT_PLANAR_DIE),
+    ),
+    doc='"Roll two d20", "each opponent rolls an eight-sided die", "roll X dice" (no size: refused).',
 )
-TAIL_KEEP = re.compile(r" and keep the (?:(?P<keep>\d+) )?highest(?: (?P<keep2>\d+))? (?:rolls?|results?|dice|die)\b")
-"""Keep the highest N (the same as ignoring all but the highest N)."""
-TAIL_CHOOSE = re.compile(r" and choose (?:1|one) (?:result|of (?:those|the) results)")
-TAIL_TOTAL = re.compile(
-    r" and (?:use|add) the total(?: of (?:those|the|their) (?:results|rolls|dice))?(?=$|[,.]| and )"
+NUMBER_OF_DICE = Rule(
+    "NUMBER_OF_DICE",
+    seq(_ROLL_VERB, "a number of", cap("die", _NOT_PLANAR_DIE), "equal to", _amount_words(), _TAIL_END),
+    doc='"Roll a number of d6 equal to the number of creatures you control".',
 )
-TAIL_ADD = re.compile(
-    r" and (?P<verb>add|subtract) (?P<what>[^,.]+?)(?: (?:to|from) (?:the|that|its) (?:result|roll|total))?"
-    r"(?=,|$| and )"
+IMPLICIT_ROLL = Rule(
+    "IMPLICIT_ROLL",
+    seq(
+        "the result of",
+        cap("count", alt(words("a", "an"), NUMBER)),
+        cap("die", _NOT_PLANAR_DIE),
+        words("roll", "rolls"),
+    ),
+    doc='"... equal to the result of a d12 roll".',
 )
-TAIL_STORE = re.compile(r" and (?:store|install) (?:those|the|that|its) results? on (?:~|it|them)(?!\w)")
-ROLL_TAILS = (
+PLANAR_ROLL = Rule("PLANAR_ROLL", seq(_ROLL_VERB, words("the", "a"), "planar die"), doc="Rolling the planar die.")
+VISIT_ROLL = Rule("VISIT_ROLL", seq("roll to visit", words("your", "their"), "attractions"))
+"""Unfinity: rolling to visit your Attractions is rolling a d6."""
+REROLL_STORED = Rule(
+    "REROLL_STORED",
+    seq(
+        "reroll",
+        opt(alt(words("any number of", "1 of", "all of", "each of", "all", "each"), seq("up to", NUMBER, "of"))),
+        words("~'s", "its", "the", "those"),
+        words("stored", "installed"),
+        "results",
+    ),
+    doc='Rerolling results stored on the permanent (CR 706.8b): "reroll any number of its stored results".',
+)
+
+# A roll's tails, read one after another from where the dice end; what no tail reads is the rest of
+# the sentence. The tails are disjoint: at a place at most one of them reads (a test checks it).
+TAIL_ALSO = Rule(
     "TAIL_ALSO",
-    "TAIL_TWICE",
-    "TAIL_FOR_EACH",
-    "TAIL_PLUS_EACH",
-    "TAIL_IGNORE",
-    "TAIL_KEEP",
-    "TAIL_CHOOSE",
-    "TAIL_TOTAL",
-    "TAIL_ADD",
-    "TAIL_STORE",
+    seq(words(", and", ",", "and", "plus"), cap("count", alt(words("a", "an"), NUMBER)), cap("die", SIZED_DIE)),
+    doc='More dice of another kind in the same roll: " and a d6" after "roll a d20".',
 )
-"""The names of the tails, in the order they are tried at each position (the total before "add")."""
-TAIL_WHERE_X = re.compile(r",? where x is (?P<what>[^.]+?)$")
-"""The amount X names, at the end of the sentence (its noun phrase keeps every clause)."""
+TAIL_TWICE = Rule("TAIL_TWICE", words("twice"))
+TAIL_FOR_EACH = Rule("TAIL_FOR_EACH", seq("for each", _amount_words(), _TAIL_END))
+TAIL_PLUS_EACH = Rule(
+    "TAIL_PLUS_EACH", seq("plus an additional", cap("die", DIE), "for each", _amount_words(), _TAIL_END)
+)
+_ROLLS_NOUN = words("roll", "rolls", "result", "results", "dice", "die")
+TAIL_IGNORE = Rule(
+    "TAIL_IGNORE",
+    seq(
+        "and ignore",
+        alt(
+            seq("the", opt(cap("n", NUMBER)), words("lower", "lowest"), opt(cap("n", NUMBER)), _ROLLS_NOUN),
+            seq(
+                cap("all_but", "all but the"),
+                opt(cap("keep", NUMBER)),
+                "highest",
+                opt(cap("keep", NUMBER)),
+                _ROLLS_NOUN,
+            ),
+        ),
+    ),
+)
+TAIL_KEEP = Rule(
+    "TAIL_KEEP",
+    seq("and keep the", opt(cap("keep", NUMBER)), "highest", opt(cap("keep", NUMBER)), _ROLLS_NOUN),
+    doc="Keep the highest N (the same as ignoring all but the highest N).",
+)
+TAIL_CHOOSE = Rule(
+    "TAIL_CHOOSE", seq("and choose", words("1", "one"), alt("result", seq("of", words("those", "the"), "results")))
+)
+_TO_THE_RESULT = seq(words("to", "from"), words("the", "that", "its"), words("result", "roll", "total"))
+_TOTAL = seq("the total", opt("of", words("those", "the", "their"), words("results", "rolls", "dice")))
+TAIL_TOTAL = Rule("TAIL_TOTAL", seq("and", words("use", "add"), _TOTAL, ahead(alt(END, ",", ".", "and"))))
+TAIL_ADD = Rule(
+    "TAIL_ADD",
+    seq(
+        "and",
+        cap("verb", words("add", "subtract")),
+        not_ahead(_TOTAL, alt(END, ",", ".", "and")),
+        _amount_words(until=seq(opt(_TO_THE_RESULT), alt(",", END, "and"))),
+        opt(_TO_THE_RESULT),
+        ahead(alt(",", END, "and")),
+    ),
+)
+TAIL_STORE = Rule(
+    "TAIL_STORE",
+    seq(
+        "and",
+        words("store", "install"),
+        words("those", "the", "that", "its"),
+        words("result", "results"),
+        "on",
+        words("~", "it", "them"),
+    ),
+)
+TAILS = (
+    TAIL_ALSO,
+    TAIL_TWICE,
+    TAIL_FOR_EACH,
+    TAIL_PLUS_EACH,
+    TAIL_IGNORE,
+    TAIL_KEEP,
+    TAIL_CHOOSE,
+    TAIL_TOTAL,
+    TAIL_ADD,
+    TAIL_STORE,
+)
+"""The tails of a roll (``compiler`` says what each sets)."""
+
+WHERE_X = Rule(
+    "WHERE_X",
+    seq(opt(","), "where x is", cap("what", span(stop="."))),
+    doc="The amount X names, at the end of the sentence (its noun phrase keeps every clause).",
+)
+
+HEADS = (ROLL, NUMBER_OF_DICE, IMPLICIT_ROLL, PLANAR_ROLL, VISIT_ROLL, REROLL_STORED)
+"""The ways a sentence rolls dice."""
+_HEAD_WORDS = frozenset().union(*(head.first() or () for head in HEADS))
+_HEADS_BY_WORD = {word: tuple(head for head in HEADS if word in (head.first() or ())) for word in _HEAD_WORDS}
+_TAIL_WORDS = frozenset().union(*(tail.first() or () for tail in TAILS))
+assert all(production.first() for production in (*HEADS, *TAILS)), "a head or tail that may start anywhere"
+_ROLLING = frozenset({"roll", "rolls", "reroll"})
+assert all(any(clause <= _ROLLING for clause in head.clauses()) for head in HEADS), "a head that may not roll"
+_TAILED = frozenset({ROLL.name, NUMBER_OF_DICE.name, IMPLICIT_ROLL.name})
+_IN_CONDITION = frozenset({ROLL.name, NUMBER_OF_DICE.name})
+"""Heads that a trigger or "if" condition may name without rolling ("if you roll a d20 ...")."""
+_CONDITION_OPENERS = frozenset({"whenever", "when", "after", "if"})
+
+
+@dataclass(frozen=True, slots=True)
+class RollPhrase:
+    """One roll in a sentence: its head (which production, its fields), its tails, and the tokens
+    after them up to the next roll (or the end of the sentence)."""
+
+    head: str
+    fields: Fields
+    tails: tuple[tuple[str, Fields], ...]
+    after: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Rolls:
+    """The rolls of a sentence in text order, the tokens before the first, and the "where X is"
+    amount at its end."""
+
+    sentence: Sentence
+    lead: tuple[int, int]
+    phrases: tuple[RollPhrase, ...]
+    where: tuple[int, str] | None
+
+    def text(self, tokens: tuple[int, int]) -> str:
+        """The words of a range of tokens."""
+        return self.sentence.between(*tokens)
+
+
+class _Rolls(Parser):
+    """``text (head tail* text)+ [, where X is amount]``: every roll of the text, left to right.
+
+    Deterministic: the text between two rolls runs to the next place a head reads, and the tails
+    after a head are read in sequence (at a place at most one reads). A ROLL or NUMBER_OF_DICE head
+    before the first comma of an open condition ("if you roll a d20 and ...") is not a roll."""
+
+    __slots__ = ()
+
+    def _head(self, s: Sentence, j: int, start: int, first: bool, used: list[str]) -> tuple[str, int, Fields] | None:
+        heads = _HEADS_BY_WORD.get(s.words[j])
+        if heads is None:
+            return None
+        opened = first and s.words[start] in _CONDITION_OPENERS and "," not in s.words[start:j]
+        for head in heads:
+            if (opened and head.name in _IN_CONDITION) or not head.may_read(s, j):
+                continue
+            reading = head.attempt(s, j)
+            if reading is not None:
+                used += reading[2]
+                return head.name, reading[0], reading[1]
+        return None
+
+    def _tails(self, s: Sentence, j: int, used: list[str]) -> tuple[tuple[tuple[str, Fields], ...], int]:
+        found: list[tuple[str, Fields]] = []
+        while j < len(s.words) and s.words[j] in _TAIL_WORDS:
+            for tail in TAILS:
+                if tail.may_read(s, j) and (reading := tail.attempt(s, j)) is not None:
+                    found.append((tail.name, reading[1]))
+                    used += reading[2]
+                    j = reading[0]
+                    break
+            else:
+                break
+        return tuple(found), j
+
+    def _where(self, s: Sentence, start: int) -> tuple[int, str, tuple[str, ...]] | None:
+        """A "where X is ..." clause that runs to the end of the sentence, from the first place it may."""
+        for k in range(start, len(s.words)):
+            if s.words[k] in (",", "where") and (reading := WHERE_X.attempt(s, k)) is not None:
+                end, value, used = reading
+                if end == len(s.words):
+                    return k, value["what"], used
+        return None
+
+    def scan(self, s: Sentence, i: int, used: list[str]) -> Rolls | None:
+        """The rolls from token ``i``; ``used`` gathers the productions read (while tracing)."""
+        n = len(s.words)
+        found: list[tuple[str, Fields, tuple[tuple[str, Fields], ...], int]] = []  # head, fields, tails, end
+        starts: list[int] = []
+        j = i
+        while j < n:
+            head = self._head(s, j, i, not found, used)
+            if head is None:
+                j += 1
+                continue
+            name, end, fields = head
+            tails: tuple[tuple[str, Fields], ...] = ()
+            if name in _TAILED:
+                tails, end = self._tails(s, end, used)
+            starts.append(j)
+            found.append((name, fields, tails, end))
+            j = end
+        if not found:
+            return None
+        where_x = self._where(s, found[-1][3])
+        where: tuple[int, str] | None = None
+        if where_x is not None:
+            where = where_x[:2]
+            used += where_x[2]
+        last = where[0] if where is not None else n
+        phrases = tuple(
+            RollPhrase(name, fields, tails, (end, starts[k + 1] if k + 1 < len(found) else last))
+            for k, (name, fields, tails, end) in enumerate(found)
+        )
+        return Rolls(s, (i, starts[0]), phrases, where)
+
+    def parse(self, s: Sentence, i: int) -> Result | None:
+        used: list[str] = []
+        found = self.scan(s, i, used) if i < len(s.words) else None
+        if found is None:
+            return None
+        return (len(s.words), (("rolls", found), *(("#", name) for name in used)))
+
+    def first(self) -> None:
+        return None
+
+    def clauses(self) -> tuple[frozenset[str], ...]:
+        return (_ROLLING,)
+
+    def notation(self) -> str:
+        return "<text> HEAD TAIL* {<text> HEAD TAIL*} <text> [WHERE_X]"
+
+
+ROLLS = Rule(
+    "ROLLS",
+    _Rolls(),
+    build=lambda f: f["rolls"],
+    doc="A sentence that rolls: every roll phrase in it, each with its tails, and the text between.",
+)
+ROLLS_IN_EFFECT = Rule("ROLLS_IN_EFFECT", _Rolls(), build=lambda f: f["rolls"])
+"""The rolls inside a triggered ability's effect or a recognised ability's sentence."""
 
 # -- sentences that follow a roll (CR 706.3b, 706.4) -------------------------------------------
 
-REPEAT = re.compile(
-    r"^if (?:you roll|the result is|the roll is|it's) (?P<cond>"
-    + CONDITION
-    + r"), (?P<may>you may )?repeat this process"
-)
-CONDITIONAL = re.compile(
-    r"^(?:if (?:you (?:a )?roll(?:ed)?|the (?:result|roll) (?:is|was)|the result of (?:that|the) roll is|"
-    r"it's|it is|that player rolls?|they roll|the total(?: of (?:those|the|their) (?:results|rolls|dice))? is)|on) "
-    r"(?P<cond>" + CONDITION + r"), (?P<text>.+)$"
-)
-DOUBLES = re.compile(r"^if (?:you|they|that player|he or she|a player) roll(?:ed)? doubles\b,? (?P<text>.*)$")
-EXACTLY = re.compile(r"^if you rolled (?P<value>\d+) exactly (?P<times>\d+) times?, (?P<text>.+)$")
-FOR_EACH = re.compile(
-    r"^for each (?P<what>die|(?:other |odd |even |different )?results?(?: of (?P<value>\d+))?|"
-    r"result (?:of|that is) [^,]+), (?P<text>.+)$"
-)
-OTHERWISE = re.compile(r"^otherwise, (?P<text>.+)$")
-REROLL_TIES = re.compile(
-    r"^(?:(?:tied players |players who tied |they )?(?:reroll|roll again)(?: to break (?:a )?ties?| if (?:there is|"
-    r"there's) a tie| (?:any|all) ties)|(?:break|settle) ties by rerolling)\b"
-)
-"""Ties between players' results are rerolled: "roll again to break ties", "reroll any ties"."""
-STANDING = re.compile(
-    r"\bthe (?:player|players|opponent|opponents) with the (?P<extreme>lowest|highest) (?:result|roll|total)\b"
-)
-"""Players' results compared: the player or opponent with the lowest or highest (when each player rolls)."""
-WHO_HAD = re.compile(
-    r"^if (?P<who>1 or more opponents|an opponent|you) (?:had|rolled|got) the (?P<extreme>highest|lowest) "
-    r"(?:result|roll|total)(?: or tied for (?:it|the (?:highest|lowest)(?: result)?))?, (?P<text>.+)$"
-)
-"""An outcome on who had the lowest or highest result: "if one or more opponents had the highest result, ..."."""
-INDICATED = re.compile(r"\b(?:the indicated|for each (?:other )?result)\b")
+_EFFECT = cap("text", rest())
 
-HIGHEST_NATURAL = re.compile(r"(?:a |an )?(?:die's |the )?highest natural result(?: on (?:a|the) die)?")
-"""A die's highest natural result (CR 706.2: its number of sides)."""
-SYMBOLIC_CONDITION = re.compile(
-    r"equal to|greater than|less than|the same as|higher than|lower than|any other|an? (?:even|odd)"
+REPEAT = Rule(
+    "REPEAT",
+    seq(
+        "if",
+        words("you roll", "the result is", "the roll is", "it's"),
+        cap("cond", CONDITION),
+        ",",
+        opt(cap("may", "you may")),
+        "repeat this process",
+        END,
+    ),
 )
-"""A condition on a result compared with something the text names, not a number: kept as an outcome."""
-
-CONDITION_WORDS = re.compile(
-    r"^(?:a |an )?(?:natural )?(?P<low>\d+)(?: or (?:(?P<up>higher|greater|more)|(?P<down>lower|less|fewer)))?"
-    r"(?P<alts>(?:,? or (?:a |an )?\d+|, (?:a |an )?\d+)*)$"
+_CONDITIONAL_HEAD = alt(
+    seq(
+        "if",
+        alt(
+            seq("you", opt("a"), words("roll", "rolled")),
+            seq("the", words("result", "roll"), words("is", "was")),
+            seq("the result of", words("that", "the"), "roll is"),
+            words("it's", "it is", "that player roll", "that player rolls", "they roll"),
+            seq("the total", opt("of", words("those", "the", "their"), words("results", "rolls", "dice")), "is"),
+        ),
+    ),
+    "on",
+)
+CONDITIONAL = Rule(
+    "CONDITIONAL",
+    seq(_CONDITIONAL_HEAD, either("cond", CONDITION, SYMBOLIC_CONDITION), ",", _EFFECT, END),
+    doc='An outcome on the result: "if the result is 5 or more, ...", "if you rolled a 1, 2, or 3, ...".',
+)
+EFFECT_IF = Rule(
+    "EFFECT_IF",
+    seq(_CONDITIONAL_HEAD, span(stop=","), ",", _EFFECT, END),
+    doc="A later sentence of a triggered ability that is conditional on something (part of its effect).",
+)
+DOUBLES = Rule(
+    "DOUBLES",
+    seq(
+        "if",
+        words("you", "they", "that player", "he or she", "a player"),
+        words("roll", "rolled"),
+        "doubles",
+        opt(","),
+        _EFFECT,
+    ),
+)
+EXACTLY = Rule(
+    "EXACTLY",
+    seq("if you rolled", cap("value", NUMBER), "exactly", cap("times", NUMBER), words("times", "time"), ",", _EFFECT),
+)
+FOR_EACH = Rule(
+    "FOR_EACH",
+    seq(
+        "for each",
+        alt(
+            "die",
+            seq(
+                opt(words("other", "odd", "even", "different")),
+                words("result", "results"),
+                opt("of", cap("value", NUMBER)),
+                ahead(","),
+            ),
+            seq("result", words("of", "that is"), span(stop=",")),
+        ),
+        ",",
+        _EFFECT,
+    ),
+)
+OTHERWISE = Rule("OTHERWISE", seq("otherwise ,", _EFFECT))
+REROLL_TIES = Rule(
+    "REROLL_TIES",
+    seq(
+        alt(
+            seq(
+                opt(words("tied players", "players who tied", "they")),
+                words("reroll", "roll again"),
+                alt(
+                    seq("to break", opt("a"), words("tie", "ties")),
+                    seq("if", words("there is", "there's"), "a tie"),
+                    seq(words("any", "all"), "ties"),
+                ),
+            ),
+            seq(words("break", "settle"), "ties by rerolling"),
+        ),
+        opt(", if necessary"),
+        END,
+    ),
+    doc='Ties between players\' results are rerolled: "roll again to break ties", "reroll any ties".',
+)
+_STANDING_PHRASE = seq(
+    "the",
+    words("player", "players", "opponent", "opponents"),
+    "with the",
+    cap("extreme", words("lowest", "highest")),
+    words("result", "roll", "total"),
+)
+STANDING = Rule(
+    "STANDING",
+    somewhere(_STANDING_PHRASE),
+    doc="Players' results compared: the player or opponent with the lowest or highest (when each player rolls).",
+)
+WHO_HAD = Rule(
+    "WHO_HAD",
+    seq(
+        "if",
+        cap("who", words("1 or more opponents", "an opponent", "you")),
+        words("had", "rolled", "got"),
+        "the",
+        cap("extreme", words("highest", "lowest")),
+        words("result", "roll", "total"),
+        opt("or tied for", alt("it", seq("the", words("highest", "lowest"), opt("result")))),
+        ",",
+        _EFFECT,
+    ),
+    doc='An outcome on who had the lowest or highest result: "if one or more opponents had the highest result, ...".',
+)
+STORE_SENTENCE = Rule(
+    "STORE_SENTENCE",
+    seq(
+        words("store", "install", "put"),
+        words("those", "the", "that", "its"),
+        words("result", "results"),
+        "on",
+        words("~", "it", "them"),
+        END,
+    ),
+    doc='The results of the roll before are stored on the permanent (CR 706.8): "install the result on ~".',
+)
+FOLLOW_UP = Rule(
+    "FOLLOW_UP",
+    rest(),
+    build=lambda f: REJECT if mentions_rolling(f.sentence) else f,
+    doc='A sentence after a roll that uses its dice without rolling ("it becomes a Die token").',
 )
 
 # -- effects on other rolls ---------------------------------------------------------------------
 
-REPLACEMENT = re.compile(
-    r"(?:^|, |the next time )(?:if )?(?P<who>you|a player|an opponent|each player) would roll (?P<what>[^,]+?)"
-    r"(?: this turn)?, (?:(?:instead )?(?:they|you|that player) )?(?P<may>may )?(?:instead )?(?:rolls? )?(?P<how>.+)$"
-)
-HOW_EXTRA_LOWEST = re.compile(
-    r"^(?:instead )?(?:roll )?that many (?:dice|of those dice|\S+ dice) plus (?P<extra>\d+|a|an)(?: instead)? "
-    r"and ignores? the (?:(?P<n>\d+) )?lowest(?: (?:roll|rolls|result|results|die|dice))?\b"
-)
-HOW_EXTRA_CHOSEN = re.compile(
-    r"^(?:instead )?(?:roll )?that many (?:dice|of those dice|\S+ dice) plus (?P<extra>\d+|a|an)(?: instead)? and "
-    r"(?:(?P<chooser>an opponent|target opponent|another player|that player's opponent) chooses (?:\d+|a|one) "
-    r"(?:of them |of those results )?to ignore|ignores? (?P<n>\d+)(?: of (?:them|those (?:dice|results|rolls)))?)\b"
-)
-HOW_PAIR = re.compile(
-    r"^(?:instead )?(?:roll )?(?P<n>\d+) of (?:those|that) (?:dice|die) and ignore (?P<ignore>\d+) of "
-    r"(?:those|the) (?:results|rolls|dice)\b"
-)
-HOW_MORE_OF_THEM = re.compile(
-    r"^(?:instead )?(?:roll )?(?P<n>\d+) (?P<die>" + DIE + r")(?: instead)? and ignore the (?:lower|lowest)"
-    r"(?: (?P<k>\d+))? (?:roll|rolls|result|results)\b"
-)
-"""Roll one die as several and keep the best: "instead roll two d20s and ignore the lower roll"."""
-HOW_THEN = re.compile(r"^(?:instead )?(?:roll )?(?:them|those dice|that die|it) and (?P<then>.+)$")
-"""A replacement that rolls the dice as they are and then does something more ("... and you may <do>")."""
-HOW_TOTAL = re.compile(r"^(?:instead )?(?:roll )?(?P<n>\d+) (?P<die>" + DIE + r") and use the total\b")
 
-STATIC_MODIFIER = re.compile(
-    r"^(?P<verb>increase|decrease) the results? of each (?P<die>die|"
-    + DIE
-    + r") (?:(?P<who>"
-    + WHO
-    + r") rolls?|rolled) by (?P<n>\d+)\b"
-)
-AFTER_ROLL = re.compile(
-    r"^after (?P<who>" + WHO + r") rolls? (?:a|an|1 or more) (?P<die>" + DIE + r"), you may (?P<cost>.+)$"
-)
-COSTED_MODIFIER = re.compile(
-    r"^you may (?P<cost>.+?) to (?P<verb>increase or decrease|decrease or increase|increase|decrease) the result of "
-    r"(?:a|an|1) (?P<die>" + DIE + r") (?P<who>" + WHO + r") rolled by (?P<n>\d+)$"
-)
-"""An optional modifier in one sentence: "you may pay {1} to increase the result of a die any player rolled by 1"."""
-IF_YOU_DO = re.compile(
-    r"^if you do, (?P<verb>increase or decrease|decrease or increase|increase|decrease) "
-    r"(?:the|that) result by (?P<n>\d+)\b"
-)
-ONCE_EACH_TURN = re.compile(r"^(?:do this|use this ability|activate) only once each turn\b")
+@dataclass(frozen=True, slots=True)
+class How:
+    """How a replacement rolls instead (``HOW_*``): the production, and its numbers as written."""
 
-REROLL_IF = re.compile(
-    r"^if you roll (?P<cond>"
-    + CONDITION
-    + r"?)(?: on (?:a|an) (?P<die>"
-    + DIE
-    + r"))?, you may reroll (?:that die|it|that roll)\b"
-)
-REROLL_BY_COST = re.compile(
-    r"^(?P<once>once each turn, )?you may (?P<cost>.+?) to (?:have (?P<who>any player|target player|that player) )?"
-    r"reroll (?P<what>(?:1 or more|any number of) dice (?:you|that player) rolled|"
-    r"(?:a|any|target) (?:die|" + SIZED_DIE + r")(?: (?:you|that player) rolled)?)\b"
-)
-REROLL_ACTIVATED = re.compile(
-    r"^(?=reflip|reroll)(?P<coin>reflip (?:any|a|target) coin(?: or |$))?"
-    r"(?:reroll (?P<what>any die|a die|target die|any number of dice)\b)?"
-)
-"""An activated reroll, reflip, or both joined by "or" (two permissions, in text order)."""
-COIN_REPLACEMENT = re.compile(
-    r"^(?:if )?(?P<who>" + WHO + r") would flip a coin, (?:instead (?:(?:you|they|that player) )?|"
-    r"(?:you|they|that player) instead )flip (?P<n>\d+) coins and ignore "
-    r"(?P<ignore>\d+)(?: of them)?$"
-)
-"""A partner-coin replacement (CR 705 with CR 616): "if you would flip a coin, instead flip 2 coins and ignore 1"."""
+    kind: str
+    fields: Fields
 
-TRIGGER = re.compile(
-    r"^(?P<when>whenever|when) (?P<who>you|a player|an opponent|each player|another player) rolls? "
-    r"(?P<what>" + CONDITION + r"), (?P<effect>.+)$"
-)
-TRIGGER_PASSIVE_VOICE = re.compile(
-    r"^(?P<when>whenever|when) (?:a|an) (?P<value>\d+) is rolled(?: on (?:a|an) (?P<die>"
-    + DIE
-    + r"))?, (?P<effect>.+)$"
-)
-ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
-NTH_DIE = re.compile(
-    r"your (?:(?P<n>\d+)(?:st|nd|rd|th)|(?P<word>" + "|".join(ORDINALS) + r")) die(?: each turn| this turn)?"
-)
-"""The Nth die a player rolls in a turn: "your third die each turn", "your 4th die this turn"."""
-VISIT_WHAT = re.compile(r"to visit (?:your|their) attractions")
-ONE_DIE = re.compile(r"(?:a|an|any|1) (?:die|" + DIE + r")")
-PLANAR_WHAT = re.compile(r"(?:the )?planar die")
-INTERVENING_IF = re.compile(
-    r"^if (?:you roll(?:ed)?|(?:the|its|that die's) result is|the roll is|it's|any of those results (?:is|was)) "
-    r"(?P<cond>" + CONDITION + r"), (?P<rest>.+)$"
-)
-"""An intervening "if" (CR 603.4) on the die that triggered: "if its result is 6, ..."."""
-NUMERIC_EFFECT = re.compile(r"\bthe result\b|\bthat many\b|\bthose results\b")
-YOU_MAY = re.compile(r"^you may (?P<cost>.+)$")
-FROM_GRAVEYARD = re.compile(r"\b(?:return|put|cast) ~ from your graveyard\b")
-"""A trigger whose effect returns the card from the graveyard functions there."""
-CHAOS_ENSUES = re.compile(r"^whenever chaos ensues, (?P<effect>.+)$")
-WHAT_BATCH = re.compile(r"^(?:1 or more dice|dice|1 or more " + DIE + r")$")
-WHILE_VISITING = re.compile(r"\s+while rolling to visit (?:your|their) attractions$")
-WHAT_SUFFIX = re.compile(r"\s+on (?:a|an|any) (?P<die>" + DIE + r")$")
-FACE_COUNTS_AS = re.compile(
-    r"\b(?:each|every|a|any) (?P<face>" + FACE + r") (?:roll|result|face) (?:of|on) the planar die "
-    r"(?:is|counts as|is treated as) (?:a|an) (?P<as>" + FACE + r") (?:roll|result|face)\b"
-)
-"""A face of the planar die seen as another (a <face> roll, result or face counts as a <face> one)."""
 
-PROTECTION = re.compile(r"\bprotection from (?:die rolls|dice)\b")
-ROLLED_THIS_TURN = re.compile(
-    r"\b(?:if|as long as) (?:you|a player)(?:'ve| have| has)? rolled (?:a die|dice|\d+ or (?:more|fewer) dice|"
-    r"\d+ dice|1 or more dice) this turn\b"
+def _how(kind: str) -> Callable[[Fields], How]:
+    return lambda f: How(kind, f)
+
+
+_INSTEAD_ROLL = seq(opt("instead"), opt("roll"))
+_THAT_MANY_PLUS = seq(
+    _INSTEAD_ROLL,
+    "that many",
+    alt("dice", "of those dice", seq(CHUNK, "dice")),
+    "plus",
+    cap("extra", alt(words("a", "an"), NUMBER)),
+    opt("instead"),
 )
-UNTIL_ROLL = re.compile(
-    r"\buntil (?:you|a player|that player) rolls? (?P<cond>[^,.]+?)"
-    r"(?: while rolling to visit (?:your|their) attractions)?(?=$|[,.])"
+HOW_EXTRA_LOWEST = Rule(
+    "HOW_EXTRA_LOWEST",
+    seq(
+        _THAT_MANY_PLUS,
+        "and",
+        words("ignore", "ignores"),
+        "the",
+        opt(cap("n", NUMBER)),
+        "lowest",
+        opt(words("roll", "rolls", "result", "results", "die", "dice")),
+    ),
+    build=_how("extra lowest"),
 )
-STACK_DICE = re.compile(
-    r"\bstack (?:\d+|a|an|x|that many) (?:dice|die|"
-    + SIZED_DIE
-    + r")\b|\b(?:dice|die) in (?:its|~'s|the|your) stack\b|"
-    r"\b(?:the|its|~'s|your) stack (?:falls|topples|collapses)\b"
+HOW_EXTRA_CHOSEN = Rule(
+    "HOW_EXTRA_CHOSEN",
+    seq(
+        _THAT_MANY_PLUS,
+        "and",
+        alt(
+            seq(
+                cap("chooser", words("an opponent", "target opponent", "another player", "that player's opponent")),
+                "chooses",
+                alt(NUMBER, "a"),
+                opt(words("of them", "of those results")),
+                "to ignore",
+            ),
+            seq(
+                words("ignore", "ignores"),
+                cap("n", NUMBER),
+                opt("of", alt("them", seq("those", words("dice", "results", "rolls")))),
+            ),
+        ),
+    ),
+    build=_how("extra chosen"),
 )
-"""Dexterity dice: stacked, never rolled (stacking N dice, the dice in a stack, a stack that falls)."""
-STORE_SENTENCE = re.compile(r"^(?:store|install|put) (?:those|the|that|its) results? on (?:~|it|them)$")
-"""The results of the roll before are stored on the permanent (CR 706.8): "install the result on ~"."""
-USE_STORED = re.compile(
-    r"\b(?:uninstall|remove|use) (?:a|1|any) (?:stored |installed )?results? (?:from|on|stored on|installed on) "
-    r"(?:~|it) (?:to use it |and use it )?(?:for|as|instead of) (?:the result of )?(?:a|1|any) (?:die|"
-    + SIZED_DIE
-    + r")"
+HOW_MORE_OF_THEM = Rule(
+    "HOW_MORE_OF_THEM",
+    seq(
+        _INSTEAD_ROLL,
+        cap("n", NUMBER),
+        cap("die", DIE),
+        opt("instead"),
+        "and ignore the",
+        words("lower", "lowest"),
+        opt(cap("k", NUMBER)),
+        words("roll", "rolls", "result", "results"),
+    ),
+    build=_how("more of them"),
+    doc='Roll one die as several and keep the best: "instead roll two d20s and ignore the lower roll".',
 )
-"""A stored result used in place of a die's result (removed, uninstalled or used, for or as a die's result)."""
+HOW_PAIR = Rule(
+    "HOW_PAIR",
+    seq(
+        _INSTEAD_ROLL,
+        cap("n", NUMBER),
+        "of",
+        words("those", "that"),
+        words("dice", "die"),
+        "and ignore",
+        cap("ignore", NUMBER),
+        "of",
+        words("those", "the"),
+        words("results", "rolls", "dice"),
+    ),
+    build=lambda f: How("pair", f) if number(f["n"]) == 2 and number(f["ignore"]) == 1 else REJECT,
+)
+HOW_TOTAL = Rule(
+    "HOW_TOTAL",
+    seq(_INSTEAD_ROLL, cap("n", NUMBER), cap("die", DIE), "and use the total"),
+    build=_how("total"),
+)
+HOW_THEN = Rule(
+    "HOW_THEN",
+    seq(_INSTEAD_ROLL, words("them", "those dice", "that die", "it"), "and", cap("then", rest())),
+    build=_how("then"),
+    doc='A replacement that rolls the dice as they are and then does something more ("... and you may <do>").',
+)
+HOW = Rule(
+    "HOW",
+    either("how", HOW_EXTRA_LOWEST, HOW_EXTRA_CHOSEN, HOW_MORE_OF_THEM, HOW_PAIR, HOW_TOTAL, HOW_THEN),
+    build=lambda f: f["how"],
+    doc="How a replacement rolls instead.",
+)
+
+
+def _replacement(f: Fields) -> Any:
+    how = f["how"]
+    if isinstance(how, How) and how.kind == "more of them":
+        # "If you would roll a d20, instead roll two d20s and ignore the lower roll": one die only.
+        if "one" not in f or number(how.fields["n"]) < 2:
+            return REJECT
+    return f
+
+
+_REPLACEMENT_WHO = words("you", "a player", "an opponent", "each player")
+_WOULD_ROLL = seq(opt("if"), _REPLACEMENT_WHO, "would roll")
+
+REPLACEMENT = Rule(
+    "REPLACEMENT",
+    seq(
+        opt(
+            alt(
+                seq(span(until=seq(",", _WOULD_ROLL)), ","),
+                seq(span(0, until=seq("the next time", _WOULD_ROLL)), "the next time"),
+            )
+        ),
+        opt("if"),
+        cap("who", _REPLACEMENT_WHO),
+        "would roll",
+        cap(
+            "what", alt(seq(cap("one", ONE_DIE), ahead(opt("this turn"), ",")), span(until=seq(opt("this turn"), ",")))
+        ),
+        opt("this turn"),
+        ",",
+        opt(opt("instead"), words("they", "you", "that player")),
+        opt(cap("may", "may")),
+        opt("instead"),
+        opt(words("roll", "rolls")),
+        cap("how", HOW),
+        END,
+    ),
+    build=_replacement,
+    doc='"If you would roll one or more dice, instead roll that many dice plus one and ignore the lowest roll".',
+)
+
+_VERB = cap("verb", words("increase or decrease", "decrease or increase", "increase", "decrease"))
+
+STATIC_MODIFIER = Rule(
+    "STATIC_MODIFIER",
+    seq(
+        cap("verb", words("increase", "decrease")),
+        "the",
+        words("result", "results"),
+        "of each",
+        cap("die", DIE),
+        alt(seq(cap("who", WHO), words("roll", "rolls")), "rolled"),
+        "by",
+        cap("n", NUMBER),
+        END,
+    ),
+)
+AFTER_ROLL = Rule(
+    "AFTER_ROLL",
+    seq(
+        "after",
+        cap("who", WHO),
+        words("roll", "rolls"),
+        words("a", "an", "1 or more"),
+        cap("die", DIE),
+        ", you may",
+        cap("cost", rest()),
+    ),
+)
+COSTED_MODIFIER = Rule(
+    "COSTED_MODIFIER",
+    seq(
+        "you may",
+        cap("cost", span(until=seq("to", _VERB, "the result of"))),
+        "to",
+        _VERB,
+        "the result of",
+        words("a", "an", "1"),
+        cap("die", DIE),
+        cap("who", WHO),
+        "rolled by",
+        cap("n", NUMBER),
+        END,
+    ),
+    doc='An optional modifier in one sentence: "you may pay {1} to increase the result of a die you rolled by 1".',
+)
+IF_YOU_DO = Rule("IF_YOU_DO", seq("if you do ,", _VERB, words("the", "that"), "result by", cap("n", NUMBER), END))
+ONCE_EACH_TURN = Rule(
+    "ONCE_EACH_TURN", seq(words("do this", "use this ability", "activate"), "only once each turn", END)
+)
+
+REROLL_IF = Rule(
+    "REROLL_IF",
+    seq(
+        "if you roll",
+        cap("cond", CONDITION),
+        opt("on", words("a", "an"), cap("die", DIE)),
+        ", you may reroll",
+        words("that die", "it", "that roll"),
+        END,
+    ),
+)
+_REROLLER = words("any player", "target player", "that player")
+REROLL_BY_COST = Rule(
+    "REROLL_BY_COST",
+    seq(
+        opt(cap("once", "once each turn ,")),
+        "you may",
+        cap("cost", span(until=seq("to", opt("have", _REROLLER), "reroll"))),
+        "to",
+        opt("have", cap("who", _REROLLER)),
+        "reroll",
+        cap(
+            "what",
+            alt(
+                seq(words("1 or more", "any number of"), "dice", words("you", "that player"), "rolled"),
+                seq(words("a", "any", "target"), alt("die", SIZED_DIE), opt(words("you", "that player"), "rolled")),
+            ),
+        ),
+        END,
+    ),
+)
+_REROLL_WHAT = seq("reroll", cap("what", words("any die", "a die", "target die", "any number of dice")))
+REROLL_ACTIVATED = Rule(
+    "REROLL_ACTIVATED",
+    seq(
+        alt(seq(cap("coin", "reflip", words("any", "a", "target"), "coin"), opt("or", _REROLL_WHAT)), _REROLL_WHAT),
+        END,
+    ),
+    doc='An activated reroll, reflip, or both joined by "or" (two permissions, in text order).',
+)
+
+
+def _coins(f: Fields) -> Any:
+    ignore, n = number(f["ignore"]), number(f["n"])
+    return f if ignore == n - 1 and n >= 2 else REJECT
+
+
+COIN_REPLACEMENT = Rule(
+    "COIN_REPLACEMENT",
+    seq(
+        opt("if"),
+        cap("who", WHO),
+        "would flip a coin ,",
+        alt(
+            seq("instead", opt(words("you", "they", "that player"))),
+            seq(words("you", "they", "that player"), "instead"),
+        ),
+        "flip",
+        cap("n", NUMBER),
+        "coins and ignore",
+        cap("ignore", NUMBER),
+        opt("of them"),
+        END,
+    ),
+    build=_coins,
+    doc='A partner-coin replacement (CR 705, 616): "if you would flip a coin, instead flip 2 coins and ignore 1".',
+)
+
+# -- triggers (CR 603, 706.2) -------------------------------------------------------------------
+
+NUMERIC_EFFECT = Rule(
+    "NUMERIC_EFFECT", words("the result", "that many", "those results"), doc="An effect that uses the number rolled."
+)
+FROM_GRAVEYARD = Rule(
+    "FROM_GRAVEYARD",
+    seq(words("return", "put", "cast"), "~ from your graveyard"),
+    doc="A trigger whose effect returns the card from the graveyard functions there.",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class What:
+    """What a trigger waits for: its event, a condition on the die, a die size (as written), the
+    planar die, the Nth die of a turn (as written), and its purpose ("doubles", "visit attractions")."""
+
+    event: Event
+    condition: Condition | None = None
+    sides: str | None = None
+    planar: bool = False
+    nth: str | None = None
+    purpose: str = ""
+
+
+def _nth(f: Fields) -> What:
+    order = f["n"][:-2] if "n" in f else str(ORDINALS.index(f["word"]) + 1)
+    return What(Event.DIE_ROLLED, nth=order)
+
+
+NTH_DIE = Rule(
+    "NTH_DIE",
+    seq(
+        "your",
+        alt(cap("n", ORDINAL_NUMBER), cap("word", words(*ORDINALS))),
+        "die",
+        opt(words("each turn", "this turn")),
+    ),
+    build=_nth,
+    doc='The Nth die a player rolls in a turn: "your third die each turn", "your 4th die this turn".',
+)
+VISIT_WHAT = Rule(
+    "VISIT_WHAT",
+    seq("to visit", words("your", "their"), "attractions"),
+    build=lambda f: What(Event.DIE_ROLLED, purpose="visit attractions"),
+)
+WHAT_BATCH = Rule(
+    "WHAT_BATCH",
+    alt("1 or more dice", "dice", seq("1 or more", cap("die", DIE))),
+    build=lambda f: What(Event.DICE_ROLLED, sides=die_sides(f.text)),
+    doc='One or more dice at once: "one or more dice", "one or more d20s".',
+)
+DOUBLES_WHAT = Rule(
+    "DOUBLES_WHAT", words("doubles", "a double"), build=lambda f: What(Event.DICE_ROLLED, purpose="doubles")
+)
+ONE_DIE_WHAT = Rule("ONE_DIE_WHAT", ONE_DIE, build=lambda f: What(Event.DIE_ROLLED, sides=die_sides(f.text)))
+PLANAR_WHAT = Rule("PLANAR_WHAT", PLANAR_DIE, build=lambda f: What(Event.DIE_ROLLED, planar=True))
+
+
+def _condition_what(f: Fields) -> What:
+    condition = f["condition"]
+    if isinstance(condition, Refused):
+        raise CardTextError(condition.reason)
+    return What(Event.DIE_ROLLED, condition, planar=isinstance(condition, FaceIs))
+
+
+CONDITION_WHAT = Rule("CONDITION_WHAT", cap("condition", CONDITION), build=_condition_what)
+
+
+def _what(f: Fields) -> What:
+    what: What = f["base"]
+    if isinstance(what, Refused):
+        raise CardTextError(what.reason)
+    if "die" in f and what.purpose != "doubles" and not (what.planar and what.condition is None):
+        # "a 6 on a d6", "one or more dice on a d20": the die the suffix names, unless the phrase has one.
+        what = replace(what, sides=what.sides or die_sides(f["die"]))
+        if isinstance(what.condition, FaceIs) or what.condition is None and "planar" in f["die"].split():
+            what = replace(what, planar=True)  # "{CHAOS} on the planar die": the planar die's face
+    if "visiting" in f:
+        what = replace(what, purpose="visit attractions")
+    return what
+
+
+_SUFFIXED = (DOUBLES_WHAT, WHAT_BATCH, ONE_DIE_WHAT, PLANAR_WHAT, CONDITION_WHAT)
+_WHAT_ENDS = ahead(words(",", "on", "while rolling"))
+"""Where what a trigger waits for ends: its comma, "on a d6", "while rolling to visit ..."."""
+WHAT = Rule(
+    "WHAT",
+    seq(
+        alt(
+            *(seq(cap("base", what), _WHAT_ENDS) for what in (NTH_DIE, VISIT_WHAT)),
+            seq(
+                alt(*(seq(cap("base", what), _WHAT_ENDS) for what in _SUFFIXED)),
+                opt("on", opt(words("a", "an", "any")), cap("die", DIE)),
+            ),
+        ),
+        opt(cap("visiting", "while rolling to visit"), words("your", "their"), "attractions"),
+    ),
+    build=_what,
+    doc='What "whenever you roll ..." waits for.',
+)
+
+INTERVENING_IF = Rule(
+    "INTERVENING_IF",
+    seq(
+        "if",
+        alt(
+            seq("you", words("roll", "rolled")),
+            seq(words("the", "its", "that die's"), "result is"),
+            words("the roll is", "it's", "any of those results is", "any of those results was"),
+        ),
+        alt(seq(cap("cond", CONDITION), ahead(",")), span(stop=",")),
+        ",",
+        rest(),
+    ),
+    build=lambda f: f.get("cond"),
+    doc='An intervening "if" (CR 603.4) on the die that triggered: "if its result is 6, ...".',
+)
+
+_TRIGGER_EFFECT = seq(
+    peek(cap("intervening", INTERVENING_IF)),
+    peek("you may", cap("may_cost", rest())),
+    peek(cap("rolls", ROLLS_IN_EFFECT)),
+    peek(somewhere(cap("numeric", NUMERIC_EFFECT))),
+    peek(somewhere(cap("graveyard", FROM_GRAVEYARD))),
+    cap("effect", rest()),
+)
+TRIGGER_PASSIVE_VOICE = Rule(
+    "TRIGGER_PASSIVE_VOICE",
+    seq(
+        words("whenever", "when"),
+        words("a", "an"),
+        cap("value", NUMBER),
+        "is rolled",
+        opt("on", words("a", "an"), cap("die", DIE)),
+    ),
+    build=lambda f: f,
+    doc='"Whenever a 3 is rolled on a d8, ..." (anyone\'s roll).',
+)
+CHAOS_ENSUES = Rule("CHAOS_ENSUES", words("whenever chaos ensues"), build=lambda f: True)
+"""Planechase: "whenever chaos ensues" is a roll of {CHAOS} (CR 901.9)."""
+
+TRIGGER = Rule(
+    "TRIGGER",
+    seq(
+        alt(
+            seq(
+                cap("when", words("whenever", "when")),
+                cap("who", words("you", "a player", "an opponent", "each player", "another player")),
+                words("roll", "rolls"),
+                cap("what", WHAT),
+            ),
+            cap("passive", TRIGGER_PASSIVE_VOICE),
+            cap("chaos", CHAOS_ENSUES),
+        ),
+        ",",
+        _TRIGGER_EFFECT,
+    ),
+    doc='"Whenever you roll 5 or more on a d10, ...", "whenever a 2 is rolled, ...", "whenever chaos ensues, ...".',
+)
+
+FACE_COUNTS_AS = Rule(
+    "FACE_COUNTS_AS",
+    somewhere(
+        words("each", "every", "a", "any"),
+        cap("face", FACE),
+        words("roll", "result", "face"),
+        words("of", "on"),
+        "the planar die",
+        words("is", "counts as", "is treated as"),
+        words("a", "an"),
+        cap("as", FACE),
+        words("roll", "result", "face"),
+    ),
+    doc="A face of the planar die seen as another (a <face> roll, result or face counts as a <face> one).",
+)
+
+# -- recognised, not applied ----------------------------------------------------------------------
+
+PROTECTION = Rule("PROTECTION", seq("protection from", words("die rolls", "dice")))
+ROLLED_THIS_TURN = Rule(
+    "ROLLED_THIS_TURN",
+    seq(
+        words("if", "as long as"),
+        alt(seq(words("you", "a player"), opt(words("'ve", "have", "has"))), "you've"),
+        "rolled",
+        alt(
+            words("a die", "dice", "1 or more dice"),
+            seq(NUMBER, "or", words("more", "fewer"), "dice"),
+            seq(NUMBER, "dice"),
+        ),
+        "this turn",
+    ),
+)
+_WHILE_VISITING = seq("while rolling to visit", words("your", "their"), "attractions")
+UNTIL_ROLL = Rule(
+    "UNTIL_ROLL",
+    seq(
+        "until",
+        words("you", "a player", "that player"),
+        words("roll", "rolls"),
+        span(stop=", .", until=seq(opt(_WHILE_VISITING), alt(END, ",", "."))),
+        opt(_WHILE_VISITING),
+        ahead(alt(END, ",", ".")),
+    ),
+)
+STACK_DICE = Rule(
+    "STACK_DICE",
+    alt(
+        seq("stack", alt(NUMBER, words("a", "an", "x", "that many")), alt(words("dice", "die"), SIZED_DIE)),
+        seq(words("dice", "die"), "in", words("its", "~'s", "the", "your"), "stack"),
+        seq(words("the", "its", "~'s", "your"), "stack", words("falls", "topples", "collapses")),
+    ),
+    doc="Dexterity dice: stacked, never rolled (stacking N dice, the dice in a stack, a stack that falls).",
+)
+USE_STORED = Rule(
+    "USE_STORED",
+    seq(
+        words("uninstall", "remove", "use"),
+        words("a", "1", "any"),
+        opt(words("stored", "installed")),
+        words("result", "results"),
+        words("from", "on", "stored on", "installed on"),
+        words("~", "it"),
+        opt(words("to use it", "and use it")),
+        words("for", "as", "instead of"),
+        opt("the result of"),
+        words("a", "1", "any"),
+        alt("die", SIZED_DIE),
+    ),
+    doc="A stored result used in place of a die's result (removed, uninstalled or used, for or as a die's result).",
+)
+RECOGNISED_ABILITIES = (PROTECTION, ROLLED_THIS_TURN, STACK_DICE, USE_STORED, UNTIL_ROLL)
+"""Abilities about dice that the rules recognise without applying; a sentence is the first it names."""
+
+RECOGNISED = Rule(
+    "RECOGNISED",
+    seq(
+        ahead(alt(*(somewhere(cap(ability.name, ability)) for ability in RECOGNISED_ABILITIES))),
+        peek(cap("rolls", ROLLS_IN_EFFECT)),
+        rest(),
+    ),
+    doc="A sentence with an ability about dice that the rules recognise without applying (and its rolls).",
+)
+
+# -- phrases inside other text ----------------------------------------------------------------------
+
+INDICATED = Rule("INDICATED", alt("the indicated", seq("for each", opt("other"), "result")))
+COST_COUNTER = Rule("COST_COUNTER", seq("remove", words("a", "an", "1", "one"), cap("kind", CHUNK), "counter"))
+COST_TAP = Rule("COST_TAP", words("tap", "{t}"))
+
+
+def find(production: Rule, s: Sentence) -> Any:
+    """The value of the reading of ``production`` at the first place it reads, or ``None``."""
+    for i in range(len(s.words)):
+        if production.may_read(s, i) and (reading := production.read(s, i)) is not None:
+            return reading[1]
+    return None
+
+
+# -- sentences ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """What earlier sentences of the same ability set up, as the productions of a sentence see it."""
+
+    roll: bool = False
+    """A roll instruction before, in the same ability (an outcome needs one)."""
+    each_player: bool = False
+    """That roll is made by each player or each opponent (their results are compared)."""
+    trigger: bool = False
+    """The ability is triggered (a later conditional sentence is part of its effect)."""
+    effect: bool = False
+    """An effect was made by an earlier sentence."""
+    pending: bool = False
+    """An optional cost ("you may pay {1}.") waits for "if you do, ..."."""
+    activated: bool = False
+    """The ability has a cost before a colon."""
+
+
+@dataclass(frozen=True, slots=True)
+class SentenceRule:
+    """A production that reads a whole sentence, and the abilities it may stand in."""
+
+    rule: Rule
+    where: str
+    allowed: Callable[[Context], bool]
+
+
+def _always(context: Context) -> bool:
+    return True
+
+
+def _after_roll(context: Context) -> bool:
+    return context.roll
+
+
+SENTENCES = (
+    SentenceRule(COIN_REPLACEMENT, "any ability", _always),
+    SentenceRule(REPLACEMENT, "any ability", _always),
+    SentenceRule(STATIC_MODIFIER, "any ability", _always),
+    SentenceRule(COSTED_MODIFIER, "any ability", _always),
+    SentenceRule(AFTER_ROLL, "any ability", _always),
+    SentenceRule(IF_YOU_DO, "after an optional cost", lambda context: context.pending),
+    SentenceRule(ONCE_EACH_TURN, "any ability", _always),
+    SentenceRule(REROLL_IF, "any ability", _always),
+    SentenceRule(REROLL_BY_COST, "any ability", _always),
+    SentenceRule(REROLL_ACTIVATED, "an activated ability", lambda context: context.activated),
+    SentenceRule(TRIGGER, "any ability", _always),
+    SentenceRule(FACE_COUNTS_AS, "any ability", _always),
+    SentenceRule(RECOGNISED, "any ability", _always),
+    SentenceRule(STORE_SENTENCE, "after a roll", _after_roll),
+    SentenceRule(REPEAT, "after a roll", _after_roll),
+    SentenceRule(DOUBLES, "after a roll", _after_roll),
+    SentenceRule(EXACTLY, "after a roll", _after_roll),
+    SentenceRule(FOR_EACH, "after a roll", _after_roll),
+    SentenceRule(REROLL_TIES, "after a roll", _after_roll),
+    SentenceRule(WHO_HAD, "after a roll by each player", lambda context: context.each_player),
+    SentenceRule(STANDING, "after a roll by each player", lambda context: context.each_player),
+    SentenceRule(OTHERWISE, "after a roll", _after_roll),
+    SentenceRule(ROLLS, "any ability", _always),
+    SentenceRule(CONDITIONAL, "after a roll", _after_roll),
+    SentenceRule(
+        EFFECT_IF,
+        "in a triggered ability with no roll yet",
+        lambda context: not context.roll and context.trigger and context.effect,
+    ),
+    SentenceRule(FOLLOW_UP, "after a roll or in a triggered ability", lambda context: context.roll or context.trigger),
+)
+"""The productions that read a whole sentence, with the abilities where each may stand."""
+
+PRECEDENCE = (
+    (REPEAT.name, CONDITIONAL.name, "'if you roll N, repeat this process' repeats the roll (CR 706.3c)"),
+    (
+        REPLACEMENT.name,
+        ROLLS.name,
+        "'instead roll that many dice plus one' says how a roll is made, it rolls none",
+    ),
+    (TRIGGER.name, ROLLS.name, "'whenever you roll the planar die, ...' names the trigger's event, not a roll"),
+)
+"""Every pair of productions that read the same sentence, the winner first, and why. A test reads
+every sentence of the known cards, the synthetic families and generated Oracle texts with every
+production, and fails on a pair not listed here."""
+
+FALLBACK = FOLLOW_UP.name
+"""The production that reads a sentence only when no other does: a sentence after a roll that uses
+its dice ("you gain life equal to that result")."""
+
+_BEATS = {(winner, loser) for winner, loser, _why in PRECEDENCE}
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """A production that read a whole sentence: its name, its value, and the productions it used
+    (recorded while ``parsing.tracing``)."""
+
+    production: str
+    value: Any
+    fired: tuple[str, ...] = ()
+
+
+def _starting(word: str) -> tuple[SentenceRule, ...]:
+    return tuple(entry for entry in SENTENCES if entry.rule.first() is None or word in (entry.rule.first() or ()))
+
+
+_BY_FIRST_WORD = {word: _starting(word) for entry in SENTENCES for word in entry.rule.first() or ()}
+_ANYWHERE = _starting("")
+
+
+def readings(s: Sentence, context: Context) -> list[Reading]:
+    """Every production of :data:`SENTENCES` that may stand here and reads all of ``s``."""
+    found: list[Reading] = []
+    candidates = _BY_FIRST_WORD.get(s.words[0], _ANYWHERE) if s.words else ()
+    for entry in candidates:
+        rule = entry.rule
+        if not entry.allowed(context) or not rule.may_read(s):
+            continue
+        reading = rule.attempt(s)
+        if reading is not None and reading[0] == len(s.words):
+            found.append(Reading(rule.name, reading[1], reading[2]))
+    return found
+
+
+def choose(found: list[Reading]) -> Reading | list[Reading] | None:
+    """The reading of a sentence: the one production that read it, the winner of a declared pair,
+    or any production over :data:`FALLBACK`; a list when the readings conflict undeclared."""
+    if len(found) > 1:
+        found = [r for r in found if r.production != FALLBACK] or found
+    if len(found) > 1:
+        found = [r for r in found if not any((other.production, r.production) in _BEATS for other in found)]
+    if not found:
+        return None
+    return found[0] if len(found) == 1 else found
+
+
+def read(text: str, context: Context) -> tuple[Sentence, Reading | list[Reading] | None]:
+    """A sentence's tokens and its reading (see :func:`choose`).
+
+    >>> _, reading = read("roll 2 d20 and ignore the lowest roll", Context())
+    >>> reading.production, [phrase.head for phrase in reading.value.phrases]
+    ('ROLLS', ['ROLL'])
+    """
+    s = tokenize(text)
+    chosen = choose(readings(s, context))
+    if isinstance(chosen, Reading):
+        note(chosen.fired)
+    return s, chosen
+
+
+def productions() -> dict[str, Rule]:
+    """Every named production of the grammar, by name."""
+    return {value.name: value for value in globals().values() if isinstance(value, Rule)}
+
+
+def written() -> str:
+    """The whole grammar in its notation, one production a line (``NAME := body``), in the order
+    this module writes them: the grammar as documentation, generated from the productions themselves.
+
+    >>> print(written().splitlines()[0])
+    COUNT := ((a | an | x | that many) | <N>)
+    """
+    return "\n".join(production.production() for production in productions().values())

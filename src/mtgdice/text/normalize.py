@@ -112,8 +112,33 @@ def replace_self(text: str, name: str) -> str:
     the original wording survives for people."""
     for own in sorted(self_names(name), key=len, reverse=True):
         # Case matters: a card named "Eight-Sided Die" names itself so; "an eight-sided die" is a die.
-        text = re.sub(r"(?<![\w'])" + re.escape(own) + r"(?![\w])", "~", text)
+        text = _replace_word(text, own)
     return text
+
+
+def _is_word(char: str) -> bool:
+    """A word character as a regular expression's ``\\w`` reads it."""
+    return char.isalnum() or char == "_"
+
+
+def _replace_word(text: str, own: str) -> str:
+    """``own`` written ``~`` wherever it stands as a word of its own: no word character or
+    apostrophe before it, no word character after (the same as the pattern ``(?<![\\w'])own(?!\\w)``,
+    without compiling one pattern per card name)."""
+    if not own:
+        return text
+    kept: list[str] = []
+    position = start = 0
+    while (found := text.find(own, start)) >= 0:
+        end = found + len(own)
+        before = text[found - 1] if found else ""
+        after = text[end] if end < len(text) else ""
+        if (before and (_is_word(before) or before == "'")) or (after and _is_word(after)):
+            start = found + 1
+            continue
+        kept += (text[position:found], "~")
+        position = start = end
+    return "".join(kept) + text[position:] if kept else text
 
 
 def words_to_numbers(text: str) -> str:

@@ -60,6 +60,7 @@ from mtgdice.rules.errors import CardTextError
 from mtgdice.text import grammar as g
 from mtgdice.text.compiler import MAX_TEXT, CompiledCard, compile_text
 from mtgdice.text.normalize import NUMBER_WORDS, standard_punctuation, strip_reminder
+from mtgdice.text.parsing import tokenize
 
 _ENGLISH_NUMBER = {value: word for word, value in NUMBER_WORDS.items() if " " not in word and value <= 20}
 
@@ -432,18 +433,16 @@ def _row(line: str, lex: Lexicon) -> str | None:
     """A results-table row in English layout, its own text kept (with "roll again" translated)."""
     # The grammar's own row phrases read it, once the printed range dashes are its em dash.
     folded = _RANGE_DASH.sub("\u2014", _fold(line))
-    match = g.TABLE_ROW.match(folded)
-    separator = " | "
-    if match is None:
-        match = g.LIST_ROW.match(folded)
-        separator = " \u2014 "
-    if match is None:
+    tokens = tokenize(folded)
+    found = g.CHART_ROW.whole(tokens) or g.LIST_ROW.whole(tokens)
+    if found is None:
         return None
-    low, high = match.group("low"), match.group("high") or match.groupdict().get("alt")
-    label = low + ("+" if match.group("open") else f"\u2014{high}" if high else "")
+    row: g.RowWords = found[0]
+    separator = " \u2014 " if row.listed else " | "
+    label = row.low + ("+" if row.open else f"\u2014{row.high}" if row.high else "")
     printed = unicodedata.normalize("NFKC", line)
     original = re.split(r"\s*[|\uff5c]\s*|\s+[\u2014\u2013-]\s+", printed, maxsplit=1)
-    text = original[-1].strip() if len(original) > 1 else match.group("text")
+    text = original[-1].strip() if len(original) > 1 else row.text
     if any(pattern.search(normalise(text, lex)) for pattern, _english in lex.row_phrases):
         text = " ".join(_row_sentence(sentence, lex) for sentence in _sentences(text))
     bullet = "\u2022 " if separator != " | " and folded.startswith("\u2022") else ""
