@@ -34,10 +34,13 @@ def start(
     timeout: float = 30,
     broker: str | None = None,
     workers: int = 1,
+    extra: list[str] | None = None,
 ) -> tuple[str, subprocess.Popen[bytes]]:
-    """Start the server and wait for it; raise :class:`ServerError` if it does not answer in time."""
+    """Start the server and wait for it; raise :class:`ServerError` if it does not answer in time.
+
+    ``extra`` options come after the defaults (``--rate-limit 0`` among them), so they win."""
     port = port or free_port()
-    extra = ["--broker", broker] if broker else []
+    extra = [*(["--broker", broker] if broker else []), *(extra or [])]
     if workers != 1:
         extra += ["--workers", str(workers)]
     process = subprocess.Popen(

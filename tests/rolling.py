@@ -9,8 +9,11 @@ from mtgdice.request import resolve_request
 from mtgdice.rules import DiceSource, ScriptedChooser
 
 
-def record(log: Any, request: dict[str, Any], cards: Any, source: DiceSource, **where: Any) -> int:
-    """Resolve ``request`` (a JSON request object) with ``source`` and log it; the roll's id."""
+def record(
+    log: Any, request: dict[str, Any], cards: Any, source: DiceSource, hashes: bool = False, **where: Any
+) -> int:
+    """Resolve ``request`` (a JSON request object) with ``source`` and log it (with ``hashes``, its
+    cards by name and text hash, as rooms log them); the roll's id."""
     typed = request_from_json(request)
     outcome = resolve_request(typed, cards, source, ScriptedChooser(typed.choices))
-    return int(log.record(typed, outcome, source, **where))
+    return int(log.record(typed, outcome, source, cards=cards if hashes else None, **where))

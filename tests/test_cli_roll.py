@@ -68,3 +68,45 @@ def test_a_decision_nobody_was_asked_is_named_with_what_was_taken(cards_path: st
         [*command, "--choices", "[false]"], capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL
     )
     assert answered.returncode == 0 and "Not asked" not in answered.stderr
+
+
+def test_a_roll_is_in_the_log_before_it_is_shown(tmp_path: Path) -> None:
+    """Killed while it prints, ``mtgdice roll`` has already logged the roll: its stdout is a pipe
+    filled beforehand, so its first write blocks; the roll must be in the log while it is blocked."""
+    import fcntl
+    import os
+    import signal
+    import sqlite3
+    import time
+
+    db = tmp_path / "rolls.sqlite"
+    read_end, write_end = os.pipe()
+    fcntl.fcntl(write_end, fcntl.F_SETFL, os.O_NONBLOCK)
+    try:
+        while True:
+            os.write(write_end, b"x" * 4096)
+    except BlockingIOError:
+        pass
+    fcntl.fcntl(write_end, fcntl.F_SETFL, 0)  # the child's writes block, as on a terminal that does not read
+    child = subprocess.Popen([MTGDICE, "roll", "--db", str(db), "--seed", "7", "d20"], stdout=write_end)
+    os.close(write_end)
+    logged = 0
+    deadline = time.monotonic() + 60
+    while child.poll() is None and time.monotonic() < deadline and not logged:
+        time.sleep(0.1)
+        if db.exists():
+            with sqlite3.connect(db) as raw:
+                try:
+                    logged = raw.execute("SELECT count(*) FROM rolls").fetchone()[0]
+                except sqlite3.OperationalError:  # the schema is being created
+                    pass
+    blocked = child.poll() is None
+    os.kill(child.pid, signal.SIGKILL)
+    child.wait(timeout=10)
+    shown = b""
+    while chunk := os.read(read_end, 65536):
+        shown += chunk
+    os.close(read_end)
+    assert blocked, "the command ended: it did not block on its output"
+    assert logged == 1  # in the log while its output had not gone out
+    assert shown.strip(b"x") == b""  # and nothing of it was shown

@@ -22,6 +22,7 @@ from mtgdice.fair import (
     draw_index,
     join_client_seeds,
     new_seed,
+    seed_hash,
     seed_matches,
     words,
 )
@@ -58,12 +59,17 @@ def as_plain(face: object) -> object:
 # -- the derivation ---------------------------------------------------------------------------------
 
 
-def test_commitment_is_sha256_hex() -> None:
+def test_a_commitment_binds_the_seed_its_first_nonce_and_the_chain_it_covers() -> None:
     seed = new_seed()
     assert len(seed) == 32
-    assert commitment(seed) == hashlib.sha256(seed).hexdigest()
-    assert seed_matches(seed, commitment(seed).upper())
-    assert not seed_matches(new_seed(), commitment(seed))
+    assert seed_hash(seed) == hashlib.sha256(seed).hexdigest()
+    assert seed_matches(seed, seed_hash(seed).upper())
+    assert not seed_matches(new_seed(), seed_hash(seed))
+    digest = seed_hash(seed)
+    published = commitment(digest, 4, "ab" * 32)
+    assert published == hashlib.sha256(f"{digest}:4:{'ab' * 32}".encode()).hexdigest()
+    assert len({published, commitment(digest, 3, "ab" * 32), commitment(digest, 4, "ac" * 32)}) == 3
+    assert Room("t", seed, first_nonce=0, next_nonce=0, covers=None).commitment == digest  # made before chains
 
 
 def test_known_answer_vector() -> None:
@@ -103,7 +109,8 @@ def test_source_is_a_dice_source_and_records_draws() -> None:
     faces = [source.roll(Die(20)), source.roll(PLANAR_DIE), source.roll(Die(6))]
     assert source.draws == [(20, faces[0]), ("planar", faces[1]), (6, faces[2])]
     assert source.draws_json()[1] == ["planar", faces[1].value]  # type: ignore[union-attr]
-    assert source.commitment == commitment(SEED)
+    assert source.commitment == seed_hash(SEED)
+    assert CommitRevealSource(SEED, nonce=2, commitment="cd" * 32).commitment == "cd" * 32
 
 
 def test_stream_continues_with_the_next_cursor_block() -> None:
@@ -203,10 +210,11 @@ def test_rotate_reveals_the_committed_seed_and_continues_the_nonces() -> None:
     published = room.commitment
     for _ in range(3):
         _, room = room.next_source()
+    room = room.logged("ef" * 32)
     reveal, room = room.rotate()
-    assert seed_matches(reveal.seed, published)
-    assert (reveal.first_nonce, reveal.end_nonce) == (0, 3)
-    assert room.commitment != published
+    assert reveal.commitment == published and seed_matches(reveal.seed, reveal.seed_hash)
+    assert (reveal.first_nonce, reveal.end_nonce, reveal.count, reveal.chain) == (0, 3, 3, "ef" * 32)
+    assert room.commitment == commitment(room.seed_hash, 3, "ef" * 32) != published
     assert (room.first_nonce, room.next_nonce) == (3, 3)
     source, room = room.next_source()
     assert source.nonce == 3

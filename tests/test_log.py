@@ -20,7 +20,7 @@ from click.testing import CliRunner
 
 from mtgdice.cli import cli as app
 from mtgdice.errors import InputError
-from mtgdice.fair import Room, commitment
+from mtgdice.fair import GENESIS, Room, seed_hash
 from mtgdice.jsonio import resolve_json
 from mtgdice.log import RollLog, default_db_path, replay, verify_export
 from rolling import record
@@ -42,7 +42,7 @@ def log(tmp_path: Path) -> Any:
 
 def fill_room(log: RollLog, requests: list[dict[str, Any]], cards: Any = None, room_id: str = "table") -> Room:
     room = Room.open(room_id, ("alice", "bob"))
-    log.record_commitment(room_id, room.commitment, room.first_nonce)
+    log.save_room(room)
     for request in requests:
         source, room = room.next_source()
         record(log, request, cards, source, room=room_id, player="alice")
@@ -57,7 +57,7 @@ def test_pragmas_and_schema(tmp_path: Path) -> None:
     RollLog(path).close()
     with sqlite3.connect(path) as raw:
         assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        assert raw.execute("PRAGMA user_version").fetchone()[0] == 2  # schema 2: rooms' state, turns
+        assert raw.execute("PRAGMA user_version").fetchone()[0] == 3  # schema 3: the hash chain
     with RollLog(path) as log:
         assert log._connection.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL: survives a power cut
         assert log.integrity_check() == "ok"
@@ -125,12 +125,14 @@ def test_a_nonce_is_logged_once(log: RollLog) -> None:
 def test_reveal(log: RollLog) -> None:
     room = fill_room(log, [D6, D6])
     reveal, room = room.rotate()
-    assert log.record_reveal("table", reveal.seed) == commitment(reveal.seed)
+    assert log.record_reveal("table", reveal.seed) == reveal.commitment
     [entry] = log.commitments("table")
     assert entry == {
-        "commitment": reveal.commitment, "seed": reveal.seed.hex(),
-        "from_nonce": 0, "to_nonce": 2, "room": "table",
+        "commitment": reveal.commitment, "seed_hash": seed_hash(reveal.seed), "covers": GENESIS,
+        "seed": reveal.seed.hex(), "from_nonce": 0, "to_nonce": 2, "count": 2,
+        "chain": log.chain_head("table"), "room": "table",
     }  # fmt: skip
+    assert entry["chain"] != GENESIS and entry["chain"] == log.export_json("table")["rolls"][-1]["chain"]
     with pytest.raises(InputError, match="never used"):
         log.record_reveal("table", bytes(32))
     with pytest.raises(InputError, match="never used"):

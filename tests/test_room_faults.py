@@ -43,7 +43,10 @@ def verify_cli(tmp_path: Path, exported: dict[str, Any], name: str) -> subproces
     path = tmp_path / name
     path.write_text(json.dumps(exported), encoding="utf-8")
     return subprocess.run(
-        [sys.executable, "-m", "mtgdice.cli", "verify", str(path)], capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "mtgdice.cli", "verify", str(path), "--cards", str(cards())],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
 
 

@@ -207,7 +207,7 @@ def test_a_room_reads_back_from_its_row(tmp_path: Path) -> None:
     rooms = Rooms(log, None)
 
     async def scenario() -> tuple[RoomRecord, RoomRecord]:
-        state, _ = await rooms.create(("alice-seed",))
+        state, _ = await rooms.create()
         await rooms.join(state, "Alice", "alices")
         rolled = await rooms.roll(state, "p1", RollSpec.plain("d20"))
         assert rolled.proof.nonce == 0  # type: ignore[union-attr]
@@ -241,13 +241,13 @@ def test_a_schema_1_log_is_migrated_when_it_opens(tmp_path: Path) -> None:
     with sqlite3.connect(path) as raw:
         raw.executescript(SCHEMA_1_LOG)
     with RollLog(path) as log:
-        assert log.schema_versions() == [1, 2] and SCHEMA_VERSION == 2
+        assert log.schema_versions() == [1, 2, 3] and SCHEMA_VERSION == 3
         (old,) = log.rolls()
         assert old.faces == [[6, 4]] and old.turn is None  # the rolls it had are kept
         log.save_room(Room.open("table"))
         assert log.integrity_check() == "ok"
     with RollLog(path) as log:  # opening it again changes nothing
-        assert log.schema_versions() == [1, 2]
+        assert log.schema_versions() == [1, 2, 3]
 
 
 def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
@@ -261,7 +261,7 @@ def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
 
 def test_postgres_schema_rooms_and_export(postgres: str) -> None:
     with open_log(postgres) as log:
-        assert log.schema_versions() == [SCHEMA_VERSION] and log.shared
+        assert log.schema_versions() == [2, SCHEMA_VERSION] and log.shared  # schema 2 made whole, then 3
         rooms = Rooms(log, None)
 
         async def scenario() -> str:
@@ -274,11 +274,11 @@ def test_postgres_schema_rooms_and_export(postgres: str) -> None:
 
         room_id = asyncio.run(scenario())
         report = verify_export(log.export_json(room_id))
-        assert report.ok and len(report.verified) == 3
+        assert report.ok and len(report.verified) == 3, [c.line() for c in report.checks] + list(report.errors)
         assert [roll.turn for roll in log.rolls(room_id)] == [1, 1, 1]
         assert log.integrity_check() == "ok"
     with open_log(postgres) as again:  # migrating twice does nothing
-        assert again.schema_versions() == [SCHEMA_VERSION]
+        assert again.schema_versions() == [2, SCHEMA_VERSION]
 
 
 def test_postgres_locks_a_room_for_one_worker_at_a_time(postgres: str) -> None:
@@ -397,7 +397,90 @@ def test_reveals_and_rolls_in_one_batch_all_verify(
 
         room_id = asyncio.run(scenario())
         exported = log.export_json(room_id)
-        report = verify_export(exported)
+        report = verify_export(exported, cards=catalog)
         assert report.ok and len(report.verified) == 4, [check.line() for check in report.checks]
         spans = [(c["from_nonce"], c["to_nonce"]) for c in exported["commitments"]]
-        assert spans == [(0, 2), (2, 3), (3, 4), (4, None)]  # each seed's nonces, and the one in use now
+        # Each seed's nonces, one after another, and the one in use now. (An API roll's request is
+        # compiled in a worker before it joins the room's queue, so the reveals may come first.)
+        assert len(spans) == 4 and spans[0][0] == 0 and spans[-1] == (4, None)
+        assert all(end == start for (_, end), (start, _) in zip(spans, spans[1:], strict=False))
+
+
+# -- issue 12: empty rooms, deadlines -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("engine", ["sqlite", "postgresql"])
+def test_an_empty_room_goes_after_minutes_and_a_used_one_stays(
+    engine: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    from mtgdice.web.rooms import EMPTY_ROOM_S
+
+    log = open_log(tmp_path / "rolls.sqlite" if engine == "sqlite" else request.getfixturevalue("postgres"))
+    rooms = Rooms(log, None)
+
+    async def scenario() -> tuple[list[str], int, int]:
+        empty, _ = await rooms.create()
+        joined, _ = await rooms.create()
+        await rooms.join(joined, "Alice")
+        rolled, _ = await rooms.create()
+        await rooms.api_roll(rolled, {"text": "Roll a d6."})
+        young = await rooms.sweep()  # nothing is old enough yet
+        old = await rooms.sweep(older_than=0)
+        return [empty.id, joined.id, rolled.id], young, old
+
+    (empty, joined, rolled), young, old = asyncio.run(scenario())
+    assert EMPTY_ROOM_S <= 15 * 60 and (young, old) == (0, 1)
+    assert log.load_room_state(empty) is None and empty not in rooms.rooms
+    assert log.commitments(empty) == []  # its unused commitment went with it
+    assert log.load_room_state(joined) is not None and log.load_room_state(rolled) is not None
+    log.close()
+
+
+def test_a_roll_over_its_deadline_spends_no_nonce(tmp_path: Path) -> None:
+    from mtgdice.rules.budget import Budget
+    from mtgdice.rules.errors import RollLimitError
+
+    log = RollLog(tmp_path / "rolls.sqlite")
+    rooms = Rooms(log, None, budget=Budget(dice=10**12, options=10**12, seconds=0.5))
+    endless = {"text": "Roll 10000 d6. If you roll a 6, repeat this process."}
+
+    async def scenario() -> Any:
+        state, _ = await rooms.create()
+        with pytest.raises(RollLimitError, match="took more than the 0.5 s"):
+            await rooms.api_roll(state, dict(endless))
+        return await rooms.api_roll(state, {"text": "Roll a d6."})
+
+    after = asyncio.run(scenario())
+    assert after.proof.nonce == 0 and [roll.nonce for roll in log.rolls()] == [0]
+    log.close()
+
+
+def test_a_roll_in_a_batch_does_not_wait_for_a_heavy_roll_after_it(tmp_path: Path) -> None:
+    import time
+
+    from mtgdice.rules.budget import Budget
+    from mtgdice.rules.errors import RollLimitError
+    from mtgdice.web.rooms import BATCH_FOLLOW_S
+
+    log = RollLog(tmp_path / "rolls.sqlite")
+    rooms = Rooms(log, None, budget=Budget(dice=10**12, options=10**12, seconds=3.0))
+    endless = {"text": "Roll 10000 d6. If you roll a 6, repeat this process."}
+
+    async def timed(coroutine: Any) -> tuple[Any, float]:
+        started = time.monotonic()
+        try:
+            return await coroutine, time.monotonic() - started
+        except RollLimitError as error:
+            return error, time.monotonic() - started
+
+    async def scenario() -> list[tuple[Any, float]]:
+        state, _ = await rooms.create()
+        quick = timed(rooms.api_roll(state, {"text": "Roll a d6."}))
+        heavy = timed(rooms.api_roll(state, dict(endless)))
+        return list(await asyncio.gather(quick, heavy))  # queued together: one batch
+
+    (quick, quick_s), (heavy, heavy_s) = asyncio.run(scenario())
+    assert quick.proof.nonce == 0 and quick_s < BATCH_FOLLOW_S + 1.0  # committed without the heavy roll
+    assert isinstance(heavy, RollLimitError) and 3.0 <= heavy_s < 3.0 + 1.5  # it led the next batch, to its deadline
+    assert [roll.nonce for roll in log.rolls()] == [0]
+    log.close()

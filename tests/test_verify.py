@@ -1,4 +1,7 @@
-"""Verifying exported room logs (mtgdice.log.verify and ``mtgdice verify``)."""
+"""Verifying exported room logs (mtgdice.log.verify and ``mtgdice verify``): every tampering the
+issue lists — faces, outcomes (results, row, ignored dice, triggers), card, player, a roll removed
+in the middle or at the end with ``to_nonce`` lowered, rolls reordered, a whole log forged with a
+new seed — makes it fail, and a commitment a player copied pins the log."""
 
 from __future__ import annotations
 
@@ -12,10 +15,13 @@ from click.testing import CliRunner
 
 from mtgdice.cli import cli as app
 from mtgdice.errors import InputError
-from mtgdice.fair import Room
+from mtgdice.fair import GENESIS, Room, commitment, derive_faces, draw_json, new_seed, seed_hash
 from mtgdice.jsonio import resolve_json
 from mtgdice.log import RollLog, Status, verify_export
+from mtgdice.log.records import roll_hash
+from mtgdice.rules import Die
 from rolling import record
+from shared_data import shared_path
 
 REQUESTS: list[dict[str, Any]] = [
     {"card": "Berserker's Frenzy", "battlefield": ["Pixie Guide"]},
@@ -27,20 +33,50 @@ REQUESTS: list[dict[str, Any]] = [
 runner = CliRunner()
 
 
-def room_log(tmp_path: Path, catalog: Any, rolls: int = 10, reveal: bool = True) -> dict[str, Any]:
-    """An honest exported log: ``rolls`` rolls under one seed, revealed or not, then one more seed."""
+def room_log(tmp_path: Path, catalog: Any, rolls: int = 10, reveal: bool = True, after: int = 0) -> dict[str, Any]:
+    """An honest exported log: ``rolls`` rolls under one seed, revealed or not, then ``after`` more
+    under the next seed (its commitment covers the first seed's rolls)."""
     with RollLog(tmp_path / "rolls.sqlite") as log:
         room = Room.open("table", ("alice", "bob"))
-        log.record_commitment("table", room.commitment, room.first_nonce)
+        log.save_room(room)
         for number in range(rolls):
-            request = REQUESTS[number % len(REQUESTS)]
             source, room = room.next_source()
-            record(log, request, catalog, source, room="table", player="bob")
+            record(log, REQUESTS[number % len(REQUESTS)], catalog, source, room="table", player="bob", hashes=True)
         if reveal:
-            revealed, room = room.rotate()
-            log.record_reveal("table", revealed.seed, revealed.end_nonce)
-            log.record_commitment("table", room.commitment, room.first_nonce)
+            revealed, room = room.logged(log.chain_head("table")).rotate()
+            log.record_reveal("table", revealed)
+            log.save_room(room)
+            for number in range(after):
+                source, room = room.next_source()
+                record(log, REQUESTS[number % len(REQUESTS)], catalog, source, room="table", player="bob")
         return json.loads(json.dumps(log.export_json("table")))
+
+
+def check(data: dict[str, Any], catalog: Any, pinned: str | None = None) -> Any:
+    return verify_export(data, cards=catalog, pinned=pinned)
+
+
+def forge(data: dict[str, Any], commitments_too: bool = True) -> dict[str, Any]:
+    """What a forger who holds the seeds does after changing a log: every hash made to agree again
+    (each roll's chain, and unless told not to each commitment's ``covers`` and value, each reveal's
+    chain and count)."""
+    head = GENESIS
+    commitments = sorted(data["commitments"], key=lambda c: c["from_nonce"])
+    for position, committed in enumerate(commitments):
+        old = committed["commitment"]
+        if commitments_too:
+            committed["covers"] = head
+            committed["commitment"] = commitment(committed["seed_hash"], committed["from_nonce"], head)
+        for roll in data["rolls"]:
+            if roll["commitment"] == old:
+                roll["commitment"] = committed["commitment"]
+                roll["chain"] = head = roll_hash(head, roll)
+        if committed["seed"] is not None and commitments_too:
+            committed["chain"] = head
+            committed["count"] = committed["to_nonce"] - committed["from_nonce"]
+        if position + 1 < len(commitments) and committed["to_nonce"] is not None:
+            commitments[position + 1]["from_nonce"] = committed["to_nonce"]
+    return data
 
 
 def first_numbered(data: dict[str, Any]) -> tuple[int, int]:
@@ -52,16 +88,52 @@ def first_numbered(data: dict[str, Any]) -> tuple[int, int]:
     raise AssertionError("no numbered face")
 
 
+# -- honest logs ------------------------------------------------------------------------------------
+
+
 def test_honest_log_verifies(tmp_path: Path, catalog: Any) -> None:
-    report = verify_export(room_log(tmp_path, catalog))
-    assert report.ok and len(report.verified) == 10 and report.warnings == ()
-    assert report.summary() == "10 verified, 0 bad, 0 unverifiable, of 10 rolls"
+    data = room_log(tmp_path, catalog, after=3)
+    report = check(data, catalog)
+    assert not report.failed and report.errors == () and report.warnings == ()
+    assert report.summary() == "10 verified, 0 bad, 3 unverifiable, of 13 rolls"  # 3 under the open seed
+    assert [c["count"] for c in data["commitments"]] == [10, None]
+    assert data["commitments"][1]["covers"] == data["rolls"][9]["chain"] == data["commitments"][0]["chain"]
+    pinned = check(data, catalog, pinned=data["commitments"][1]["commitment"])
+    assert not pinned.failed and pinned.pinned == data["commitments"][1]["commitment"]
+
+
+def test_an_honest_log_without_reveal_after_it(tmp_path: Path, catalog: Any) -> None:
+    report = check(room_log(tmp_path, catalog), catalog)
+    assert report.ok and report.summary() == "10 verified, 0 bad, 0 unverifiable, of 10 rolls"
 
 
 def test_unrevealed_seed_is_unverifiable_not_valid(tmp_path: Path, catalog: Any) -> None:
-    report = verify_export(room_log(tmp_path, catalog, reveal=False))
+    report = check(room_log(tmp_path, catalog, reveal=False), catalog)
     assert not report.ok and report.bad == () and len(report.unverifiable) == 10
     assert "unverifiable until reveal" in report.unverifiable[0].line()
+
+
+def test_without_card_data_rolls_naming_cards_are_unverifiable(tmp_path: Path, catalog: Any) -> None:
+    report = verify_export(room_log(tmp_path, catalog))
+    assert not report.failed and len(report.unverifiable) == 4  # 4 of 10 rolls name Berserker's Frenzy
+    assert all("--cards" in check.reason for check in report.unverifiable)
+
+
+def test_card_data_with_another_text_is_not_taken_for_the_room_s(tmp_path: Path, catalog: Any) -> None:
+    from mtgdice.cards.catalog import CardCatalog
+
+    changed = [dict(card) for card in json.loads(Path(shared_path("cards", "dice-cards.json")).read_text())]
+    for card in changed:
+        if card["name"] == "Pixie Guide":
+            card["oracle_text"] = card["oracle_text"].replace("plus one", "plus two")
+    path = tmp_path / "other-cards.json"
+    path.write_text(json.dumps(changed), encoding="utf-8")
+    report = verify_export(room_log(tmp_path, catalog), cards=CardCatalog.from_path(str(path)))
+    assert not report.failed and not report.ok
+    assert any("is not the one the room used" in check.reason for check in report.unverifiable)
+
+
+# -- faces, outcomes, fields ------------------------------------------------------------------------
 
 
 def test_one_altered_face_is_caught(tmp_path: Path, catalog: Any) -> None:
@@ -69,7 +141,7 @@ def test_one_altered_face_is_caught(tmp_path: Path, catalog: Any) -> None:
     i, j = first_numbered(data)
     sides, face = data["rolls"][i]["faces"][j]
     data["rolls"][i]["faces"][j][1] = face % sides + 1
-    report = verify_export(data)
+    report = check(data, catalog)
     assert len(report.bad) == 1 and len(report.verified) == 9
     line = report.bad[0].line()
     roll_id = data["rolls"][i]["id"]
@@ -77,11 +149,11 @@ def test_one_altered_face_is_caught(tmp_path: Path, catalog: Any) -> None:
     assert f"the revealed seed gives {face} on a d{sides}" in line
 
 
-def test_an_altered_outcome_is_caught(tmp_path: Path, catalog: Any) -> None:
+def test_an_altered_die_in_the_outcome_is_caught(tmp_path: Path, catalog: Any) -> None:
     data = room_log(tmp_path, catalog)
     die = data["rolls"][2]["outcome"]["rolls"][0]["dice"][0]
     die["natural"] = die["natural"] % 20 + 1
-    [bad] = verify_export(data).bad
+    [bad] = check(data, catalog).bad
     assert bad.id == data["rolls"][2]["id"] and "outcome die 1 shows" in bad.reason
 
 
@@ -89,72 +161,176 @@ def test_an_altered_planar_face_is_caught(tmp_path: Path, catalog: Any) -> None:
     data = room_log(tmp_path, catalog)
     roll = data["rolls"][3]
     roll["faces"][0][1] = "chaos" if roll["faces"][0][1] != "chaos" else "blank"
-    [bad] = verify_export(data).bad
+    [bad] = check(data, catalog).bad
     assert "planar die" in bad.reason
+
+
+def edit_results(roll: dict[str, Any]) -> None:
+    roll["outcome"]["rolls"][0]["results"] = [99]
+
+
+def edit_row(roll: dict[str, Any]) -> None:
+    execution = roll["outcome"]["rolls"][0]
+    execution["row"] = 0 if execution["row"] != 0 else 1
+
+
+def edit_ignored(roll: dict[str, Any]) -> None:
+    for die in roll["outcome"]["rolls"][0]["dice"]:
+        die["ignored"] = not die["ignored"]
+
+
+def edit_triggers(roll: dict[str, Any]) -> None:
+    roll["outcome"]["triggers"] = [*roll["outcome"].get("triggers", []), "Critical Hit"]
+
+
+def edit_card(roll: dict[str, Any]) -> None:
+    roll["request"]["card"] = "Ancient Copper Dragon"
+    del roll["request"]["oracle_hash"]  # kept, it would not be the new card's: unverifiable, exit 3
+
+
+def test_a_card_edited_with_its_old_text_hash_is_not_verified(tmp_path: Path, catalog: Any) -> None:
+    data = room_log(tmp_path, catalog)
+    data["rolls"][0]["request"]["card"] = "Ancient Copper Dragon"
+    report = check(forge(data), catalog)
+    assert not report.ok and report.checks[0].status is Status.UNVERIFIABLE
+
+
+def edit_modifier(roll: dict[str, Any]) -> None:
+    die = roll["outcome"]["rolls"][0]["dice"][0]
+    die["result"] = die["natural"] + 3
+    die["modifiers"] = [{"delta": 3, "source": "Fake"}]
+
+
+@pytest.mark.parametrize("edit", [edit_results, edit_row, edit_ignored, edit_triggers, edit_card, edit_modifier])
+def test_an_outcome_edited_with_the_faces_kept_is_caught_even_with_its_hashes_made_to_agree(
+    tmp_path: Path, catalog: Any, edit: Any
+) -> None:
+    data = room_log(tmp_path, catalog, after=2)
+    edited = copy.deepcopy(data)
+    edit(edited["rolls"][0])  # Berserker's Frenzy with Pixie Guide: a row, an ignored die
+    [bad] = check(edited, catalog).bad
+    assert bad.id == data["rolls"][0]["id"]
+    rechained = check(forge(copy.deepcopy(edited), commitments_too=False), catalog)
+    assert any("covers the chain" in error for error in rechained.errors)  # the next seed covers the old chain
+    forged = forge(copy.deepcopy(edited))
+    report = check(forged, catalog)
+    assert [check_.id for check_ in report.bad] == [data["rolls"][0]["id"]] and report.errors == ()
+    assert "resolv" in report.bad[0].reason
+
+
+def test_the_player_edited_is_caught_by_the_chain_and_a_forged_chain_by_the_pinned_commitment(
+    tmp_path: Path, catalog: Any
+) -> None:
+    data = room_log(tmp_path, catalog, after=2)
+    pinned = data["commitments"][1]["commitment"]
+    edited = copy.deepcopy(data)
+    edited["rolls"][4]["player"] = "alice"
+    report = check(edited, catalog)
+    assert [c.id for c in report.bad] == [data["rolls"][4]["id"]] and "hash" in report.bad[0].reason
+    rechained = check(forge(copy.deepcopy(edited), commitments_too=False), catalog)
+    assert rechained.bad == () and any("covers the chain" in error for error in rechained.errors)
+    forged = forge(edited)
+    assert not check(forged, catalog).failed  # a forger who rewrites every hash: only a pin finds it
+    caught = check(forged, catalog, pinned=pinned)
+    assert caught.failed and "not in this log" in caught.errors[0]
+
+
+# -- rolls removed, moved, added --------------------------------------------------------------------
+
+
+def test_a_roll_removed_in_the_middle_fails(tmp_path: Path, catalog: Any) -> None:
+    data = room_log(tmp_path, catalog)
+    del data["rolls"][5]
+    report = check(data, catalog)
+    assert report.failed and any("nonce 5" in error for error in report.errors)
+    assert report.bad and "hash" in report.bad[0].reason  # the roll after it no longer follows
+    assert check(forge(data), catalog).failed  # the gap stays whatever the hashes say
+
+
+def test_the_last_roll_removed_and_to_nonce_lowered_fails(tmp_path: Path, catalog: Any) -> None:
+    data = room_log(tmp_path, catalog, after=1)
+    del data["rolls"][9]
+    first, _ = data["commitments"]
+    first["to_nonce"], first["count"] = 9, 9
+    report = check(data, catalog)
+    assert report.failed
+    assert any("starts at nonce 10, not 9" in error for error in report.errors)
+    assert any("revealed with the chain" in error or "covers the chain" in error for error in report.errors)
+    # With no seed after it, the reveal's own chain and count still give it away:
+    alone = room_log(tmp_path / "b", catalog)
+    del alone["rolls"][9]
+    alone["commitments"][0]["to_nonce"] = 9
+    assert check(alone, catalog).failed
+
+
+def test_rolls_reordered_fail(tmp_path: Path, catalog: Any) -> None:
+    data = room_log(tmp_path, catalog)
+    data["rolls"][2], data["rolls"][3] = data["rolls"][3], data["rolls"][2]
+    report = check(data, catalog)
+    assert report.failed and {c.id for c in report.bad} >= {data["rolls"][2]["id"], data["rolls"][3]["id"]}
+
+
+def test_a_duplicated_roll_fails(tmp_path: Path, catalog: Any) -> None:
+    data = room_log(tmp_path, catalog)
+    data["rolls"].append({**data["rolls"][4], "id": 99})
+    bad = {c.id: c.reason for c in check(data, catalog).bad}
+    assert "already used by roll" in bad[99]
+
+
+def test_a_whole_log_forged_with_a_new_seed_passes_only_without_the_commitment_the_players_saw(
+    tmp_path: Path, catalog: Any
+) -> None:
+    """The server keeps every request, draws a new seed and writes a new log with new faces."""
+    data = room_log(tmp_path, catalog)
+    shown = data["commitments"][0]["commitment"]
+    seed = new_seed()
+    forged = copy.deepcopy(data)
+    forged["commitments"][0].update(seed=seed.hex(), seed_hash=seed_hash(seed))
+    for roll in forged["rolls"]:
+        dice = [Die(None if sides == "planar" else sides) for sides, _ in roll["faces"]]
+        faces = derive_faces(seed, roll["client_seeds"], roll["nonce"], dice)
+        roll["faces"] = [draw_json((sides, face)) for (sides, _), face in zip(roll["faces"], faces, strict=True)]
+        roll["outcome"] = resolve_json({**_request(roll), "dice": _numbers(roll), "planar": _planar(roll)}, catalog)
+    forge(forged)
+    assert not check(forged, catalog).failed
+    assert check(forged, catalog, pinned=shown).failed
+
+
+def _request(roll: dict[str, Any]) -> dict[str, Any]:
+    from mtgdice.log.records import without_card_hashes
+
+    return without_card_hashes(roll["request"])
+
+
+def _numbers(roll: dict[str, Any]) -> list[int]:
+    return [face for sides, face in roll["faces"] if sides != "planar"]
+
+
+def _planar(roll: dict[str, Any]) -> list[str]:
+    return [face for sides, face in roll["faces"] if sides == "planar"]
 
 
 def test_a_wrong_seed_rejects_every_roll_under_it(tmp_path: Path, catalog: Any) -> None:
     data = room_log(tmp_path, catalog)
     data["commitments"][0]["seed"] = bytes(32).hex()
-    report = verify_export(data)
+    report = check(data, catalog)
     assert len(report.bad) == 10
-    assert all("does not hash to commitment" in check.reason for check in report.bad)
-
-
-def test_a_wrong_seed_that_also_matches_a_forged_commitment_is_caught(tmp_path: Path, catalog: Any) -> None:
-    """A forger who replaces seed and commitment together still fails: the faces do not follow."""
-    from mtgdice.fair import commitment
-
-    data = room_log(tmp_path, catalog)
-    forged = bytes(32)
-    old = data["commitments"][0]["commitment"]
-    data["commitments"][0].update(seed=forged.hex(), commitment=commitment(forged))
-    for roll in data["rolls"]:
-        roll["commitment"] = commitment(forged) if roll["commitment"] == old else roll["commitment"]
-    report = verify_export(data)
-    expected_bad = {
-        roll["id"] for roll in data["rolls"] if [list(pair) for pair in roll["faces"]] != forged_faces(forged, roll)
-    }
-    assert {check.id for check in report.bad} == expected_bad and len(expected_bad) >= 4
-    assert {check.id for check in report.verified} == {roll["id"] for roll in data["rolls"]} - expected_bad
-
-
-def forged_faces(seed: bytes, roll: dict[str, Any]) -> list[list[Any]]:
-    """The faces a forged seed gives a roll (a single planar die can match by chance: 4/6 blank)."""
-    from mtgdice.fair import derive_faces, draw_json
-    from mtgdice.rules import Die
-
-    dice = [Die(None if sides == "planar" else sides) for sides, _ in roll["faces"]]
-    faces = derive_faces(seed, roll["client_seeds"], roll["nonce"], dice)
-    return [
-        draw_json(("planar" if die.sides is None else die.sides, face)) for die, face in zip(dice, faces, strict=True)
-    ]
+    assert all("does not hash to commitment" in check_.reason for check_ in report.bad)
+    assert any("is not the one committed to" in error for error in report.errors)
 
 
 def test_missing_dice_and_extra_dice(tmp_path: Path, catalog: Any) -> None:
     data = room_log(tmp_path, catalog)
     short = copy.deepcopy(data)
     short["rolls"][0]["faces"].pop()
-    assert "bad" in verify_export(short).checks[0].line()
+    assert "bad" in check(short, catalog).checks[0].line()
     dropped = copy.deepcopy(data)
     dropped["rolls"][0]["outcome"]["rolls"][0]["dice"].pop()
-    assert "faces were drawn" in verify_export(dropped).bad[0].reason
+    assert "faces were drawn" in check(dropped, catalog).bad[0].reason
 
 
-def test_duplicated_roll_and_left_out_rolls(tmp_path: Path, catalog: Any) -> None:
-    data = room_log(tmp_path, catalog)
-    duplicated = copy.deepcopy(data)
-    duplicated["rolls"].append({**duplicated["rolls"][4], "id": 99})
-    [bad] = verify_export(duplicated).bad
-    assert bad.id == 99 and "already used by roll" in bad.reason
-    gapped = copy.deepcopy(data)
-    del gapped["rolls"][5]
-    report = verify_export(gapped)
-    assert report.ok and report.warnings and "nonce 5" in report.warnings[0]
-
-
-def test_log_in_the_minimal_documented_format(tmp_path: Path, catalog: Any) -> None:
-    """Rolls without a commitment field are matched to a seed by nonce range."""
+def test_a_log_without_a_hash_chain_is_not_proved(tmp_path: Path, catalog: Any) -> None:
+    """The minimal format (no commitment field, no chain) is matched by nonce range, and proves less."""
     data = room_log(tmp_path, catalog)
     keep = {"id", "nonce", "client_seeds", "request", "outcome", "faces"}
     minimal = {
@@ -164,19 +340,26 @@ def test_log_in_the_minimal_documented_format(tmp_path: Path, catalog: Any) -> N
         ],
         "rolls": [{k: v for k, v in roll.items() if k in keep} for roll in data["rolls"]],
     }
-    assert verify_export(minimal).ok
-    minimal["commitments"][0]["to_nonce"] = 3
-    report = verify_export(minimal)
-    assert {check.status for check in report.checks[3:]} == {Status.BAD}
-    assert "0 commitments cover nonce 3" in report.checks[3].reason
+    report = check(minimal, catalog)
+    assert len(report.verified) == 0 and report.bad  # the commitment is not the seed's hash alone
+    old_style = copy.deepcopy(minimal)
+    seed = bytes.fromhex(data["commitments"][0]["seed"])
+    old_style["commitments"][0]["commitment"] = seed_hash(seed)  # as logs made before the chain were
+    report = check(old_style, catalog)
+    assert not report.failed and not report.ok and len(report.verified) == 10
+    assert "no hash chain" in report.unproven[0] and "before it" in report.warnings[0]
+    claimed = {**old_style, "format": "mtgdice-room-log/2"}
+    assert check(claimed, catalog).failed  # a log that says it has a chain must have one
 
 
-def test_other_sources_are_unverifiable(tmp_path: Path) -> None:
-    with RollLog(tmp_path / "rolls.sqlite") as log:
-        request = {"text": "Roll a d6."}
-        log.append(request=request, outcome=resolve_json({**request, "dice": [3]}, None), source="scripted", room="t")
-        report = verify_export(log.export_json("t"))
-    assert report.checks[0].status is Status.UNVERIFIABLE and "scripted" in report.checks[0].reason
+def test_commitments_follow_each_other_from_nonce_0(tmp_path: Path, catalog: Any) -> None:
+    data = room_log(tmp_path, catalog, after=1)
+    late = copy.deepcopy(data)
+    late["commitments"][0]["from_nonce"] = 1
+    assert any("starts at nonce 1, not 0" in error for error in check(late, catalog).errors)
+    unrevealed = copy.deepcopy(data)
+    unrevealed["commitments"][0].update(seed=None, to_nonce=None)
+    assert check(unrevealed, catalog).failed
 
 
 @pytest.mark.parametrize(
@@ -187,12 +370,33 @@ def test_other_sources_are_unverifiable(tmp_path: Path) -> None:
         ({"commitments": [], "rolls": {}}, "rolls"),
         ({"commitments": [{"commitment": "xy"}], "rolls": []}, "commitments[0].commitment"),
         ({"commitments": [{"commitment": "a" * 64, "seed": "zz", "from_nonce": 0}], "rolls": []}, "seed"),
+        ({"commitments": [{"commitment": "a" * 64, "covers": "zz"}], "rolls": []}, "commitments[0].covers"),
         ({"commitments": [], "rolls": [3]}, "rolls[0]"),
     ],
 )
 def test_malformed_logs_are_input_errors(data: Any, field: str) -> None:
     with pytest.raises(InputError, match=field.replace("[", r"\[").replace("]", r"\]")):
         verify_export(data)
+
+
+def test_other_sources_are_unverifiable(tmp_path: Path) -> None:
+    with RollLog(tmp_path / "rolls.sqlite") as log:
+        request = {"text": "Roll a d6."}
+        log.append(request=request, outcome=resolve_json({**request, "dice": [3]}, None), source="scripted", room="t")
+        report = verify_export(log.export_json("t"))
+    assert report.checks[0].status is Status.UNVERIFIABLE and "scripted" in report.checks[0].reason
+
+
+def test_faces_compare_strictly_and_commitments_are_unique(tmp_path: Path, catalog: Any) -> None:
+    data = room_log(tmp_path, catalog, rolls=1)
+    roll = data["rolls"][0]
+    sneaky = copy.deepcopy(data)
+    sneaky["rolls"][0]["faces"][0][1] = float(roll["faces"][0][1])
+    assert check(sneaky, catalog).bad
+    twice = copy.deepcopy(data)
+    twice["commitments"].append(dict(twice["commitments"][0]))
+    with pytest.raises(InputError, match="listed twice"):
+        verify_export(twice)
 
 
 # -- the command ------------------------------------------------------------------------------------
@@ -204,10 +408,20 @@ def write(tmp_path: Path, data: dict[str, Any]) -> str:
     return str(path)
 
 
+def cards() -> list[str]:
+    return ["--cards", str(shared_path("cards", "dice-cards.json"))]
+
+
 def test_cli_verify_accepts_an_honest_log(tmp_path: Path, catalog: Any) -> None:
-    result = runner.invoke(app, ["verify", write(tmp_path, room_log(tmp_path, catalog))])
+    data = room_log(tmp_path, catalog)
+    result = runner.invoke(app, ["verify", write(tmp_path, data), *cards()])
     assert result.exit_code == 0, result.output
-    assert result.output.strip() == "10 verified, 0 bad, 0 unverifiable, of 10 rolls"
+    assert result.output.strip().splitlines()[-1] == "10 verified, 0 bad, 0 unverifiable, of 10 rolls"
+    assert "--commitment" in result.output  # the hint: nothing pinned
+    pinned = runner.invoke(
+        app, ["verify", write(tmp_path, data), *cards(), "--commitment", data["commitments"][0]["commitment"]]
+    )
+    assert pinned.exit_code == 0 and "pinned" in pinned.output
 
 
 def test_cli_verify_rejects_one_altered_face(tmp_path: Path, catalog: Any) -> None:
@@ -215,39 +429,37 @@ def test_cli_verify_rejects_one_altered_face(tmp_path: Path, catalog: Any) -> No
     i, j = first_numbered(data)
     sides, face = data["rolls"][i]["faces"][j]
     data["rolls"][i]["faces"][j][1] = face % sides + 1
-    result = runner.invoke(app, ["verify", write(tmp_path, data)])
+    result = runner.invoke(app, ["verify", write(tmp_path, data), *cards()])
     assert result.exit_code == 1
     bad_lines = [line for line in result.output.splitlines() if ": bad: " in line]
-    assert bad_lines == [line for line in bad_lines if line.startswith(f"roll {data['rolls'][i]['id']} ")]
-    assert len(bad_lines) == 1 and f"face {j + 1} is" in bad_lines[0]
+    assert len(bad_lines) == 1 and bad_lines[0].startswith(f"roll {data['rolls'][i]['id']} ")
+    assert f"face {j + 1} is" in bad_lines[0]
 
 
-def test_cli_verify_rejects_a_wrong_seed(tmp_path: Path, catalog: Any) -> None:
+def test_cli_verify_rejects_a_wrong_seed_a_removed_roll_and_a_wrong_pin(tmp_path: Path, catalog: Any) -> None:
     data = room_log(tmp_path, catalog, rolls=4)
-    data["commitments"][0]["seed"] = "00" * 32
-    result = runner.invoke(app, ["verify", write(tmp_path, data), "--json"])
+    wrong = copy.deepcopy(data)
+    wrong["commitments"][0]["seed"] = "00" * 32
+    result = runner.invoke(app, ["verify", write(tmp_path, wrong), "--json", *cards()])
     assert result.exit_code == 1
     report = json.loads(result.output)
     assert [roll["status"] for roll in report["rolls"]] == ["bad"] * 4 and report["ok"] is False
+    removed = copy.deepcopy(data)
+    del removed["rolls"][1]
+    result = runner.invoke(app, ["verify", write(tmp_path, removed), *cards()])
+    assert result.exit_code == 1 and "error: " in result.output and "nonce 1" in result.output
+    result = runner.invoke(app, ["verify", write(tmp_path, data), *cards(), "--commitment", "ab" * 32])
+    assert result.exit_code == 1 and "not in this log" in result.output
+    result = runner.invoke(app, ["verify", write(tmp_path, data), "--commitment", "xyz"])
+    assert result.exit_code == 2 and "--commitment" in result.output
 
 
 def test_cli_verify_unrevealed_and_bad_input(tmp_path: Path, catalog: Any) -> None:
-    result = runner.invoke(app, ["verify", write(tmp_path, room_log(tmp_path, catalog, rolls=3, reveal=False))])
+    data = room_log(tmp_path, catalog, rolls=3, reveal=False)
+    result = runner.invoke(app, ["verify", write(tmp_path, data), *cards()])
     assert result.exit_code == 3 and result.output.count("unverifiable until reveal") == 3
     (tmp_path / "junk.json").write_text("{not json", encoding="utf-8")
     junk = runner.invoke(app, ["verify", str(tmp_path / "junk.json")])
     assert junk.exit_code == 2 and "not valid JSON" in junk.output
     missing = runner.invoke(app, ["verify", str(tmp_path / "missing.json")])
     assert missing.exit_code == 2 and "cannot read" in missing.output
-
-
-def test_faces_compare_strictly_and_commitments_are_unique(tmp_path: Path, catalog: Any) -> None:
-    data = room_log(tmp_path, catalog, rolls=1)
-    roll = data["rolls"][0]
-    sneaky = copy.deepcopy(data)
-    sneaky["rolls"][0]["faces"][0][1] = float(roll["faces"][0][1])
-    assert verify_export(sneaky).bad
-    twice = copy.deepcopy(data)
-    twice["commitments"].append(dict(twice["commitments"][0]))
-    with pytest.raises(InputError, match="listed twice"):
-        verify_export(twice)

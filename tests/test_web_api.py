@@ -89,7 +89,7 @@ def test_roll_outcome_has_the_resolve_shape_and_its_proof(client: TestClient, ro
     assert second["proof"]["nonce"] == 1
 
 
-def test_reveal_then_the_log_verifies(client: TestClient, room: dict[str, str]) -> None:
+def test_reveal_then_the_log_verifies(client: TestClient, room: dict[str, str], catalog: Any) -> None:
     for _ in range(3):
         assert client.post(f"/api/rooms/{room['id']}/rolls", json=SPELLBOOK, headers=auth(room)).status_code == 200
     revealed = client.post(f"/api/rooms/{room['id']}/reveal", headers=auth(room)).json()
@@ -97,8 +97,10 @@ def test_reveal_then_the_log_verifies(client: TestClient, room: dict[str, str]) 
     assert revealed["next_commitment"] != room["commitment"]
     exported = client.get(f"/api/rooms/{room['id']}/log").json()
     assert [roll["nonce"] for roll in exported["rolls"]] == [0, 1, 2]
-    report = verify_export(exported)
+    report = verify_export(exported, cards=catalog)
     assert report.ok, [check.line() for check in report.checks]
+    unchecked = verify_export(exported)  # without the card data the rolls that name cards are not proved
+    assert not unchecked.ok and not unchecked.failed and len(unchecked.unverifiable) == 3
 
 
 @pytest.mark.parametrize(
@@ -181,7 +183,7 @@ def test_pages_need_the_player_cookie_and_escape_names(client: TestClient, db: P
     assert other.post(f"/r/{room_id}/cards/1", data={"action": "remove"}).status_code == 400  # not Bob's card
 
 
-def test_page_roll_with_a_question_then_answer(client: TestClient) -> None:
+def test_page_roll_with_a_question_then_answer(client: TestClient, catalog: Any) -> None:
     created = client.post("/rooms", follow_redirects=False)
     room_id = created.headers["location"].rsplit("/", 1)[1]
     join(client, room_id, "Alice")
@@ -202,7 +204,8 @@ def test_page_roll_with_a_question_then_answer(client: TestClient) -> None:
     exported = client.get(f"/api/rooms/{room_id}/log").json()
     assert exported["rolls"][0]["request"]["choices"] == [1]
     client.post(f"/r/{room_id}/reveal")
-    assert verify_export(client.get(f"/api/rooms/{room_id}/log").json()).ok
+    report = verify_export(client.get(f"/api/rooms/{room_id}/log").json(), cards=catalog)
+    assert report.ok, [check.line() for check in report.checks] + list(report.errors)
 
 
 def test_page_errors_are_one_line_fragments(client: TestClient) -> None:
@@ -246,3 +249,72 @@ def test_a_card_roll_with_a_variable_amount(client: TestClient) -> None:
     exported = client.get(f"/api/rooms/{room_id}/log").json()
     assert exported["rolls"][0]["request"]["amounts"] == {"X": 3}
     assert len(exported["rolls"][0]["outcome"]["rolls"][0]["dice"]) == 3
+
+
+# -- issue 12: what a room takes, what it logs, what one client may do -------------------------------
+
+
+def test_client_seeds_come_only_after_the_commitment(client: TestClient, room: dict[str, str]) -> None:
+    early = client.post("/api/rooms", json={"client_seeds": ["mine"]})
+    assert early.status_code == 400 and one_line_error(early).startswith("client_seeds:")
+    added = client.post(f"/api/rooms/{room['id']}/seeds", json={"client_seed": "mine"}, headers=auth(room))
+    assert added.status_code == 200 and added.json() == {"client_seeds": ["mine"], "commitment": room["commitment"]}
+    rolled = client.post(f"/api/rooms/{room['id']}/rolls", json={"text": "Roll a d6."}, headers=auth(room)).json()
+    assert rolled["proof"]["client_seeds"] == ["mine"] and rolled["proof"]["commitment"] == room["commitment"]
+    unauthorised = client.post(f"/api/rooms/{room['id']}/seeds", json={"client_seed": "x"})
+    assert unauthorised.status_code == 401
+
+
+def test_each_roll_records_whose_request_spent_its_nonce(client: TestClient, room: dict[str, str]) -> None:
+    client.post(f"/api/rooms/{room['id']}/rolls", json={"text": "Roll a d6.", "player": "Bob"}, headers=auth(room))
+    page = client.post("/rooms", follow_redirects=False).headers["location"].split("/")[-1]
+    client.post(f"/r/{page}/join", data={"name": "Alice"})
+    client.post(f"/r/{page}/roll", data={"kind": "dice", "dice": "d20"})
+    api_roll = client.get(f"/api/rooms/{room['id']}/log").json()["rolls"][0]
+    page_roll = client.get(f"/api/rooms/{page}/log").json()["rolls"][0]
+    assert (api_roll["by"], api_roll["player"]) == ("api", "Bob")  # the player named is not who spent it
+    assert (page_roll["by"], page_roll["player"]) == ("p1", "Alice")
+
+
+def test_a_page_roll_logs_its_board_by_card_name_and_text_hash(client: TestClient, catalog: Any) -> None:
+    room_id = client.post("/rooms", follow_redirects=False).headers["location"].split("/")[-1]
+    client.post(f"/r/{room_id}/join", data={"name": "Alice"})
+    client.post(f"/r/{room_id}/cards", data={"name": "Pixie Guide"})
+    client.post(f"/r/{room_id}/cards", data={"name": "Own card", "text": "Whenever you roll a d20, add 1."})
+    board = client.post(f"/r/{room_id}/cards", data={"name": "Wizard's Spellbook"}).text
+    card_id = re.findall(r'name="card_id" value="(\d+)"', board)[-1]
+    client.post(f"/r/{room_id}/roll", data={"kind": "card", "card_id": card_id, "roll": "0"})
+    client.post(f"/r/{room_id}/reveal")
+    exported = client.get(f"/api/rooms/{room_id}/log").json()
+    logged = exported["rolls"][0]["request"]
+    named = [item for item in logged["battlefield"] if "oracle_hash" in item]
+    assert [item["card"] for item in named] == ["Pixie Guide", "Wizard's Spellbook"]
+    assert all("text" not in item for item in named)
+    assert [item.get("text") for item in logged["battlefield"] if "text" in item] == ["Whenever you roll a d20, add 1."]
+    assert "oracle_hash" in logged and "text" not in logged  # the rolled card, by reference
+    assert verify_export(exported, cards=catalog).ok
+
+
+def test_quotas_per_client_on_rooms_and_exports(db: Path, catalog: Any) -> None:
+    from mtgdice.web.guard import QUOTAS
+
+    limited = TestClient(create_app(db, catalog, rate=1000, burst=1000))
+    created = [limited.post("/api/rooms") for _ in range(QUOTAS["rooms"].burst + 1)]
+    assert [r.status_code for r in created[:-1]] == [201] * QUOTAS["rooms"].burst
+    assert created[-1].status_code == 429 and one_line_error(created[-1]).startswith("quota: ")
+    room_id = created[0].json()["id"]
+    exports = [limited.get(f"/api/rooms/{room_id}/log").status_code for _ in range(QUOTAS["export"].burst + 1)]
+    assert exports == [200] * QUOTAS["export"].burst + [429]
+    assert limited.get("/").status_code == 200  # the pages stay open to the client
+
+
+def test_the_limiter_never_forgets_a_throttled_client_because_others_came() -> None:
+    from mtgdice.web.guard import Buckets, Quota
+
+    buckets = Buckets(Quota(1.0, 3, "requests"), size=100)
+    assert [buckets.take("greedy", now=0.0) for _ in range(4)] == [True, True, True, False]
+    for i in range(10_000):  # many other addresses (the issue: after 10 000, everyone was reset)
+        buckets.take(f"10.0.{i // 250}.{i % 250}", now=0.0)
+        if i % 50 == 0:
+            assert not buckets.take("greedy", now=0.0)  # still throttled: it stays among the recent
+    assert len(buckets.seen) == 100

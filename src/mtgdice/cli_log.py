@@ -259,16 +259,31 @@ def replay_command(db: str | None, room: str | None, cards: str | None) -> None:
 
 @click.command("verify", context_settings=CONTEXT)
 @click.argument("file", metavar="LOG.json")
+@click.option("--cards", metavar="PATH", help=CARDS_HELP + " Rolls that name cards are resolved again with it.")
+@click.option(
+    "--commitment",
+    "pinned",
+    metavar="HEX",
+    help="A commitment you saw on the room's page (or in an API answer): the log must hold it, and it pins "
+    "every roll before it.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def verify_command(file: str, as_json: bool) -> None:
-    """Check an exported room log (`mtgdice log export`; - reads stdin) against its revealed seeds.
+def verify_command(file: str, cards: str | None, pinned: str | None, as_json: bool) -> None:
+    """Check an exported room log (`mtgdice log export`, `GET /api/rooms/ID/log`; - reads stdin).
 
-    Exit status 0 when every roll is verified, 1 when any roll is bad (one line each, naming the roll
-    and its first wrong face), 3 when none is bad but some cannot be checked yet (seed not revealed,
-    or not a commit-reveal roll).
+    Every roll: its faces against the revealed seed, its outcome resolved again from its request and
+    faces (rolls naming cards need the card data), its place in the log's hash chain. The log: every
+    nonce from 0 logged once, each commitment binding the rolls before it.
+
+    Exit status 0 when every roll is verified and the log proved; 1 when anything is wrong (a bad
+    roll: one line each, naming the roll and what is wrong; an error of the log: a roll missing, the
+    chain broken, the pinned commitment not in the log); 3 when nothing is wrong but something cannot
+    be checked (a seed not revealed yet, no card data for a roll, a roll of another source, a log
+    without a hash chain); 2 when the file cannot be read.
     """
     import json
 
+    from mtgdice.cards.catalog import optional_catalog
     from mtgdice.errors import InputError, MtgDiceError
     from mtgdice.log import verify_export
 
@@ -281,7 +296,7 @@ def verify_command(file: str, as_json: bool) -> None:
             data = json.loads(text)
         except json.JSONDecodeError as error:
             raise InputError("LOG.json", f"not valid JSON: {error.msg} at line {error.lineno}") from None
-        report = verify_export(data)
+        report = verify_export(data, cards=optional_catalog(cards), pinned=pinned)
     except MtgDiceError as error:
         fail(str(error))
     if as_json:
@@ -294,10 +309,18 @@ def verify_command(file: str, as_json: bool) -> None:
             out(check.line())
         if len(waiting) > MAX_UNVERIFIABLE_SHOWN:
             out(f"... and {len(waiting) - MAX_UNVERIFIABLE_SHOWN} more unverifiable rolls (--json lists all)")
+        for problem in report.errors:
+            out(f"error: {problem}")
+        for unproven in report.unproven:
+            out(f"not proved: {unproven}")
         for warning in report.warnings:
             out(f"warning: {warning}")
+        if report.pinned is not None and not report.failed:
+            out(f"pinned: commitment {report.pinned} is in the log and binds every roll before it")
+        elif report.pinned is None:
+            out("note: no commitment pinned; --commitment HEX (the one the room's page showed you) pins the log")
         out(report.summary())
-    if report.bad:
+    if report.failed:
         raise click.exceptions.Exit(1)
     if not report.ok:
         raise click.exceptions.Exit(3)

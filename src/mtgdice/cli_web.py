@@ -47,6 +47,13 @@ DATABASE_HELP = (
     "--rate-limit", type=float, default=20.0, show_default=True, help="Requests per second per client (0: no limit)."
 )
 @click.option("--burst", type=int, default=60, show_default=True, help="Requests a client may make at once.")
+@click.option(
+    "--forwarded-allow-ips",
+    metavar="ADDRESSES",
+    default="",
+    help="Comma-separated addresses of proxies whose X-Forwarded-For names the client (default: none, the "
+    "header is ignored and the connection's address is the client's).",
+)
 @click.option("--log-level", default="warning", show_default=True, help="uvicorn log level.")
 def serve_command(
     host: str,
@@ -58,6 +65,7 @@ def serve_command(
     no_cards: bool,
     rate_limit: float,
     burst: int,
+    forwarded_allow_ips: str,
     log_level: str,
 ) -> None:
     """Serve shared dice rooms: pages for players, a JSON API, a websocket per room."""
@@ -69,6 +77,7 @@ def serve_command(
     from mtgdice.errors import InputError, MtgDiceError
     from mtgdice.log.store import default_db_path, open_log
     from mtgdice.web import create_app
+    from mtgdice.web.guard import LimitedHttpProtocol
 
     database = db or os.environ.get("MTGDICE_DATABASE") or str(default_db_path())
     broker = broker or os.environ.get("MTGDICE_BROKER") or None
@@ -109,8 +118,11 @@ def serve_command(
     shown_host = f"[{host}]" if ":" in host else host
     shown_workers = f" with {workers} workers" if workers > 1 else ""
     out(f"mtgdice: serving on http://{shown_host}:{bound_port}/{shown_workers} (Ctrl+C stops)", err=True)
+    # Head limits and timeouts (LimitedHttpProtocol); X-Forwarded-For only from the proxies named.
+    proxies = ",".join(address.strip() for address in forwarded_allow_ips.split(",") if address.strip())
     options = {"log_level": log_level, "access_log": False, "ws_max_size": 65536,
-               "timeout_graceful_shutdown": GRACEFUL_SHUTDOWN_S}  # fmt: skip
+               "timeout_graceful_shutdown": GRACEFUL_SHUTDOWN_S, "http": LimitedHttpProtocol,
+               "proxy_headers": bool(proxies), "forwarded_allow_ips": proxies or None}  # fmt: skip
     if workers == 1:
         uvicorn.Server(uvicorn.Config(app, **options)).run(sockets=[listener])  # type: ignore[arg-type]
         return

@@ -23,8 +23,20 @@ A known answer, for verifiers written in other languages (seed bytes 0..31, seed
 >>> [face.value if isinstance(face, PlanarFace) else face for face in faces]
 [3, 6, 2, 'blank', 14]
 
-When the seed is revealed, anyone can check ``SHA-256(seed) == commitment`` and recompute every
-face. Checking a whole exported room log is :mod:`mtgdice.log.verify`.
+**What a room publishes.** The commitment binds the seed and everything logged before it:
+``commitment = SHA-256(f"{seed_hash}:{from_nonce}:{covers}")`` (ASCII, lower-case hex), where
+``seed_hash`` is the seed's SHA-256, ``from_nonce`` the first nonce the seed serves and ``covers``
+the hash of the room's last logged roll when the seed was drawn (:data:`GENESIS` for a new room;
+the roll log's hash chain is :mod:`mtgdice.log.records`). A room's first commitment so pins
+nothing but its seed; each later one, published when the previous seed is revealed, pins every
+roll before it and their number. A player who copies the commitment a page shows can later check
+the whole log up to it (``mtgdice verify --commitment HEX``).
+
+>>> commitment(seed_hash(bytes(32)), 0, GENESIS)[:16]
+'4dd5ba4ff28db153'
+
+When the seed is revealed, anyone can check ``SHA-256(seed) == seed_hash``, the commitment, and
+recompute every face. Checking a whole exported room log is :mod:`mtgdice.log.verify`.
 
 This module leaves out storage (:mod:`mtgdice.log`), networking and public randomness beacons.
 """
@@ -50,6 +62,9 @@ CLIENT_SEED_MAX = 64
 WORD_SPACE = 2**32
 """Each draw reads one 32-bit word; dice with more faces than this are refused."""
 
+GENESIS = "0" * 64
+"""Where a room's hash chain starts: what its first commitment covers."""
+
 Sides = int | Literal["planar"]
 Draw = tuple[Sides, Face]
 """One face drawn: ``(20, 7)`` or ``("planar", PlanarFace.CHAOS)``."""
@@ -67,23 +82,33 @@ def new_seed() -> bytes:
     return secrets.token_bytes(SEED_BYTES)
 
 
-def commitment(seed: bytes) -> str:
-    """The public commitment to a seed: its SHA-256, as lower-case hex.
+def seed_hash(seed: bytes) -> str:
+    """A seed's SHA-256, as lower-case hex (published inside the commitment; a reveal is checked against it).
 
-    >>> commitment(bytes(32))
+    >>> seed_hash(bytes(32))
     '66687aadf862bd776c8fc18b8e9f8e20089714856ee233b3902a591d0d5f2925'
     """
     return hashlib.sha256(seed).hexdigest()
 
 
-def seed_matches(seed: bytes, committed: str) -> bool:
-    """Whether a revealed seed is the one committed to (constant-time comparison).
+def commitment(digest: str, from_nonce: int, covers: str) -> str:
+    """The commitment a room publishes for a seed whose SHA-256 is ``digest``: it serves nonces from
+    ``from_nonce`` on, after the roll whose hash is ``covers``.
+
+    >>> commitment(seed_hash(bytes(32)), 0, GENESIS) == commitment(seed_hash(bytes(32)), 1, GENESIS)
+    False
+    """
+    return hashlib.sha256(f"{digest}:{from_nonce}:{covers}".encode("ascii")).hexdigest()
+
+
+def seed_matches(seed: bytes, digest: str) -> bool:
+    """Whether a revealed seed is the one whose SHA-256 was published (constant-time comparison).
 
     >>> seed = new_seed()
-    >>> seed_matches(seed, commitment(seed)), seed_matches(bytes(32), commitment(seed))
+    >>> seed_matches(seed, seed_hash(seed)), seed_matches(bytes(32), seed_hash(seed))
     (True, False)
     """
-    return hmac.compare_digest(commitment(seed), committed.strip().lower())
+    return hmac.compare_digest(seed_hash(seed), digest.strip().lower())
 
 
 def check_client_seed(seed: str, field_name: str = "client_seed") -> str:
@@ -200,13 +225,16 @@ class CommitRevealSource:
 
     name = "commit-reveal"
 
-    def __init__(self, server_seed: bytes, client_seeds: tuple[str, ...] = (), nonce: int = 0) -> None:
+    def __init__(
+        self, server_seed: bytes, client_seeds: tuple[str, ...] = (), nonce: int = 0, commitment: str | None = None
+    ) -> None:
         if not isinstance(nonce, int) or isinstance(nonce, bool) or nonce < 0:
             raise InputError("nonce", f"expected a whole number 0 or more, got {nonce!r}")
         self.client_seeds = tuple(sorted(client_seeds))
         self.client_seed_joined = join_client_seeds(self.client_seeds)
         self.nonce = nonce
-        self.commitment = commitment(server_seed)
+        self.commitment = commitment if commitment is not None else seed_hash(server_seed)
+        """What the rolls of this seed are logged under (the room's commitment; else the seed's hash)."""
         self.draws: list[Draw] = []
         self._stream = words(server_seed, self.client_seed_joined, nonce)
 
@@ -233,15 +261,29 @@ def derive_faces(server_seed: bytes, client_seeds: Sequence[str], nonce: int, di
 
 @dataclass(frozen=True, slots=True)
 class Reveal:
-    """A retired seed, published: it covers the nonces ``first_nonce <= nonce < end_nonce``."""
+    """A retired seed, published: it served the nonces ``first_nonce <= nonce < end_nonce``, and the
+    room's hash chain stood at ``chain`` when it was revealed (``covers`` when it was committed;
+    None for a commitment made before rooms had a chain, which was the seed's hash alone)."""
 
     seed: bytes = field(repr=False)
     first_nonce: int
     end_nonce: int
+    covers: str | None = GENESIS
+    chain: str = GENESIS
+
+    @property
+    def seed_hash(self) -> str:
+        return seed_hash(self.seed)
 
     @property
     def commitment(self) -> str:
-        return commitment(self.seed)
+        digest = seed_hash(self.seed)
+        return digest if self.covers is None else commitment(digest, self.first_nonce, self.covers)
+
+    @property
+    def count(self) -> int:
+        """How many rolls the seed served (one per nonce)."""
+        return self.end_nonce - self.first_nonce
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,15 +291,20 @@ class Room:
     """The fairness state of one shared room: a value, replaced (never mutated) as the room goes on.
 
     Nonces count up across seeds: a new seed continues where the old one stopped, so every roll of
-    a room has its own nonce. Publish ``commitment`` before any roll; call :meth:`rotate` to reveal.
+    a room has its own nonce. ``chain`` is the hash of the room's last logged roll (:meth:`logged`);
+    ``covers`` what the current seed's commitment covers (None: a commitment made before rooms had
+    a chain, the seed's hash alone). Publish ``commitment`` before any roll; :meth:`rotate` reveals.
 
     >>> room = Room.open("table-1", client_seeds=("alice",))
     >>> source, room = room.next_source()
     >>> source.nonce, room.next_nonce
     (0, 1)
+    >>> room = room.logged("ab" * 32)  # the roll's hash in the log
     >>> reveal, room = room.rotate()
     >>> reveal.commitment == source.commitment, (reveal.first_nonce, reveal.end_nonce), room.first_nonce
     (True, (0, 1), 1)
+    >>> room.covers == reveal.chain == "ab" * 32
+    True
     """
 
     id: str
@@ -265,6 +312,8 @@ class Room:
     client_seeds: tuple[str, ...] = ()
     next_nonce: int = 0
     first_nonce: int = 0
+    covers: str | None = GENESIS
+    chain: str = GENESIS
 
     def __post_init__(self) -> None:
         if len(self.server_seed) < 16:
@@ -274,14 +323,19 @@ class Room:
             raise InputError("nonce", f"first nonce {self.first_nonce} must be 0 or more and at most {self.next_nonce}")
 
     @classmethod
-    def open(cls, room_id: str, client_seeds: tuple[str, ...] = (), next_nonce: int = 0) -> Room:
-        """A room with a fresh secret seed."""
-        return cls(room_id, new_seed(), tuple(sorted(client_seeds)), next_nonce, next_nonce)
+    def open(cls, room_id: str, client_seeds: tuple[str, ...] = (), next_nonce: int = 0, chain: str = GENESIS) -> Room:
+        """A room with a fresh secret seed (after the roll whose hash is ``chain``)."""
+        return cls(room_id, new_seed(), tuple(sorted(client_seeds)), next_nonce, next_nonce, chain, chain)
+
+    @property
+    def seed_hash(self) -> str:
+        return seed_hash(self.server_seed)
 
     @property
     def commitment(self) -> str:
         """What to publish before any roll with the current seed."""
-        return commitment(self.server_seed)
+        digest = seed_hash(self.server_seed)
+        return digest if self.covers is None else commitment(digest, self.first_nonce, self.covers)
 
     def with_client_seeds(self, client_seeds: Iterable[str]) -> Room:
         """The room with the players' seeds replaced (they apply from the next roll)."""
@@ -289,13 +343,17 @@ class Room:
 
     def source(self) -> CommitRevealSource:
         """A dice source for the next roll (nonce ``next_nonce``); does not advance the room."""
-        return CommitRevealSource(self.server_seed, self.client_seeds, self.next_nonce)
+        return CommitRevealSource(self.server_seed, self.client_seeds, self.next_nonce, self.commitment)
 
     def next_source(self) -> tuple[CommitRevealSource, Room]:
         """A dice source for the next roll and the room after it (nonce used up)."""
         return self.source(), replace(self, next_nonce=self.next_nonce + 1)
 
+    def logged(self, chain: str) -> Room:
+        """The room after a roll whose hash in the log is ``chain``."""
+        return replace(self, chain=chain)
+
     def rotate(self) -> tuple[Reveal, Room]:
-        """Reveal the current seed and continue with a fresh one and a new commitment."""
-        reveal = Reveal(self.server_seed, self.first_nonce, self.next_nonce)
-        return reveal, replace(self, server_seed=new_seed(), first_nonce=self.next_nonce)
+        """Reveal the current seed and continue with a fresh one, whose commitment covers every roll so far."""
+        reveal = Reveal(self.server_seed, self.first_nonce, self.next_nonce, self.covers, self.chain)
+        return reveal, replace(self, server_seed=new_seed(), first_nonce=self.next_nonce, covers=self.chain)

@@ -13,9 +13,11 @@ terms. This module leaves out JSON (``jsonio``) and where card data comes from (
 
 from __future__ import annotations
 
+import contextvars
 import enum
 import functools
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -38,6 +40,7 @@ from mtgdice.rules import (
     flip,
     resolve,
 )
+from mtgdice.rules.budget import Meter
 from mtgdice.rules.plain import PlainResult, PlainRoll, roll_plain
 from mtgdice.rules.zones import in_zone
 from mtgdice.text import CompiledCard
@@ -260,8 +263,38 @@ def prepare(request: RollRequest, cards: CardSource | None) -> Prepared:
     return Prepared(name, compiled, instruction, None, board, amounts)
 
 
-def resolve_prepared(prepared: Prepared, request: RollRequest, source: DiceSource, chooser: Chooser) -> Outcome:
-    """Resolve a prepared request with ``source`` and ``chooser``."""
+_METER: contextvars.ContextVar[Meter | None] = contextvars.ContextVar("mtgdice_meter", default=None)
+
+
+@contextmanager
+def metered(meter: Meter) -> Iterator[Meter]:
+    """Resolutions in this block that are given no meter spend ``meter``: a shell's request budget
+    reaching resolutions it asks for through other code (the game's, for a room's page roll).
+
+    >>> from mtgdice.rules.budget import Budget
+    >>> from mtgdice.rules import SeededSource, ScriptedChooser
+    >>> from mtgdice.rules.errors import RollLimitError
+    >>> request = RollRequest(RollKind.DICE, notation="d6")
+    >>> with metered(Meter(Budget(seconds=0.0))):
+    ...     try:
+    ...         resolve_request(request, None, SeededSource(1), ScriptedChooser())
+    ...     except RollLimitError as error:
+    ...         print(str(error).split(";")[0])
+    budget: this request took more than the 0 s it may take
+    """
+    token = _METER.set(meter)
+    try:
+        yield meter
+    finally:
+        _METER.reset(token)
+
+
+def resolve_prepared(
+    prepared: Prepared, request: RollRequest, source: DiceSource, chooser: Chooser, meter: Meter | None = None
+) -> Outcome:
+    """Resolve a prepared request with ``source`` and ``chooser``, within ``meter``'s budget (else
+    the one :func:`metered` set, else the command line's)."""
+    meter = meter if meter is not None else _METER.get()
     if prepared.plain is not None:
         return roll_plain(prepared.plain, source)
     if prepared.flip is not None:
@@ -285,9 +318,12 @@ def resolve_prepared(prepared: Prepared, request: RollRequest, source: DiceSourc
         turn=request.turn,
         players=request.players,
         action=request.action,
+        meter=meter,
     )
 
 
-def resolve_request(request: RollRequest, cards: CardSource | None, source: DiceSource, chooser: Chooser) -> Outcome:
-    """Resolve ``request`` with faces from ``source`` and decisions from ``chooser``."""
-    return resolve_prepared(prepare(request, cards), request, source, chooser)
+def resolve_request(
+    request: RollRequest, cards: CardSource | None, source: DiceSource, chooser: Chooser, meter: Meter | None = None
+) -> Outcome:
+    """Resolve ``request`` with faces from ``source`` and decisions from ``chooser`` (within ``meter``)."""
+    return resolve_prepared(prepare(request, cards), request, source, chooser, meter)

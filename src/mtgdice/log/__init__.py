@@ -19,9 +19,9 @@ A shared room, with :class:`mtgdice.fair.Room` (a value: keep the new one each s
 >>> source, after = room.next_source()
 >>> outcome = resolve_request(request, None, source, ScriptedChooser())  # if this raises, keep `room`
 >>> roll_id = log.record(request, outcome, source, room="table", player="alice")
->>> room = after
->>> reveal, room = room.rotate()                # reveal the old seed, commit to a new one
->>> _ = log.record_reveal("table", reveal.seed, reveal.end_nonce)
+>>> room = after.logged(log.chain_head("table"))  # the room's hash chain now ends with this roll
+>>> reveal, room = room.rotate()                # reveal the old seed, commit to a new one (covering the roll)
+>>> _ = log.record_reveal("table", reveal)
 >>> log.save_room(room)
 >>> verify_export(log.export_json("table")).summary()
 '1 verified, 0 bad, 0 unverifiable, of 1 rolls'

@@ -22,7 +22,7 @@ from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 from mtgdice.errors import InputError
-from mtgdice.log.store import SCHEMA_VERSION, Cursor, Sql, SqlLog, utc_now
+from mtgdice.log.store import SCHEMA_VERSION, Cursor, Sql, SqlLog, migrate_to_3, utc_now
 
 POOL_SIZE = 8
 """Connections one process keeps at most (rooms' transactions and reads wait for a free one)."""
@@ -175,6 +175,8 @@ class PostgresLog(SqlLog):
                 for statement in _SCHEMA_2.split(";"):
                     sql.execute(statement.strip())
                 sql.execute("INSERT INTO schema_version VALUES (2, ?)", (utc_now(),))
+            if current < 3:
+                migrate_to_3(sql)
 
     def close(self) -> None:
         self._closed = True

@@ -1,15 +1,136 @@
-"""One logged roll as a value, and the faces an outcome object shows.
+"""One logged roll as a value, the faces an outcome object shows, the log's hash chain and card references.
+
+**The hash chain.** Each commit-reveal roll of a room is logged with ``chain``, the SHA-256 of
+its recorded fields and the previous roll's ``chain`` (:func:`roll_hash`; the room's first roll
+follows :data:`~mtgdice.fair.GENESIS`). Editing, removing or reordering a roll changes every
+hash after it, and each commitment a room publishes after a reveal covers the hash its rolls
+reached (:mod:`mtgdice.fair`), so a commitment a player copied pins every roll before it.
+
+**Cards by reference.** A logged request names a card from the card data by its name and
+``oracle_hash``, the hash of what the compiler reads of it (:func:`card_hash`); only a card given
+by its own text carries the text. ``mtgdice verify --cards`` checks the hashes against its card
+data before it resolves the roll again.
 
 This module leaves out storage (``store``), checking (``verify``) and re-resolving (``replay``).
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from mtgdice.fair import DrawJSON
+
+CHAINED_FIELDS = (
+    "room", "time", "player", "by", "source", "commitment", "client_seeds", "nonce", "faces", "request", "outcome",
+)  # fmt: skip
+"""The fields of an exported roll its hash covers, with the previous roll's hash (``prev``)."""
+CARD_HASH = "oracle_hash"
+"""The key of a card reference's text hash in a logged request."""
+CARD_HASH_LENGTH = 32
+ZONE_KEYS = ("battlefield", "opponents", "graveyard", "command")
+
+
+def canonical(value: Any) -> bytes:
+    """The bytes a hash of a JSON value is taken over: keys sorted, no spaces, ASCII (other characters
+    as JSON escapes), as Python's ``json.dumps(value, sort_keys=True, separators=(",", ":"))`` writes it.
+
+    >>> canonical({"b": [1, "x"], "a": None})
+    b'{"a":null,"b":[1,"x"]}'
+    """
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode("ascii")
+
+
+def roll_hash(prev: str, roll: Mapping[str, Any]) -> str:
+    """The hash of one logged roll (an exported roll object) following the roll whose hash is ``prev``.
+
+    >>> from mtgdice.fair import GENESIS
+    >>> first = roll_hash(GENESIS, {"nonce": 0, "faces": [[20, 7]]})
+    >>> first != roll_hash(GENESIS, {"nonce": 0, "faces": [[20, 8]]}), roll_hash(first, {}) != roll_hash(GENESIS, {})
+    (True, True)
+    """
+    body = {key: roll.get(key) for key in CHAINED_FIELDS}
+    body["prev"] = prev
+    return hashlib.sha256(canonical(body)).hexdigest()
+
+
+def card_hash(record: Any) -> str:
+    """The hash of what the compiler reads of a card record: its name, layout, type line and Oracle text.
+
+    >>> from types import SimpleNamespace
+    >>> card = SimpleNamespace(name="Ogre", layout="normal", type_line="Creature", oracle_text="Roll a d20.")
+    >>> other = SimpleNamespace(**{**vars(card), "oracle_text": "Roll a d6."})
+    >>> len(card_hash(card)), card_hash(card) == card_hash(other)
+    (32, False)
+    """
+    read = [
+        record.name,
+        getattr(record, "layout", "normal") or "normal",
+        getattr(record, "type_line", "") or "",
+        getattr(record, "oracle_text", "") or "",
+    ]
+    return hashlib.sha256(canonical(read)).hexdigest()[:CARD_HASH_LENGTH]
+
+
+def card_refs(request: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any] | str]]:
+    """Every card a logged request names from the card data, as ``(where, reference)``: the
+    request's own card and each zone item given by name (a bare name, or an object with ``card``).
+
+    >>> [where for where, _ in card_refs({"card": "Ogre", "battlefield": ["Imp", {"text": "Roll a d6."}]})]
+    ['card', 'battlefield[0]']
+    """
+    found: list[tuple[str, Mapping[str, Any] | str]] = []
+    if isinstance(request.get("card"), str) and "text" not in request:
+        found.append(("card", request))
+    for zone in ZONE_KEYS:
+        items = request.get(zone)
+        for position, item in enumerate(items if isinstance(items, list) else []):
+            if isinstance(item, str) or (isinstance(item, Mapping) and "text" not in item and "card" in item):
+                found.append((f"{zone}[{position}]", item))
+    return found
+
+
+def with_card_hashes(request: Mapping[str, Any], hashes: Mapping[str, str]) -> dict[str, Any]:
+    """A logged request whose cards named from the card data carry their text hash (``hashes`` by name).
+
+    >>> with_card_hashes({"card": "Ogre", "battlefield": ["Imp"]}, {"Ogre": "a1", "Imp": "b2"})
+    {'card': 'Ogre', 'battlefield': [{'card': 'Imp', 'oracle_hash': 'b2'}], 'oracle_hash': 'a1'}
+    """
+
+    def item(value: Any) -> Any:
+        if isinstance(value, str) and value in hashes:
+            return {"card": value, CARD_HASH: hashes[value]}
+        if isinstance(value, Mapping) and "text" not in value and value.get("card") in hashes:
+            return {**value, CARD_HASH: hashes[value["card"]]}
+        return value
+
+    result = dict(request)
+    if isinstance(result.get("card"), str) and "text" not in result and result["card"] in hashes:
+        result[CARD_HASH] = hashes[result["card"]]
+    for zone in ZONE_KEYS:
+        if isinstance(result.get(zone), list):
+            result[zone] = [item(value) for value in result[zone]]
+    return result
+
+
+def without_card_hashes(request: Mapping[str, Any]) -> dict[str, Any]:
+    """A logged request as the JSON reader takes it (the text hashes left out).
+
+    >>> without_card_hashes({"card": "Ogre", "oracle_hash": "a1", "graveyard": [{"card": "Imp", "oracle_hash": "b2"}]})
+    {'card': 'Ogre', 'graveyard': [{'card': 'Imp'}]}
+    """
+
+    def item(value: Any) -> Any:
+        return {k: v for k, v in value.items() if k != CARD_HASH} if isinstance(value, Mapping) else value
+
+    result = {key: value for key, value in request.items() if key != CARD_HASH}
+    for zone in ZONE_KEYS:
+        if isinstance(result.get(zone), list):
+            result[zone] = [item(value) for value in result[zone]]
+    return result
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,7 +140,8 @@ class LoggedRoll:
     ``faces`` lists every face drawn, in order, as JSON pairs (``[20, 7]``, ``["planar", "chaos"]``).
     ``commitment``, ``client_seeds`` and ``nonce`` are set for commit-reveal rolls only. ``card``
     and ``row`` (the first execution's matched row) are copies of the request and outcome, for
-    listing; ``turn`` is the game's turn when a table rolled it (not exported).
+    listing; ``turn`` is the game's turn when a table rolled it (not exported). ``by`` is the
+    player whose request spent the nonce (``"api"``: the room's token), ``chain`` the roll's hash.
 
     >>> roll = LoggedRoll(1, None, "2026-01-01T00:00:00+00:00", None, {"text": "Roll a d6."},
     ...                   {"rolls": [{"dice": [], "results": [4], "row": None}]}, "secure", [[6, 4]])
@@ -41,6 +163,8 @@ class LoggedRoll:
     card: str | None = None
     row: int | None = None
     turn: int | None = None
+    by: str | None = None
+    chain: str | None = None
 
     @property
     def results(self) -> list[list[Any]]:
@@ -58,9 +182,11 @@ class LoggedRoll:
             "room": self.room,
             "time": self.time,
             "player": self.player,
+            "by": self.by,
             "request": self.request,
             "outcome": self.outcome,
             "faces": self.faces,
+            "chain": self.chain,
         }
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from mtgdice.errors import MtgDiceError
-from mtgdice.log.records import LoggedRoll
+from mtgdice.log.records import LoggedRoll, without_card_hashes
 from mtgdice.rules import PlanarFace, ScriptedChooser, ScriptedSource
 
 if TYPE_CHECKING:
@@ -102,7 +102,7 @@ def resolve_logged(roll: LoggedRoll, cards: CardSource | None) -> tuple[RollRequ
     numbers = [face for sides, face in roll.faces if sides != "planar"]
     planar = [face for sides, face in roll.faces if sides == "planar"]
     source = ScriptedSource([int(face) for face in numbers], [PlanarFace(str(face)) for face in planar])
-    request = request_from_json(roll.request)
+    request = request_from_json(without_card_hashes(roll.request))
     return request, resolve_request(request, cards, source, ScriptedChooser(_answers(roll))), source
 
 

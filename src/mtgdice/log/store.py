@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import builtins
 import csv
+import functools
 import json
 import os
 import re
@@ -35,21 +36,32 @@ from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from types import SimpleNamespace
 from typing import IO, TYPE_CHECKING, Any, Protocol, TypeGuard
 
 from mtgdice.errors import InputError
-from mtgdice.fair import CommitRevealSource, Draw, DrawJSON, Reveal, Room, join_client_seeds
-from mtgdice.fair import commitment as commitment_of
-from mtgdice.log.records import LoggedRoll, card_label, first_row, outcome_faces
+from mtgdice.fair import GENESIS, CommitRevealSource, Draw, DrawJSON, Reveal, Room, join_client_seeds, seed_hash
+from mtgdice.log.records import (
+    LoggedRoll,
+    card_hash,
+    card_label,
+    card_refs,
+    first_row,
+    outcome_faces,
+    roll_hash,
+    with_card_hashes,
+)
 from mtgdice.rules.dice import PlanarFace
 from mtgdice.rules.sources import DiceSource
 
 if TYPE_CHECKING:
-    from mtgdice.request import Outcome, RollRequest
+    from mtgdice.request import CardSource, Outcome, RollRequest
 
-SCHEMA_VERSION = 2
-"""1: rolls, commitments, rooms' seeds. 2: the ``schema_version`` table, each roll's turn, rooms' state and version."""
-EXPORT_FORMAT = "mtgdice-room-log/1"
+SCHEMA_VERSION = 3
+"""1: rolls, commitments, rooms' seeds. 2: the ``schema_version`` table, each roll's turn, rooms' state and
+version. 3: the hash chain (each roll's ``chain``, what a commitment covers, the chain at a reveal), which
+player's request spent each nonce (``spent_by``)."""
+EXPORT_FORMAT = "mtgdice-room-log/2"
 BUSY_TIMEOUT_MS = 10_000
 
 _SCHEMA_1 = """
@@ -97,16 +109,33 @@ ALTER TABLE rooms ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE rooms ADD COLUMN state TEXT;
 """
 
+_SCHEMA_3 = """
+ALTER TABLE rolls ADD COLUMN spent_by TEXT;
+ALTER TABLE rolls ADD COLUMN chain TEXT;
+ALTER TABLE commitments ADD COLUMN seed_hash TEXT;
+ALTER TABLE commitments ADD COLUMN covers TEXT;
+ALTER TABLE commitments ADD COLUMN chain TEXT;
+ALTER TABLE rooms ADD COLUMN covers TEXT;
+ALTER TABLE rooms ADD COLUMN chain TEXT
+"""
+"""Rooms and commitments made before schema 3 keep ``covers`` NULL: their commitment is the seed's hash alone."""
+
 _ROLL_COLUMNS = (
-    'id, room, time, player, source, card, "row", commitment, client_seeds, nonce, faces, request, outcome, turn'
+    'id, room, time, player, source, card, "row", commitment, client_seeds, nonce, faces, request, outcome, turn, '
+    "spent_by, chain"
 )
 _INSERT_ROLL = (
     'INSERT INTO rolls (room, time, player, source, card, "row", commitment, client_seeds, nonce, faces, request, '
-    "outcome, turn) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"
+    "outcome, turn, spent_by, chain) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"
 )
 _INSERT_COMMITMENT = (
-    "INSERT INTO commitments (room, commitment, from_nonce, committed_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING"
+    "INSERT INTO commitments (room, commitment, from_nonce, committed_at, seed_hash, covers) "
+    "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"
 )
+_ROOM_COLUMNS = "server_seed, client_seeds, next_nonce, first_nonce, version, state, covers, chain"
+_LAST_CHAIN = "SELECT chain FROM rolls WHERE room = ? AND chain IS NOT NULL ORDER BY id DESC LIMIT 1"
+"""The hash of a room's last chained roll: read backwards along the index ``rolls_by_room`` (room, id)."""
+_LAST_CHAIN_NO_ROOM = "SELECT chain FROM rolls WHERE room IS NULL AND chain IS NOT NULL ORDER BY id DESC LIMIT 1"
 _PLANAR_VALUES = frozenset(face.value for face in PlanarFace)
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
 
@@ -122,40 +151,96 @@ def default_db_path() -> Path:
 
 @dataclass(frozen=True, slots=True)
 class LogEntry:
-    """One roll to log, typed: what was asked, what came of it, where its faces came from.
+    """One roll to log, as its row (the columns of ``_INSERT_ROLL``, every field checked), and its
+    place in the room's hash chain: ``prev`` is the hash of the room's roll before it (None for a
+    roll outside any chain); its own is :attr:`chain`. Made from a typed roll by :meth:`of`."""
 
-    ``turn`` is the game's turn when a table rolled it (kept for showing the roll again).
-    """
+    values: tuple[Any, ...]
+    prev: str | None = None
 
-    request: RollRequest
-    outcome: Outcome
-    source: DiceSource
-    room: str | None = None
-    player: str | None = None
-    turn: int | None = None
+    @property
+    def chain(self) -> str | None:
+        chain: str | None = self.values[-1]
+        return chain
 
-    def fields(self) -> dict[str, Any]:
-        """The stored form (:func:`log_fields`)."""
-        fields = log_fields(self.request, self.outcome, self.source, self.room, self.player)
-        if self.turn is not None:
-            fields["turn"] = self.turn
-        return fields
+    @classmethod
+    def of(
+        cls,
+        request: RollRequest,
+        outcome: Outcome | None,
+        source: DiceSource,
+        *,
+        room: str | None = None,
+        player: str | None = None,
+        by: str | None = None,
+        turn: int | None = None,
+        prev: str | None = None,
+        cards: CardSource | None = None,
+        refused: str | None = None,
+    ) -> LogEntry:
+        """A typed roll's entry: ``by`` is the player whose request spent its nonce, ``turn`` the
+        game's turn when a table rolled it; ``cards`` gives the text hashes of the cards it names;
+        ``refused`` (with no outcome) records a roll whose nonce was spent but which did not resolve."""
+        fields = log_fields(request, outcome, source, room, player, cards=cards, refused=refused)
+        return cls(_roll_values(**fields, turn=turn, by=by, prev=prev), prev)
+
+
+@functools.lru_cache(maxsize=8192)
+def _hash_of(name: str, layout: str, type_line: str, oracle_text: str) -> str:
+    return card_hash(SimpleNamespace(name=name, layout=layout, type_line=type_line, oracle_text=oracle_text))
+
+
+def card_hashes(request: Mapping[str, Any], cards: CardSource | None) -> dict[str, str]:
+    """The text hash of each card a logged request names from ``cards`` (a name that does not look up is left out)."""
+    hashes: dict[str, str] = {}
+    if cards is None:
+        return hashes
+    for _, ref in card_refs(request):
+        name = ref if isinstance(ref, str) else ref.get("card")
+        if not isinstance(name, str) or name in hashes:
+            continue
+        try:
+            record = cards.lookup(name)
+        except LookupError:
+            continue
+        hashes[name] = _hash_of(
+            record.name,
+            getattr(record, "layout", "normal") or "normal",
+            getattr(record, "type_line", "") or "",
+            getattr(record, "oracle_text", "") or "",
+        )
+    return hashes
 
 
 def log_fields(
-    request: RollRequest, outcome: Outcome, source: DiceSource, room: str | None, player: str | None
+    request: RollRequest,
+    outcome: Outcome | None,
+    source: DiceSource,
+    room: str | None,
+    player: str | None,
+    *,
+    cards: CardSource | None = None,
+    refused: str | None = None,
 ) -> dict[str, Any]:
     """The keyword arguments of :meth:`RollLog.append` for a typed roll: the request and outcome as
-    the log stores them (JSON, the log's edge), and for a commit-reveal source its proof."""
+    the log stores them (JSON, the log's edge; cards named from ``cards`` by name and text hash), and
+    for a commit-reveal source its proof. A roll that did not resolve has no outcome but ``refused``."""
     from mtgdice.jsonio import faces_shown, outcome_json, request_json  # here: appending JSON needs no compiler
 
+    logged = request_json(request)
+    if outcome is None:
+        if not refused:
+            raise InputError("outcome", "a roll without an outcome gives the reason it was refused")
+        shown: dict[str, Any] = {"refused": refused}
+    else:
+        shown = outcome_json(outcome)
     fields: dict[str, Any] = {
-        "request": request_json(request),
-        "outcome": outcome_json(outcome),
+        "request": with_card_hashes(logged, card_hashes(logged, cards)),
+        "outcome": shown,
         "source": source.name,
         "room": room,
         "player": player,
-        "faces": faces_shown(outcome),
+        "faces": faces_shown(outcome) if outcome is not None else [],
     }
     if isinstance(source, CommitRevealSource):
         fields.update(
@@ -337,19 +422,22 @@ class SqlLog:
         faces: Sequence[Draw] | Sequence[DrawJSON] | None = None,
         time: str | None = None,
         turn: int | None = None,
+        by: str | None = None,
     ) -> int:
         """Log one roll and return its id; the row is committed (on disk) when this returns.
 
         ``faces`` defaults to the faces the outcome shows. A commit-reveal roll gives
         ``commitment``, ``client_seeds`` and ``nonce`` together; a nonce is logged once per
-        commitment, and the commitment is recorded for the room if it is new.
+        commitment, and the commitment is recorded for the room if it is new; the roll continues
+        its room's hash chain. ``by`` names whose request spent the nonce.
         """
-        values = _roll_values(
-            request, outcome, source, room, player, commitment, client_seeds, nonce, faces, time, turn
-        )
+        arguments = (request, outcome, source, room, player, commitment, client_seeds, nonce, faces, time, turn, by)
+        values = _roll_values(*arguments)  # checked before the transaction begins
         commitment, when = values[6], values[1]
         with self._writing() as sql:
             if commitment is not None:
+                prev = _last_chain(sql, room)
+                values = _roll_values(*arguments[:9], when, turn, by, prev[0] if prev is not None else GENESIS)
                 revealed = sql.execute(
                     "SELECT 1 FROM commitments WHERE commitment = ? AND seed IS NOT NULL", (commitment,)
                 ).fetchone()
@@ -359,7 +447,7 @@ class SqlLog:
                         f"the seed of commitment {commitment} is already revealed, so its rolls are "
                         "predictable; rotate the room and roll with the new seed",
                     )
-                sql.execute(_INSERT_COMMITMENT, (room, commitment, nonce, when))
+                sql.execute(_INSERT_COMMITMENT, (room, commitment, nonce, when, None, None))
             return self._insert_roll(sql, values)
 
     def _insert_rolls(self, sql: Sql, rows: Sequence[tuple[Any, ...]]) -> builtins.list[int]:
@@ -396,10 +484,13 @@ class SqlLog:
         *,
         room: str | None = None,
         player: str | None = None,
+        by: str | None = None,
+        cards: CardSource | None = None,
     ) -> int:
         """Log a roll resolved with ``source``; a commit-reveal source gives its nonce, seeds and draws.
 
-        With another source the faces logged are those the outcome shows.
+        With another source the faces logged are those the outcome shows. ``cards`` give the text
+        hashes of the cards the request names; ``by`` is whose request spent the nonce.
 
         >>> import tempfile, pathlib
         >>> from mtgdice.fair import Room
@@ -413,7 +504,7 @@ class SqlLog:
         ...     log.get(log.record(request, outcome, source, room="table")).nonce
         0
         """
-        return self.append(**log_fields(request, outcome, source, room, player))
+        return self.append(**log_fields(request, outcome, source, room, player, cards=cards), by=by)
 
     # -- room state (server side, secret) ---------------------------------------------------------
 
@@ -426,16 +517,24 @@ class SqlLog:
         needed.
         """
         values = (room.id, room.server_seed.hex(), _dumps(builtins.list(room.client_seeds)),
-                  room.next_nonce, room.first_nonce, utc_now())  # fmt: skip
+                  room.next_nonce, room.first_nonce, utc_now(), room.covers, room.chain)  # fmt: skip
         with self._writing() as sql:
             sql.execute(
-                "INSERT INTO rooms (room, server_seed, client_seeds, next_nonce, first_nonce, updated) "
-                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (room) DO UPDATE SET "
+                "INSERT INTO rooms (room, server_seed, client_seeds, next_nonce, first_nonce, updated, covers, chain) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (room) DO UPDATE SET "
                 "server_seed = excluded.server_seed, client_seeds = excluded.client_seeds, "
-                "next_nonce = excluded.next_nonce, first_nonce = excluded.first_nonce, updated = excluded.updated",
+                "next_nonce = excluded.next_nonce, first_nonce = excluded.first_nonce, updated = excluded.updated, "
+                "covers = excluded.covers, chain = excluded.chain",
                 values,
             )
-            sql.execute(_INSERT_COMMITMENT, (room.id, room.commitment, room.first_nonce, utc_now()))
+            _record_commitment(sql, room)
+
+    def chain_head(self, room: str | None) -> str:
+        """The hash of the room's last logged roll (:data:`~mtgdice.fair.GENESIS` when it has none):
+        what a room's next commitment covers (``room.logged(log.chain_head(id)).rotate()``)."""
+        with self._reading() as sql:
+            row = _last_chain(sql, room)
+        return str(row[0]) if row is not None else GENESIS
 
     def load_room(self, room_id: str) -> Room | None:
         """The saved state of a room, or None; its next nonce follows the last roll logged with its seed.
@@ -453,32 +552,47 @@ class SqlLog:
     def create_room(self, fair: Room, state: str) -> int:
         """Store a new room (its fairness state and its state JSON) and record its commitment; its version (1)."""
         values = (fair.id, fair.server_seed.hex(), _dumps(builtins.list(fair.client_seeds)),
-                  fair.next_nonce, fair.first_nonce, utc_now(), state)  # fmt: skip
+                  fair.next_nonce, fair.first_nonce, utc_now(), state, fair.covers, fair.chain)  # fmt: skip
         with self._writing() as sql:
             try:
                 sql.execute(
                     "INSERT INTO rooms (room, server_seed, client_seeds, next_nonce, first_nonce, updated, version, "
-                    "state) VALUES (?, ?, ?, ?, ?, ?, 1, ?)",
+                    "state, covers, chain) VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?)",
                     values,
                 )
             except self._UNIQUE_ERRORS:
                 raise InputError("room", f"room {fair.id!r} exists already") from None
-            sql.execute(_INSERT_COMMITMENT, (fair.id, fair.commitment, fair.first_nonce, utc_now()))
+            _record_commitment(sql, fair)
         return 1
 
+    def delete_empty_rooms(self, before: str, limit: int = 1000) -> builtins.list[str]:
+        """Delete up to ``limit`` rooms nothing happened in (no player joined, no roll: still at
+        version 1) since before ``before`` (an ISO time), with their unused commitments; their ids."""
+        gone: builtins.list[str] = []
+        with self._writing() as sql:
+            found = sql.execute(
+                "SELECT room FROM rooms WHERE version = 1 AND updated < ? LIMIT ?", (before, limit)
+            ).fetchall()
+            for (room,) in found:
+                if sql.execute("SELECT 1 FROM rolls WHERE room = ? LIMIT 1", (room,)).fetchone() is not None:
+                    continue  # logged through another path: the room is not empty
+                sql.execute("DELETE FROM commitments WHERE room = ? AND seed IS NULL", (room,))
+                sql.execute("DELETE FROM rooms WHERE room = ? AND version = 1", (room,))
+                gone.append(room)
+        return gone
+
     def load_room_state(self, room_id: str) -> StoredRoom | None:
-        """A stored room, or None."""
+        """A stored room, or None; its next nonce and its hash chain follow the rolls logged under it
+        (saving the room after each roll is not needed)."""
         with self._reading() as sql:
-            row = sql.execute(
-                "SELECT server_seed, client_seeds, next_nonce, first_nonce, version, state FROM rooms WHERE room = ?",
-                (room_id,),
-            ).fetchone()
+            row = sql.execute(f"SELECT {_ROOM_COLUMNS} FROM rooms WHERE room = ?", (room_id,)).fetchone()
             if row is None:
                 return None
-            last = sql.execute(
-                "SELECT max(nonce) FROM rolls WHERE commitment = ?", (commitment_of(bytes.fromhex(row[0])),)
-            ).fetchone()[0]
-        return _stored(room_id, row, last)
+            stored = _stored(room_id, row, None)
+            last = sql.execute("SELECT max(nonce) FROM rolls WHERE commitment = ?", (stored.fair.commitment,))
+            last_nonce = last.fetchone()[0]
+            chain = _last_chain(sql, room_id)
+        return _stored(room_id, (*row[:7], chain[0] if chain is not None else row[7]), last_nonce)
 
     def room_version(self, room_id: str) -> int | None:
         """A stored room's version (how many changes it has had), or None."""
@@ -497,11 +611,7 @@ class SqlLog:
             return RoomTransaction(self, room_id, version, None, None)
         held, sql = locked
         try:
-            row = sql.execute(
-                "SELECT server_seed, client_seeds, next_nonce, first_nonce, version, state FROM rooms "
-                "WHERE room = ? FOR UPDATE",
-                (room_id,),
-            ).fetchone()
+            row = sql.execute(f"SELECT {_ROOM_COLUMNS} FROM rooms WHERE room = ? FOR UPDATE", (room_id,)).fetchone()
             if row is None:
                 raise LookupError(f"room: no room {room_id[:40]!r} on this server; create one first")
         except BaseException as error:
@@ -538,28 +648,38 @@ class SqlLog:
     ) -> builtins.list[int]:
         # The room's own seed is not revealed (the room says so, and its row is ours): a roll under
         # it needs neither the revealed check nor its commitment recorded again. Rolls between
-        # reveals go in as one statement (one round trip to PostgreSQL).
+        # reveals go in as one statement (one round trip to PostgreSQL). The batch's rolls must
+        # continue the room's hash chain where the log has it.
         ids: builtins.list[int] = []
         rows: builtins.list[tuple[Any, ...]] = []
         now = utc_now()
+        last = _last_chain(sql, txn.room)
+        head = last[0] if last is not None else GENESIS
         for step in steps:
             if isinstance(step, RevealStep):
                 ids += self._insert_rolls(sql, rows)
                 rows = []
-                self._reveal_in(sql, txn.room, step.reveal.seed, step.reveal.end_nonce)
-                sql.execute(_INSERT_COMMITMENT, (txn.room, step.then.commitment, step.then.first_nonce, now))
+                _check_chain(txn.room, step.reveal.chain, head)
+                self._reveal_in(sql, txn.room, step.reveal.seed, step.reveal.end_nonce, step.reveal.commitment, head)
+                _record_commitment(sql, step.then)
             else:
-                rows.append(_roll_values(**step.fields()))
+                if step.prev is not None and step.chain is not None:
+                    _check_chain(txn.room, step.prev, head)
+                    head = step.chain
+                rows.append(step.values)
         ids += self._insert_rolls(sql, rows)
+        _check_chain(txn.room, fair.chain, head)
         cursor = sql.execute(
             "UPDATE rooms SET server_seed = ?, client_seeds = ?, next_nonce = ?, first_nonce = ?, state = ?, "
-            "version = version + 1, updated = ? WHERE room = ? AND version = ?",
+            "covers = ?, chain = ?, version = version + 1, updated = ? WHERE room = ? AND version = ?",
             (
                 fair.server_seed.hex(),
                 _dumps(builtins.list(fair.client_seeds)),
                 fair.next_nonce,
                 fair.first_nonce,
                 state,
+                fair.covers,
+                fair.chain,
                 now,
                 txn.room,
                 txn.version,
@@ -569,25 +689,49 @@ class SqlLog:
             raise RoomChanged("room", f"room {txn.room!r} was changed by another process; try again")
         return ids
 
-    def record_commitment(self, room: str | None, commitment: str, from_nonce: int) -> None:
-        """Record a published commitment (before any roll uses it). Recording it again does nothing."""
+    def record_commitment(
+        self, room: str | None, commitment: str, from_nonce: int, digest: str | None = None, covers: str | None = None
+    ) -> None:
+        """Record a published commitment (before any roll uses it); ``digest`` and ``covers`` are the
+        seed's hash and the chain it covers (:func:`mtgdice.fair.commitment`). Recording it again does nothing."""
         commitment = commitment.lower()
-        if not _HEX64.match(commitment):
-            raise InputError("commitment", f"expected 64 hex digits (SHA-256), got {commitment[:80]!r}")
+        for name, value in (("commitment", commitment), ("seed_hash", digest), ("covers", covers)):
+            if value is not None and not _HEX64.match(value):
+                raise InputError(name, f"expected 64 hex digits (SHA-256), got {value[:80]!r}")
         with self._writing() as sql:
-            sql.execute(_INSERT_COMMITMENT, (room, commitment, from_nonce, utc_now()))
+            sql.execute(_INSERT_COMMITMENT, (room, commitment, from_nonce, utc_now(), digest, covers))
 
-    def record_reveal(self, room: str | None, seed: bytes, to_nonce: int | None = None) -> str:
-        """Record a revealed seed; return the commitment it opens.
+    def record_reveal(self, room: str | None, revealed: Reveal | bytes, to_nonce: int | None = None) -> str:
+        """Record a revealed seed (a :class:`~mtgdice.fair.Reveal`, or the seed alone); return the
+        commitment it opens.
 
-        ``to_nonce`` ends the seed's nonces (exclusive); by default, one after the last logged
-        roll under it. A seed that opens no commitment of the room is an error.
+        ``to_nonce`` ends the seed's nonces (exclusive); by default, the reveal's, else one after
+        the last logged roll under it. The room's hash chain as it stands is recorded with it. A seed
+        that opens no commitment of the room is an error.
         """
         with self._writing() as sql:
-            return self._reveal_in(sql, room, seed, to_nonce)
+            if isinstance(revealed, Reveal):
+                end = revealed.end_nonce if to_nonce is None else to_nonce
+                return self._reveal_in(sql, room, revealed.seed, end, revealed.commitment)
+            return self._reveal_in(sql, room, revealed, to_nonce)
 
-    def _reveal_in(self, sql: Sql, room: str | None, seed: bytes, to_nonce: int | None) -> str:
-        committed = commitment_of(seed)
+    def _reveal_in(
+        self,
+        sql: Sql,
+        room: str | None,
+        seed: bytes,
+        to_nonce: int | None,
+        committed: str | None = None,
+        chain: str | None = None,
+    ) -> str:
+        digest = seed_hash(seed)
+        if committed is None:  # the commitment whose seed hash this is (or, made before chains, that is the hash)
+            found = sql.execute(
+                "SELECT commitment FROM commitments WHERE coalesce(room, '') = coalesce(?, '') "
+                "AND (seed_hash = ? OR commitment = ?)",
+                (room, digest, digest),
+            ).fetchone()
+            committed = found[0] if found is not None else digest
         row = sql.execute(
             "SELECT from_nonce FROM commitments WHERE coalesce(room, '') = coalesce(?, '') AND commitment = ?",
             (room, committed),
@@ -600,12 +744,15 @@ class SqlLog:
             raise InputError("seed", f"the seed opens commitment {committed}, which room {room!r} never used")
         from_nonce = row[0] if row is not None else span[0]
         end = to_nonce if to_nonce is not None else (span[1] + 1 if span[1] is not None else from_nonce)
+        if chain is None:
+            last = _last_chain(sql, room)
+            chain = last[0] if last is not None else GENESIS
         now = utc_now()
-        sql.execute(_INSERT_COMMITMENT, (room, committed, from_nonce, now))
+        sql.execute(_INSERT_COMMITMENT, (room, committed, from_nonce, now, None, None))
         sql.execute(
-            "UPDATE commitments SET seed = ?, to_nonce = ?, revealed_at = ? "
+            "UPDATE commitments SET seed = ?, to_nonce = ?, revealed_at = ?, chain = ? "
             "WHERE coalesce(room, '') = coalesce(?, '') AND commitment = ?",
-            (seed.hex(), end, now, room, committed),
+            (seed.hex(), end, now, chain, room, committed),
         )
         return committed
 
@@ -658,7 +805,7 @@ class SqlLog:
 
     def commitments(self, room: str | None = None) -> builtins.list[dict[str, Any]]:
         """The commitments of one room (or all), in the export format, oldest first."""
-        sql = "SELECT room, commitment, seed, from_nonce, to_nonce FROM commitments"
+        sql = "SELECT room, commitment, seed, from_nonce, to_nonce, seed_hash, covers, chain FROM commitments"
         parameters: tuple[Any, ...] = ()
         if room is not None:
             sql += " WHERE room = ?"
@@ -666,8 +813,18 @@ class SqlLog:
         with self._reading() as connection:
             rows = connection.execute(f"{sql} ORDER BY {self._COMMITMENT_ORDER}", parameters).fetchall()
         return [
-            {"commitment": committed, "seed": seed, "from_nonce": start, "to_nonce": end, "room": where}
-            for where, committed, seed, start, end in rows
+            {
+                "commitment": committed,
+                "seed_hash": digest,
+                "covers": covers,
+                "from_nonce": start,
+                "seed": seed,
+                "to_nonce": end,
+                "count": None if end is None else end - start,
+                "chain": chain if seed is not None else None,
+                "room": where,
+            }
+            for where, committed, seed, start, end, digest, covers, chain in rows
         ]
 
     # -- exporting --------------------------------------------------------------------------------
@@ -675,18 +832,41 @@ class SqlLog:
     def export_json(self, room: str | None = None) -> dict[str, Any]:
         """The room log that ``mtgdice verify`` checks (every room when ``room`` is None).
 
-        ``commitments``: each seed's commitment, the seed in hex once revealed (else null) and its
-        nonces, ``from_nonce <= nonce < to_nonce`` (``to_nonce`` null while the seed is in use).
-        ``rolls``: oldest first, each with ``id``, ``nonce``, ``client_seeds``, ``commitment``,
-        ``request``, ``outcome`` and ``faces`` (every face drawn, in order).
+        ``commitments``: each seed's commitment with what it binds (``seed_hash``, ``from_nonce``,
+        ``covers``: :func:`mtgdice.fair.commitment`; both null for a commitment made before the log
+        had a hash chain, which is the seed's hash alone), and once revealed the seed in hex, its
+        nonces ``from_nonce <= nonce < to_nonce``, their ``count`` and the hash ``chain`` had reached
+        (else null). ``rolls``: oldest first, each with ``id``, ``nonce``, ``client_seeds``,
+        ``commitment``, ``player``, ``by`` (whose request spent the nonce), ``request``, ``outcome``,
+        ``faces`` (every face drawn, in order) and ``chain`` (:func:`mtgdice.log.records.roll_hash`).
         """
-        return {
-            "format": EXPORT_FORMAT,
-            "room": room,
-            "exported": utc_now(),
-            "commitments": self.commitments(room),
-            "rolls": [roll.export_json() for roll in self.rolls(room)],
-        }
+        return {**self._export_head(room), "rolls": [roll.export_json() for roll in self.rolls(room)]}
+
+    def export_text(self, room: str | None = None, batch: int = 100) -> Iterator[str]:
+        """:meth:`export_json` as JSON text, in pieces of up to ``batch`` rolls (a large log is never
+        held whole: a web server streams it).
+
+        >>> import tempfile, pathlib
+        >>> with RollLog(pathlib.Path(tempfile.mkdtemp()) / "rolls.sqlite") as log:
+        ...     text = "".join(log.export_text("table"))
+        >>> json.loads(text)["rolls"], json.loads(text)["format"]
+        ([], 'mtgdice-room-log/2')
+        """
+        head = json.dumps(self._export_head(room), ensure_ascii=False)
+        yield head[:-1] + ', "rolls": ['
+        pieces: builtins.list[str] = []
+        first = True
+        for roll in self.rolls(room):
+            pieces.append(json.dumps(roll.export_json(), ensure_ascii=False))
+            if len(pieces) >= batch:
+                yield ("" if first else ", ") + ", ".join(pieces)
+                pieces, first = [], False
+        if pieces:
+            yield ("" if first else ", ") + ", ".join(pieces)
+        yield "]}"
+
+    def _export_head(self, room: str | None) -> dict[str, Any]:
+        return {"format": EXPORT_FORMAT, "room": room, "exported": utc_now(), "commitments": self.commitments(room)}
 
     def export_csv(self, room: str | None, file: IO[str]) -> int:
         """Write the rolls of one room (or all) as CSV, oldest first; return how many rows."""
@@ -745,7 +925,7 @@ class RollLog(SqlLog):
     ...     outcome={"rolls": [{"dice": [{"sides": 6, "natural": 4, "result": 4, "ignored": False}],
     ...                         "results": [4], "row": None, "doubles": False}]})
     >>> log.get(roll_id).faces, [roll.id for roll in log.list()], log.schema_versions()
-    ([[6, 4]], [1], [1, 2])
+    ([[6, 4]], [1], [1, 2, 3])
     >>> log.close()
     """
 
@@ -835,6 +1015,8 @@ class RollLog(SqlLog):
                     connection.execute(statement)
                 now = utc_now()
                 connection.execute("INSERT INTO schema_version VALUES (1, ?), (2, ?)", (now, now))
+            if version < 3:
+                migrate_to_3(connection)
             connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             connection.execute("COMMIT")
         except BaseException:
@@ -912,8 +1094,11 @@ def _roll_values(
     faces: Sequence[Draw] | Sequence[DrawJSON] | None = None,
     time: str | None = None,
     turn: int | None = None,
+    by: str | None = None,
+    prev: str | None = None,
 ) -> tuple[Any, ...]:
-    """A roll's row (the columns of ``_INSERT_ROLL``), every field checked."""
+    """A roll's row (the columns of ``_INSERT_ROLL``), every field checked; with ``prev`` (the hash
+    of the room's roll before it) the row carries its own hash (:func:`~mtgdice.log.records.roll_hash`)."""
     if (commitment is None) != (nonce is None):
         raise InputError("nonce", "a commit-reveal roll gives both commitment and nonce; other rolls give neither")
     if commitment is not None:
@@ -927,9 +1112,16 @@ def _roll_values(
     seeds = sorted(client_seeds)
     join_client_seeds(seeds)
     drawn = _faces_json(faces) if faces is not None else outcome_faces(outcome)
+    when = time or utc_now()
+    chain = None
+    if prev is not None:
+        exported = {"room": room, "time": when, "player": player, "by": by, "source": source,
+                    "commitment": commitment, "client_seeds": seeds, "nonce": nonce, "faces": drawn,
+                    "request": request, "outcome": outcome}  # fmt: skip
+        chain = roll_hash(prev, json.loads(_dumps(exported)))  # hashed as it reads back from the log
     return (
         room,
-        time or utc_now(),
+        when,
         player,
         source,
         card_label(request),
@@ -941,19 +1133,68 @@ def _roll_values(
         _dumps(request),
         _dumps(outcome),
         turn,
+        by,
+        chain,
     )
 
 
+def migrate_to_3(sql: Sql) -> None:
+    """Schema 3 inside a migration's transaction: the new columns, and the hash chain of the rolls
+    already logged (each room's in log order; their commitments stay the seeds' hashes)."""
+    for statement in _statements(_SCHEMA_3):
+        sql.execute(statement)
+    heads: dict[str | None, str] = {}
+    after = 0
+    while True:
+        rows = sql.execute(
+            f"SELECT {_ROLL_COLUMNS} FROM rolls WHERE commitment IS NOT NULL AND id > ? ORDER BY id LIMIT 1000",
+            (after,),
+        ).fetchall()
+        for row in rows:
+            roll = _logged(row)
+            heads[roll.room] = roll_hash(heads.get(roll.room, GENESIS), roll.export_json())
+            sql.execute("UPDATE rolls SET chain = ? WHERE id = ?", (heads[roll.room], roll.id))
+            after = roll.id
+        if len(rows) < 1000:
+            break
+    for room, chain in heads.items():
+        sql.execute("UPDATE rooms SET chain = ? WHERE room = ?", (chain, room))
+    sql.execute("INSERT INTO schema_version VALUES (3, ?)", (utc_now(),))
+
+
+def _last_chain(sql: Sql, room: str | None) -> tuple[str] | None:
+    """The row of the hash of the room's last chained roll (None: it has none)."""
+    found: tuple[str] | None = (
+        sql.execute(_LAST_CHAIN_NO_ROOM).fetchone() if room is None else sql.execute(_LAST_CHAIN, (room,)).fetchone()
+    )
+    return found
+
+
+def _record_commitment(sql: Sql, room: Room) -> None:
+    """Record a room's current commitment, with what it binds (made before chains: the seed's hash alone)."""
+    digest = room.seed_hash if room.covers is not None else None
+    sql.execute(_INSERT_COMMITMENT, (room.id, room.commitment, room.first_nonce, utc_now(), digest, room.covers))
+
+
+def _check_chain(room: str, expected: str | None, head: str) -> None:
+    if expected != head:
+        raise RoomChanged("room", f"room {room!r}: its rolls do not continue the log's hash chain; try again")
+
+
 def _stored(room_id: str, row: Sequence[Any], last_nonce: int | None) -> StoredRoom:
-    seed, seeds, next_nonce, first_nonce, version, state = row
+    """A room from its row (the columns ``_ROOM_COLUMNS``); ``last_nonce``: the last logged under its seed."""
+    seed, seeds, next_nonce, first_nonce, version, state, covers, chain = row
     if last_nonce is not None:
         next_nonce = max(next_nonce, last_nonce + 1)
-    fair = Room(room_id, bytes.fromhex(seed), tuple(json.loads(seeds)), next_nonce, first_nonce)
+    fair = Room(
+        room_id, bytes.fromhex(seed), tuple(json.loads(seeds)), next_nonce, first_nonce, covers, chain or GENESIS
+    )
     return StoredRoom(fair, state, version)
 
 
 def _logged(row: Sequence[Any]) -> LoggedRoll:
-    (roll_id, room, time, player, source, card, matched, committed, seeds, nonce, faces, request, outcome, turn) = row
+    (roll_id, room, time, player, source, card, matched, committed, seeds, nonce, faces, request, outcome, turn,
+     by, chain) = row  # fmt: skip
     return LoggedRoll(
         id=roll_id,
         room=room,
@@ -969,4 +1210,6 @@ def _logged(row: Sequence[Any]) -> LoggedRoll:
         card=card,
         row=matched,
         turn=turn,
+        by=by,
+        chain=chain,
     )

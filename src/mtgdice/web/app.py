@@ -12,6 +12,12 @@ room's new state before the response); the pages' live messages are rendered onc
 batch (:func:`create_app`'s ``render``) and reach sockets through :mod:`mtgdice.web.fanout`, from
 whichever worker made them. ``GET /health`` checks the database and the broker.
 
+Nothing heavy runs on the event loop: rolls, odds panels and compiling text a request gives run
+in the worker threads of :mod:`mtgdice.web.work`, each within the web budget
+(:data:`~mtgdice.rules.budget.WEB_BUDGET`: its deadline counts from the request's arrival); odds
+panels in a pool of their own (:data:`ODDS_WORKERS`); the log export is streamed from a thread,
+:data:`EXPORTS` at a time. A task deletes empty rooms.
+
 What this module leaves out: rules (``mtgdice.rules`` via ``mtgdice.game``), fairness
 (``mtgdice.fair``), storage (``mtgdice.log``) and the limits in front of it (``guard``).
 """
@@ -32,7 +38,7 @@ from urllib.parse import parse_qs
 import anyio
 import jinja2
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from markupsafe import Markup
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -43,16 +49,25 @@ from mtgdice.game.odds import row_odds
 from mtgdice.jsonio import outcome_json, parse_request
 from mtgdice.log import open_log
 from mtgdice.log.store import NonceTaken, RoomChanged
-from mtgdice.request import CardSource, compile_ref
+from mtgdice.request import CardRef, CardSource, compile_ref
+from mtgdice.rules.budget import WEB_BUDGET, Budget
 from mtgdice.web.fanout import Broker, Fanout, LocalBroker, RedisBroker
 from mtgdice.web.guard import MAX_BODY, Guard
 from mtgdice.web.rooms import Changes, Conflict, Finished, Forbidden, Rooms, RoomState, Table
+from mtgdice.web.work import Busy, WorkPool
 
 HERE = Path(__file__).parent
 COOKIE = "mtgdice_player"
 SEARCH_LIMIT = 20
 RENDERED = 4000
 """Rendered rolls kept per process (a page that opens shows the latest from the log)."""
+EXPORTS = 2
+"""Room log exports one process streams at once (more wait a moment: 503)."""
+SWEEP_S = 60.0
+"""How often empty rooms are looked for."""
+ODDS_WORKERS = 1
+ODDS_QUEUE = 4
+"""Odds panels computed at once per process, and waiting (more: 503)."""
 
 logger = logging.getLogger("mtgdice.web")
 
@@ -79,6 +94,8 @@ class Pages:
 
 
 def _status_for(error: Exception) -> int:
+    if isinstance(error, Busy):
+        return 503
     if isinstance(error, Forbidden):
         return 401
     if isinstance(error, (Conflict, RoomChanged, NonceTaken)):
@@ -101,11 +118,14 @@ def create_app(
     burst: int = 60,
     max_body: int = MAX_BODY,
     broker: str | None = None,
+    workers: int | None = None,
+    budget: Budget = WEB_BUDGET,
 ) -> Guard:
     """The ASGI app: routes behind the size and rate guard.
 
     ``db`` is a SQLite file's path or a ``postgresql://`` address; ``broker`` a ``redis://``
-    address (several workers), else events stay in this process.
+    address (several workers), else events stay in this process. ``workers`` threads (default:
+    one per CPU) resolve rolls and odds, each request within ``budget``.
 
     >>> import tempfile, pathlib
     >>> app = create_app(pathlib.Path(tempfile.mkdtemp()) / "rolls.sqlite")
@@ -115,14 +135,32 @@ def create_app(
     log = open_log(db)
     fanout = Fanout()
     events: Broker = RedisBroker(broker, fanout) if broker else LocalBroker(fanout)
-    rooms = Rooms(log, cards, events)
+    work = WorkPool(workers)
+    # Odds panels get a thread of their own: their enumeration is bounded by counts, not by the
+    # request's deadline (the game's odds take no meter), so one that outlives its deadline must
+    # not hold a thread rolls need.
+    odds_work = WorkPool(ODDS_WORKERS, queue=ODDS_QUEUE)
+    rooms = Rooms(log, cards, events, work, budget)
     pages = Pages()
     rendered: OrderedDict[int, Markup] = OrderedDict()
+    exports = asyncio.Semaphore(EXPORTS)
+
+    async def sweep() -> None:
+        while True:
+            await asyncio.sleep(SWEEP_S)
+            try:
+                await rooms.sweep()
+            except Exception:  # the database is away for now: the next sweep tries again
+                logger.exception("deleting empty rooms failed")
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        sweeper = asyncio.create_task(sweep())
         yield
+        sweeper.cancel()
         await rooms.drain()  # in-flight batches are committed (or rolled back) before the log closes
+        work.close()
+        odds_work.close()
         await events.close()
         await anyio.to_thread.run_sync(log.close)
         logger.warning("mtgdice: stopped; every roll in flight was finished and the log is closed")
@@ -282,33 +320,67 @@ def create_app(
     @api.post("/api/rooms")
     async def api_create(request: Request) -> JSONResponse:
         body = await json_body(request)
-        seeds = body.get("client_seeds", [])
-        if not isinstance(seeds, list):
-            raise InputError("client_seeds", "expected a list of strings")
-        state, token = await rooms.create(tuple(seeds))
+        if "client_seeds" in body:
+            raise InputError(
+                "client_seeds",
+                "add client seeds once the room's commitment is published: POST /api/rooms/{id}/seeds "
+                '{"client_seed": "..."} (a seed sent before would reach the server before it draws its own)',
+            )
+        if body:
+            raise InputError(next(iter(body)), "creating a room takes no fields")
+        state, token = await rooms.create()
         return JSONResponse({"id": state.id, "token": token, "commitment": state.fair.commitment}, status_code=201)
 
-    @api.post("/api/rooms/{room_id}/rolls")
-    async def api_roll(room_id: str, request: Request) -> JSONResponse:
+    @api.post("/api/rooms/{room_id}/seeds")
+    async def api_seeds(room_id: str, request: Request) -> JSONResponse:
         state = await rooms.get(room_id)
         state.check_room_token(bearer(request))
         body = await json_body(request)
-        finished = await rooms.api_roll(state, body)
+        if set(body) != {"client_seed"}:
+            raise InputError("client_seed", 'expected {"client_seed": "..."} (1 to 64 printable ASCII characters)')
+        seeds = await rooms.add_seed(state, body["client_seed"])
+        return JSONResponse({"client_seeds": list(seeds), "commitment": state.fair.commitment})
+
+    @api.post("/api/rooms/{room_id}/rolls")
+    async def api_roll(room_id: str, request: Request) -> JSONResponse:
+        meter = rooms.meter()  # the request's deadline counts from here
+        state = await rooms.get(room_id)
+        state.check_room_token(bearer(request))
+        body = await json_body(request)
+        finished = await rooms.api_roll(state, body, meter)
         return JSONResponse(
-            {**outcome_json(finished.roll.outcome), "id": finished.id, "proof": finished.proof.to_json()}
+            {
+                **outcome_json(finished.roll.outcome),
+                "id": finished.id,
+                "proof": finished.proof.to_json(),
+                "chain": finished.chain,
+            }
         )
 
     @api.post("/api/rooms/{room_id}/reveal")
     async def api_reveal(room_id: str, request: Request) -> JSONResponse:
+        meter = rooms.meter()
         state = await rooms.get(room_id)
         state.check_room_token(bearer(request))
-        revealed, _ = await rooms.reveal(state)
+        revealed, _ = await rooms.reveal(state, meter)
         return JSONResponse(revealed)
 
     @api.get("/api/rooms/{room_id}/log")
-    async def api_log(room_id: str) -> JSONResponse:
+    async def api_log(room_id: str) -> StreamingResponse:
         state = await rooms.get(room_id)
-        return JSONResponse(await anyio.to_thread.run_sync(log.export_json, state.id))
+        if exports.locked():
+            raise Busy("export", f"{EXPORTS} room logs are being exported; try again in a moment")
+        await exports.acquire()
+        pieces = iter(log.export_text(state.id))
+
+        async def stream() -> AsyncIterator[str]:
+            try:
+                while (piece := await anyio.to_thread.run_sync(next, pieces, None)) is not None:
+                    yield piece
+            finally:
+                exports.release()
+
+        return StreamingResponse(stream(), media_type="application/json")
 
     @api.get("/health")
     async def health() -> JSONResponse:
@@ -432,6 +504,8 @@ def create_app(
             if cards is None:
                 raise InputError("cards", "this server has no card data; add a card by its text")
             name = cards.lookup(name).name
+        else:  # compiled in a worker now, so that the board (and every roll) finds it compiled
+            await work.run(compile_ref, CardRef(name or "Card", text), "text", cards, meter=rooms.meter())
 
         def add(table: Table) -> None:
             table.game.add_card(player_id, name or "Card", text=text or None, zone=zone)  # type: ignore[arg-type]
@@ -524,17 +598,19 @@ def create_app(
 
     @api.post("/r/{room_id}/roll", response_class=HTMLResponse)
     async def page_roll(room_id: str, request: Request) -> HTMLResponse:
+        meter = rooms.meter()
         state = await rooms.get(room_id)
         player_id = page_player(request, state)
-        await rooms.roll(state, player_id, spec_from(await form(request)))
+        await rooms.roll(state, player_id, spec_from(await form(request)), meter)
         return after_roll(state, player_id)
 
     @api.post("/r/{room_id}/answer", response_class=HTMLResponse)
     async def page_answer(room_id: str, request: Request) -> HTMLResponse:
+        meter = rooms.meter()
         state = await rooms.get(room_id)
         player_id = page_player(request, state)
         values = await form(request)
-        await rooms.answer(state, player_id, values.get("answer", []))
+        await rooms.answer(state, player_id, values.get("answer", []), meter)
         return after_roll(state, player_id)
 
     @api.get("/r/{room_id}/question", response_class=HTMLResponse)
@@ -544,17 +620,21 @@ def create_app(
 
     @api.get("/r/{room_id}/odds", response_class=HTMLResponse)
     async def page_odds(room_id: str, request: Request, card_id: int, roll: int = 0) -> HTMLResponse:
+        meter = rooms.meter()
         state = await rooms.get(room_id, fresh=True)
         player_id = page_player(request, state)
-        view = row_odds(state.game, player_id, RollSpec("card", card_id=card_id, roll=roll), cards)
         _, card = state.game.find_card(player_id, card_id)
+        # A committed game is never changed in place (a batch builds its own), so a worker may read it.
+        spec = RollSpec("card", card_id=card_id, roll=roll)
+        view = await odds_work.run(row_odds, state.game, player_id, spec, cards, meter=meter)
         return HTMLResponse(pages.render("_odds.html", view=view, card=card, roll=roll))
 
     @api.post("/r/{room_id}/reveal", response_class=HTMLResponse)
     async def page_reveal(room_id: str, request: Request) -> HTMLResponse:
+        meter = rooms.meter()
         state = await rooms.get(room_id)
         page_player(request, state)
-        revealed, _ = await rooms.reveal(state)
+        revealed, _ = await rooms.reveal(state, meter)
         return HTMLResponse(pages.render("_revealed.html", revealed=revealed, room=state))
 
     return Guard(api, max_body=max_body, rate=rate, burst=burst)

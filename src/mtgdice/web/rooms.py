@@ -5,14 +5,23 @@ seeds, next nonce) in columns, everything else as one JSON text (:class:`RoomRec
 version that counts its changes. Each process keeps a :class:`RoomState` per room it serves: the
 last committed record, and the :class:`~mtgdice.game.Game` built from it, which pages read.
 
-Every change is an *action* run on a :class:`Table` (a working copy of the record) inside a batch:
+Every change is an *action* run on a :class:`Table` (a working copy of the record) inside a batch,
+by one runner task per room (so a client that goes away never cuts a batch short):
 
-1. the actions waiting for the room run one after another on one table, in the order they came:
-   a roll takes the room's next nonce (:meth:`mtgdice.fair.Room.next_source`) and the game
-   resolves it with the answers given so far; an open decision reserves the nonce and is kept as
-   a :class:`PendingRoll` (each answer re-resolves the roll from the start with the same seed,
+1. the actions waiting for the room run one after another on one table, in the order they came,
+   all in one worker thread (:mod:`mtgdice.web.work`: one hand-over per batch, not per roll; the
+   table is the batch's own, pages read the committed game). An action that resolves dice has
+   two steps: the resolution, pure, within its request's budget and deadline, and then what it
+   changes, unless its caller has given up. A roll resolves with the dice of the room's next nonce and the answers
+   given so far; only once it has an outcome does it take the nonce
+   (:meth:`mtgdice.fair.Room.next_source`), so a roll refused, over its budget or given up on at
+   its deadline spends nothing and leaves no gap. An open decision reserves the nonce and is kept
+   as a :class:`PendingRoll` (each answer re-resolves the roll from the start with the same seed,
    client seeds and nonce — so the same faces — until nothing is open; answers still open at a
-   reveal take the defaults, as the JSON ``choices`` do); a finished roll is applied to the game;
+   reveal take the defaults, as the JSON ``choices`` do, and a roll that then fails to resolve is
+   logged as refused, with its reason, so its nonce is accounted for); a finished roll is logged
+   with the hash that continues the room's chain, the player whose request spent its nonce, its
+   board by card name and text hash, and applied to the game;
 2. the batch's rolls, reveals and the room's new state are written in one transaction
    (:meth:`~mtgdice.log.store.SqlLog.begin_room`): all of them or none. With PostgreSQL the room's
    row is locked before the batch starts, so a batch always starts from the latest state whichever
@@ -23,7 +32,10 @@ Every change is an *action* run on a :class:`Table` (a working copy of the recor
    batch happened: every caller gets the error and the room is read again from the database.
 
 Rolls that arrive together share one batch and so one commit. An action refused (bad input, a
-question open) changes nothing and fails alone.
+question open, the deadline) changes nothing and fails alone. A caller waits for its action until
+its request's deadline (and :data:`~mtgdice.web.work.GRACE_S`): if it has not been resolved by then
+it is dropped and the caller told so; once it has changed the table, the caller waits for the commit.
+A room nothing happened in (no player joined, no roll) is deleted after :data:`EMPTY_ROOM_S`.
 
 What this module leaves out: HTTP, HTML and the rules.
 """
@@ -31,20 +43,23 @@ What this module leaves out: HTTP, HTML and the rules.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import hmac
 import json
 import logging
 import secrets
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from typing import Any, Generic, Protocol, TypeVar
 
 import anyio
 
 from mtgdice.errors import InputError, MtgDiceError
-from mtgdice.fair import CommitRevealSource, Room, check_client_seed
+from mtgdice.fair import CommitRevealSource, Reveal, Room, check_client_seed
 from mtgdice.game import Game, Pending, Roll, RollSpec
 from mtgdice.game.choices import Question
 from mtgdice.game.snapshot import GameState, pending_from_json, pending_json, state_from_json, state_json
@@ -52,8 +67,10 @@ from mtgdice.game.table import RollKindName
 from mtgdice.jsonio import request_from_json
 from mtgdice.log import LogEntry, LoggedRoll, RevealStep, SqlLog, StoredRoom
 from mtgdice.log.replay import resolve_logged
-from mtgdice.request import CardSource, RollKind, prepare, resolve_prepared
+from mtgdice.request import CardSource, Outcome, Prepared, RollKind, metered, prepare, resolve_prepared
 from mtgdice.rules import ScriptedChooser
+from mtgdice.rules.budget import WEB_BUDGET, Budget, Meter
+from mtgdice.web.work import WorkPool, late, remaining
 
 API_PLAYER = "api"
 """The player id of rolls made through the JSON API (not a player of the game)."""
@@ -64,9 +81,14 @@ MAX_BATCH = 64
 FEED = 50
 """Rolls a page shows when it opens."""
 STATE_FORMAT = 1
+BATCH_FOLLOW_S = 0.5
+"""How long the actions after a batch's first applied one may take together (see ``Rooms._steps``)."""
+EMPTY_ROOM_S = 10 * 60
+"""A room no player joined and nobody rolled in is deleted after this long."""
 
 logger = logging.getLogger("mtgdice.web")
 T = TypeVar("T")
+R = TypeVar("R")
 
 
 class Conflict(InputError):
@@ -88,12 +110,15 @@ def token_hash(token: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class PendingRoll:
-    """A roll waiting for answers: the game's open decision and its fixed dice (seed, client seeds, nonce)."""
+    """A roll waiting for answers: the game's open decision and its fixed dice (seed, client seeds,
+    nonce) and the commitment it is logged under (None: made before commitments covered the chain,
+    so the seed's hash)."""
 
     roll: Pending
     server_seed: bytes
     client_seeds: tuple[str, ...]
     nonce: int
+    commitment: str | None = None
 
     @property
     def question(self) -> Question:
@@ -104,7 +129,7 @@ class PendingRoll:
         return self.roll.player
 
     def source(self) -> CommitRevealSource:
-        return CommitRevealSource(self.server_seed, self.client_seeds, self.nonce)
+        return CommitRevealSource(self.server_seed, self.client_seeds, self.nonce, self.commitment)
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,11 +156,13 @@ class Proof:
 
 @dataclass(slots=True)
 class Finished:
-    """A logged roll: its log id (known once committed), the game's record and the fairness proof."""
+    """A logged roll: its log id (known once committed), the game's record, the fairness proof and
+    its hash in the room's chain."""
 
     id: int
     roll: Roll
     proof: Proof
+    chain: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,6 +196,7 @@ class RoomRecord:
                         "server_seed": p.server_seed.hex(),
                         "client_seeds": list(p.client_seeds),
                         "nonce": p.nonce,
+                        "commitment": p.commitment,
                     }  # fmt: skip
                     for p in self.pending
                 ],
@@ -191,6 +219,7 @@ class RoomRecord:
                     bytes.fromhex(item["server_seed"]),
                     tuple(item["client_seeds"]),
                     int(item["nonce"]),
+                    item.get("commitment"),
                 )
                 for i, item in enumerate(data["pending"])
             )
@@ -228,10 +257,11 @@ class Table:
     Actions change only the table; it becomes the room's state when the batch commits.
     """
 
-    def __init__(self, record: RoomRecord, game: Game | None = None) -> None:
+    def __init__(self, record: RoomRecord, game: Game | None = None, cards: CardSource | None = None) -> None:
         self.id = record.id
         self.token_hash = record.token_hash
         self.fair = record.fair
+        self.cards = cards
         self._state = record.game
         self._game = game
         self.player_tokens = dict(record.player_tokens)
@@ -272,15 +302,52 @@ class Table:
         self.changed = True
         return source
 
-    def log(self, roll: Roll, source: CommitRevealSource, player: str | None) -> Finished:
-        """Queue a finished roll for the log; its id is set when the batch commits."""
+    def log(self, roll: Roll, source: CommitRevealSource, player: str | None, by: str) -> Finished:
+        """Queue a finished roll for the log (``by``: whose request spent its nonce); its id is set
+        when the batch commits."""
         turn = roll.turn if roll.player != API_PLAYER else None
-        self.steps.append(LogEntry(roll.request, roll.outcome, source, self.id, player, turn))
-        finished = Finished(0, roll, Proof.of(source))
+        entry = LogEntry.of(
+            roll.request, roll.outcome, source, room=self.id, player=player, by=by, turn=turn,
+            prev=self.fair.chain, cards=self.cards,
+        )  # fmt: skip
+        self._add(entry)
+        finished = Finished(0, roll, Proof.of(source), entry.chain or "")
         self.finished.append(finished)
         self.changes.rolls.append(finished)
         self.changed = True
         return finished
+
+    def log_refused(self, pending: PendingRoll, source: CommitRevealSource, reason: str) -> None:
+        """Log a roll whose nonce was spent (it asked a question) but that no longer resolves: a row
+        with its faces and the reason, so its nonce is accounted for."""
+        request = self.game.request_for(pending.roller, pending.roll.spec)
+        player = self.game.players[pending.roller].name if pending.roller in self.game.players else None
+        self._add(
+            LogEntry.of(
+                request,
+                None,
+                source,
+                room=self.id,
+                player=player,
+                by=pending.roller,
+                refused=reason,
+                prev=self.fair.chain,
+                cards=self.cards,
+            )  # fmt: skip
+        )
+        self.changed = True
+
+    def _add(self, entry: LogEntry) -> None:
+        self.steps.append(entry)
+        assert entry.chain is not None
+        self.fair = self.fair.logged(entry.chain)
+
+    def reveal(self) -> Reveal:
+        """Reveal the seed, continue with a new one whose commitment covers every roll so far."""
+        revealed, self.fair = self.fair.rotate()
+        self.steps.append(RevealStep(revealed, self.fair))
+        self.touch(status=True)
+        return revealed
 
 
 class Renderer(Protocol):
@@ -297,8 +364,20 @@ class Publisher(Protocol):
 
 @dataclass(slots=True)
 class _Job(Generic[T]):
-    action: Callable[[Table], T]
-    done: bool = False
+    """An action waiting for its room's batch: ``work`` (pure, within ``meter``), then ``apply``
+    (changing the table with what ``work`` gave, unless its caller gave up first); both in the
+    batch's worker thread."""
+
+    apply: Callable[[Table, Any], T]
+    meter: Meter
+    work: Callable[[Table], Any] | None = None
+    done: asyncio.Event = field(default_factory=asyncio.Event)
+    applied: bool = False
+    """Its changes are in the batch: its caller waits for the commit, whatever the time."""
+    abandoned: bool = False
+    """Its caller stopped waiting before it was applied: it is not applied."""
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    """Guards ``applied`` and ``abandoned`` between the caller (the loop) and the batch's thread."""
     value: Any = None
     error: BaseException | None = None
 
@@ -310,13 +389,14 @@ class _Job(Generic[T]):
 
 @dataclass(slots=True)
 class RoomState:
-    """A room as this process last saw it committed: its record, version and game."""
+    """A room as this process last saw it committed: its record, version and game; the actions
+    waiting for it and the task running its batches."""
 
     record: RoomRecord
     version: int
     game: Game
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     queue: list[_Job[Any]] = field(default_factory=list)
+    runner: asyncio.Task[None] | None = None
     stale: bool = False
     touched: float = field(default_factory=time.monotonic)
 
@@ -327,6 +407,10 @@ class RoomState:
     @property
     def fair(self) -> Room:
         return self.record.fair
+
+    @property
+    def busy(self) -> bool:
+        return self.runner is not None or bool(self.queue)
 
     @property
     def pending(self) -> dict[str, PendingRoll]:
@@ -365,23 +449,41 @@ class _LocalPublisher:
 
 
 class Rooms:
-    """Every room this process serves, the log (and rooms' store) and the card data they share."""
+    """Every room this process serves, the log (and rooms' store), the card data they share and the
+    worker threads their rolls resolve in (each request within ``budget``)."""
 
-    def __init__(self, log: SqlLog, cards: CardSource | None, publisher: Publisher | None = None) -> None:
+    def __init__(
+        self,
+        log: SqlLog,
+        cards: CardSource | None,
+        publisher: Publisher | None = None,
+        work: WorkPool | None = None,
+        budget: Budget = WEB_BUDGET,
+    ) -> None:
         self.log = log
         self.cards = cards
         self.publisher: Publisher = publisher or _LocalPublisher()
         self.render: Renderer = lambda state, changes: []
         self.rooms: dict[str, RoomState] = {}
+        self.work = work or WorkPool()
+        self.budget = budget
+
+    def meter(self) -> Meter:
+        """A new request's budget, its deadline counted from now."""
+        return Meter(self.budget)
 
     # -- rooms ------------------------------------------------------------------------------------
 
-    async def create(self, client_seeds: Sequence[str] = ()) -> tuple[RoomState, str]:
-        """A new room, stored; it and its token (shown once: the room keeps only its hash)."""
-        seeds = tuple(check_client_seed(seed, f"client_seeds[{i}]") for i, seed in enumerate(client_seeds))
+    async def create(self) -> tuple[RoomState, str]:
+        """A new room, stored; it and its token (shown once: the room keeps only its hash).
+
+        Client seeds come only after its commitment is published (:meth:`join`, :meth:`add_seed`):
+        a seed given with the request that creates the room would reach the server before it drew
+        its own.
+        """
         room_id = secrets.token_urlsafe(8)
         token = secrets.token_urlsafe(24)
-        record = RoomRecord(room_id, token_hash(token), Room.open(room_id, client_seeds=seeds))
+        record = RoomRecord(room_id, token_hash(token), Room.open(room_id))
         version = await anyio.to_thread.run_sync(self.log.create_room, record.fair, record.to_json())
         state = RoomState(record, version, record.game.game())
         self._cache(state)
@@ -389,12 +491,20 @@ class Rooms:
 
     def _cache(self, state: RoomState) -> None:
         if len(self.rooms) >= MAX_CACHED:
-            idle = sorted(
-                (s for s in self.rooms.values() if not s.lock.locked() and not s.queue), key=lambda s: s.touched
-            )
+            idle = sorted((s for s in self.rooms.values() if not s.busy), key=lambda s: s.touched)
             for old in idle[: max(1, len(idle) // 10)]:
                 del self.rooms[old.id]
         self.rooms[state.id] = state
+
+    async def sweep(self, older_than: float = EMPTY_ROOM_S) -> int:
+        """Delete the rooms nothing happened in for ``older_than`` seconds; how many went."""
+        before = datetime.now(UTC) - timedelta(seconds=older_than)
+        gone = await anyio.to_thread.run_sync(self.log.delete_empty_rooms, before.isoformat(timespec="microseconds"))
+        for room_id in gone:
+            state = self.rooms.get(room_id)
+            if state is not None and not state.busy:
+                del self.rooms[room_id]
+        return len(gone)
 
     async def get(self, room_id: str, fresh: bool = False) -> RoomState:
         """The room; ``fresh`` checks the database for a newer version (another worker's change)."""
@@ -432,16 +542,76 @@ class Rooms:
 
     # -- batches ----------------------------------------------------------------------------------
 
-    async def act(self, state: RoomState, action: Callable[[Table], T]) -> T:
+    async def act(self, state: RoomState, action: Callable[[Table], T], meter: Meter | None = None) -> T:
         """Run ``action`` on the room in the next batch; its result once the batch is committed."""
-        job: _Job[T] = _Job(action)
+        return await self._submit(state, _Job(lambda table, _: action(table), meter or self.meter()))
+
+    async def resolve(
+        self, state: RoomState, work: Callable[[Table], R], apply: Callable[[Table, R], T], meter: Meter
+    ) -> T:
+        """Run ``work(table)`` in a worker thread, then ``apply(table, its result)``, in the next batch."""
+        return await self._submit(state, _Job(apply, meter, work))
+
+    async def _submit(self, state: RoomState, job: _Job[T]) -> T:
         state.queue.append(job)
-        async with state.lock:
-            while not job.done:
-                jobs, state.queue = state.queue[:MAX_BATCH], state.queue[MAX_BATCH:]
-                with anyio.CancelScope(shield=True):  # a batch, once begun, is committed or rolled back whole
-                    await self._run(state, jobs)
+        if state.runner is None:
+            state.runner = asyncio.get_running_loop().create_task(self._serve(state))
+        try:
+            await asyncio.wait_for(job.done.wait(), remaining(job.meter))
+        except TimeoutError:
+            if not job.done.is_set():
+                with job.lock:
+                    if not job.applied:
+                        job.abandoned = True
+                if job.abandoned:
+                    raise late(job.meter) from None
+                await job.done.wait()  # its change is being committed: the commit answers
         return job.result()
+
+    async def _serve(self, state: RoomState) -> None:
+        """The room's batches, one after another, while actions wait (a task of its own: a caller that
+        goes away does not cut its batch short)."""
+        try:
+            while state.queue:
+                jobs, state.queue = state.queue[:MAX_BATCH], state.queue[MAX_BATCH:]
+                await self._run(state, jobs)
+        except BaseException:
+            _fail(state.queue, RuntimeError("the server is stopping"))
+            state.queue = []
+            raise
+        finally:
+            state.runner = None
+
+    def _steps(self, table: Table, jobs: list[_Job[Any]]) -> int:
+        """A batch's actions, one after another on its table, in a worker thread (the table is the
+        batch's own; pages read the committed game): each refused, or its work done within its
+        request's meter and its change applied. Once an action is applied, those after it share
+        :data:`BATCH_FOLLOW_S`: one that does not fit is left, with the rest, to lead the next batch
+        (so an applied roll's caller never waits for another heavy roll). How many actions it took."""
+        started = time.monotonic()
+        for position, job in enumerate(jobs):
+            cap = started + BATCH_FOLLOW_S if any(done.applied for done in jobs[:position]) else None
+            meter = job.meter
+            try:
+                with job.lock:  # its caller may give up: then, and only then, it is not applied
+                    if job.abandoned:
+                        job.error = late(job.meter)
+                        continue
+                meter = _capped(job.meter, cap)
+                with metered(meter):
+                    meter.check_time()  # waited past its deadline (or no time is left in this batch)
+                    computed = job.work(table) if job.work is not None else None
+                with job.lock:
+                    if job.abandoned:  # its caller gave up while it resolved: nothing of it is applied
+                        job.error = late(job.meter)
+                        continue
+                    job.applied = True
+                job.value = job.apply(table, computed)
+            except (MtgDiceError, LookupError) as refused:  # refused before changing anything
+                if meter is not job.meter and cap is not None and time.monotonic() > cap:
+                    return position  # out of the batch's time, not its own: it leads the next batch
+                job.error = refused
+        return len(jobs)
 
     async def _run(self, state: RoomState, jobs: list[_Job[Any]]) -> None:
         try:
@@ -454,12 +624,9 @@ class Rooms:
         try:
             if txn.fresh is not None:  # another worker changed the room: start from its state
                 self._install(state, RoomRecord.stored(state.id, txn.fresh), txn.fresh.version, None)
-            table = Table(state.record)
-            for job in jobs:
-                try:
-                    job.value = job.action(table)
-                except (MtgDiceError, LookupError) as refused:  # refused before changing anything
-                    job.error = refused
+            table = Table(state.record, cards=self.cards)
+            taken = await self.work.finish(self.work.submit(self._steps, table, jobs, meter=None))
+            jobs, state.queue[:0] = jobs[:taken], jobs[taken:]
             if not table.changed:
                 await anyio.to_thread.run_sync(txn.abort)
                 _finish(jobs)
@@ -492,20 +659,21 @@ class Rooms:
 
     async def drain(self) -> None:
         """Wait until no room has a batch running or waiting (graceful shutdown)."""
-        for state in list(self.rooms.values()):
-            while state.queue or state.lock.locked():
-                async with state.lock:
-                    pass
+        while True:
+            runners = [state.runner for state in self.rooms.values() if state.runner is not None]
+            if not runners:
+                return
+            await asyncio.gather(*runners, return_exceptions=True)
 
     # -- actions ----------------------------------------------------------------------------------
 
     async def join(self, state: RoomState, name: str, client_seed: str = "") -> tuple[str, str]:
         """Add a player; return their id and page token. A client seed applies from the next roll."""
         token = secrets.token_urlsafe(24)
+        if client_seed:
+            check_client_seed(client_seed, "client_seed")
 
         def join(table: Table) -> str:
-            if client_seed:
-                check_client_seed(client_seed, "client_seed")
             player = table.game.add_player(name)
             table.player_tokens[token_hash(token)] = player.id
             if client_seed:
@@ -516,30 +684,51 @@ class Rooms:
 
         return await self.act(state, join), token
 
-    async def roll(self, state: RoomState, player_id: str, spec: RollSpec) -> Finished | PendingRoll:
+    async def add_seed(self, state: RoomState, client_seed: str) -> tuple[str, ...]:
+        """The API's client seed (one, replaced by the next), from the next roll on; the room's seeds now."""
+        check_client_seed(client_seed, "client_seed")
+
+        def add(table: Table) -> tuple[str, ...]:
+            table.client_seeds[API_PLAYER] = client_seed
+            table.fair = table.fair.with_client_seeds(table.client_seeds.values())
+            table.touch(status=True)
+            return table.fair.client_seeds
+
+        return await self.act(state, add)
+
+    async def roll(
+        self, state: RoomState, player_id: str, spec: RollSpec, meter: Meter | None = None
+    ) -> Finished | PendingRoll:
         """A player's roll from the page: finished and logged, or waiting for an answer."""
 
-        def roll(table: Table) -> Finished | PendingRoll:
+        def resolve(table: Table) -> tuple[CommitRevealSource, Roll | Pending]:
             if player_id in table.pending:
                 raise Conflict("roll", "answer the open question of your last roll first")
             source = table.fair.source()
-            outcome = table.game.resolve_roll(player_id, spec, source, (), self.cards)
+            return source, table.game.resolve_roll(player_id, spec, source, (), self.cards)
+
+        def apply(table: Table, resolved: tuple[CommitRevealSource, Roll | Pending]) -> Finished | PendingRoll:
+            source, outcome = resolved
             table.next_source()
             if isinstance(outcome, Pending):
-                pending = PendingRoll(outcome, table.fair.server_seed, source.client_seeds, source.nonce)
+                pending = PendingRoll(
+                    outcome, table.fair.server_seed, source.client_seeds, source.nonce, source.commitment
+                )
                 table.pending[player_id] = pending
                 if outcome.question.player != player_id:
                     table.changes.questions.add(outcome.question.player)
                 table.touch(status=True)
                 return pending
-            return self._finish(table, outcome, source)
+            return self._finish(table, outcome, source, player_id)
 
-        return await self.act(state, roll)
+        return await self.resolve(state, resolve, apply, meter or self.meter())
 
-    async def answer(self, state: RoomState, player_id: str, raw: list[str]) -> tuple[str, Finished | PendingRoll]:
+    async def answer(
+        self, state: RoomState, player_id: str, raw: list[str], meter: Meter | None = None
+    ) -> tuple[str, Finished | PendingRoll]:
         """``player_id`` answers the question open for them; the roll is resolved again."""
 
-        def answer(table: Table) -> tuple[str, Finished | PendingRoll]:
+        def resolve(table: Table) -> tuple[str, PendingRoll, CommitRevealSource, Roll | Pending]:
             found = _question_for(table.pending, player_id)
             if found is None:
                 raise Conflict("answer", "no question is waiting for you")
@@ -550,27 +739,44 @@ class Rooms:
                 raise InputError("answer", str(error).removeprefix("answer: ")) from None
             answers = (*pending.roll.answers, given)
             source = pending.source()
-            outcome = table.game.resolve_roll(roller, pending.roll.spec, source, answers, self.cards)
+            return (
+                roller,
+                pending,
+                source,
+                table.game.resolve_roll(roller, pending.roll.spec, source, answers, self.cards),
+            )
+
+        def apply(
+            table: Table, resolved: tuple[str, PendingRoll, CommitRevealSource, Roll | Pending]
+        ) -> tuple[str, Finished | PendingRoll]:
+            roller, pending, source, outcome = resolved
             if isinstance(outcome, Pending):
-                table.pending[roller] = PendingRoll(outcome, pending.server_seed, pending.client_seeds, pending.nonce)
+                table.pending[roller] = PendingRoll(
+                    outcome, pending.server_seed, pending.client_seeds, pending.nonce, pending.commitment
+                )
                 table.changes.questions.add(outcome.question.player)
                 table.touch()
                 return roller, table.pending[roller]
             del table.pending[roller]
             if roller != player_id:
                 table.changes.questions.add(roller)
-            return roller, self._finish(table, outcome, source)
+            return roller, self._finish(table, outcome, source, roller)
 
-        return await self.act(state, answer)
+        return await self.resolve(state, resolve, apply, meter or self.meter())
 
-    def _finish(self, table: Table, roll: Roll, source: CommitRevealSource) -> Finished:
-        finished = table.log(roll, source, roll.player_name)
+    def _finish(self, table: Table, roll: Roll, source: CommitRevealSource, by: str) -> Finished:
+        finished = table.log(roll, source, roll.player_name, by)
         table.game.record(roll)
         table.touch(table=True, status=True)
         return finished
 
-    async def api_roll(self, state: RoomState, body: dict[str, Any]) -> Finished:
-        """A ``resolve`` request rolled with the room's dice (``choices`` answer decisions)."""
+    async def api_roll(self, state: RoomState, body: dict[str, Any], meter: Meter | None = None) -> Finished:
+        """A ``resolve`` request rolled with the room's dice (``choices`` answer decisions).
+
+        The request is read on arrival; its cards are compiled and it is resolved in the batch's
+        worker thread, within its budget: a request refused there takes no nonce.
+        """
+        meter = meter or self.meter()
         for field_name in ("dice", "planar", "coins", "random"):
             if field_name in body:
                 raise InputError(field_name, "faces come from the room's commit-reveal dice; leave it out")
@@ -578,44 +784,66 @@ class Rooms:
         if player is not None and (not isinstance(player, str) or len(player) > 40):
             raise InputError("player", "expected a name of up to 40 characters")
         request = request_from_json({key: value for key, value in body.items() if key != "player"})
-        prepared = prepare(request, self.cards)
 
-        def api_roll(table: Table) -> Finished:
+        def resolve(table: Table) -> tuple[CommitRevealSource, Prepared, Outcome]:
+            prepared = prepare(request, self.cards)
             source = table.fair.source()
-            outcome = resolve_prepared(prepared, request, source, ScriptedChooser(request.choices))
+            return source, prepared, resolve_prepared(prepared, request, source, ScriptedChooser(request.choices))
+
+        def apply(table: Table, resolved: tuple[CommitRevealSource, Prepared, Outcome]) -> Finished:
+            source, prepared, outcome = resolved
             table.next_source()
-            name = prepared.name[:120]
-            roll = Roll(API_PLAYER, player or "API", name, "card", request, outcome, prepared.instruction)
-            return table.log(roll, source, player)
+            roll = Roll(
+                API_PLAYER, player or "API", prepared.name[:120], "card", request, outcome, prepared.instruction
+            )
+            return table.log(roll, source, player, API_PLAYER)
 
-        return await self.act(state, api_roll)
+        return await self.resolve(state, resolve, apply, meter)
 
-    async def reveal(self, state: RoomState) -> tuple[dict[str, Any], list[Finished]]:
-        """Finish open rolls with default answers, reveal the seed and commit to a new one."""
+    async def reveal(self, state: RoomState, meter: Meter | None = None) -> tuple[dict[str, Any], list[Finished]]:
+        """Finish open rolls with default answers, reveal the seed and commit to a new one.
 
-        def reveal(table: Table) -> tuple[dict[str, Any], list[Finished]]:
-            finished: list[Finished] = []
+        An open roll that does not resolve with the defaults (over its budget) is logged as
+        refused, with its reason: its nonce was spent when it asked its question.
+        """
+        Resolved = tuple[str, PendingRoll, CommitRevealSource, Roll | str]
+
+        def resolve(table: Table) -> list[Resolved]:
+            resolved: list[Resolved] = []
             for roller, pending in list(table.pending.items()):
                 source = pending.source()
-                outcome = table.game.resolve_roll(
-                    roller, pending.roll.spec, source, pending.roll.answers, self.cards, finish=True
-                )
+                try:
+                    outcome = table.game.resolve_roll(
+                        roller, pending.roll.spec, source, pending.roll.answers, self.cards, finish=True
+                    )
+                except (MtgDiceError, LookupError) as error:
+                    resolved.append((roller, pending, source, str(error)))
+                    continue
                 assert isinstance(outcome, Roll)
+                resolved.append((roller, pending, source, outcome))
+            return resolved
+
+        def apply(table: Table, resolved: list[Resolved]) -> tuple[dict[str, Any], list[Finished]]:
+            finished: list[Finished] = []
+            for roller, pending, source, outcome in resolved:
                 del table.pending[roller]
                 table.changes.questions.update({roller, pending.question.player})
-                finished.append(self._finish(table, outcome, source))
-            revealed, table.fair = table.fair.rotate()
-            table.steps.append(RevealStep(revealed, table.fair))
-            table.touch(status=True)
+                if isinstance(outcome, str):
+                    table.log_refused(pending, source, outcome)
+                else:
+                    finished.append(self._finish(table, outcome, source, roller))
+            revealed = table.reveal()
             return {
                 "seed": revealed.seed.hex(),
                 "commitment": revealed.commitment,
                 "from_nonce": revealed.first_nonce,
                 "to_nonce": revealed.end_nonce,
+                "count": revealed.count,
+                "chain": revealed.chain,
                 "next_commitment": table.fair.commitment,
             }, finished
 
-        return await self.act(state, reveal)
+        return await self.resolve(state, resolve, apply, meter or self.meter())
 
     # -- what pages show --------------------------------------------------------------------------
 
@@ -625,6 +853,8 @@ class Rooms:
 
     def rebuild(self, logged: LoggedRoll) -> Finished | None:
         """A logged roll as the page shows it, resolved again from its logged faces (None if it no longer resolves)."""
+        if "refused" in logged.outcome:
+            return None
         try:
             request, outcome, _ = resolve_logged(logged, self.cards)
             prepared = prepare(request, self.cards)
@@ -636,16 +866,24 @@ class Rooms:
         player = logged.player or "API"
         roll = Roll("", player, label, kind, request, outcome, prepared.instruction, logged.turn or 1)
         proof = Proof("commit-reveal", logged.nonce or 0, logged.commitment or "", tuple(logged.client_seeds))
-        return Finished(logged.id, roll, proof)
+        return Finished(logged.id, roll, proof, logged.chain or "")
+
+
+def _capped(meter: Meter, cap: float | None) -> Meter:
+    """``meter``, or when ``cap`` comes before its deadline a copy of it that stops at ``cap``."""
+    deadline = meter.deadline
+    if cap is None or (deadline is not None and deadline <= cap):
+        return meter
+    return dataclasses.replace(meter, budget=dataclasses.replace(meter.budget, seconds=max(0.0, cap - meter.started)))
 
 
 def _finish(jobs: list[_Job[Any]]) -> None:
     for job in jobs:
-        job.done = True
+        job.done.set()
 
 
 def _fail(jobs: list[_Job[Any]], error: BaseException) -> None:
     for job in jobs:
         if job.error is None:
             job.error = error
-        job.done = True
+        job.done.set()
