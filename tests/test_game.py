@@ -3,6 +3,7 @@ stored results and once-each-turn keys follow the rolls, and the planar die's co
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -170,3 +171,18 @@ def test_names_and_limits(table: tuple[Game, str, str]) -> None:
     assert game.add_player("  Carol \n  Smith ").name == "Carol Smith"
     with pytest.raises(InputError, match="card_id"):
         game.find_card(alice, 999)
+
+
+def test_an_odds_panel_stops_at_its_request_deadline(table: tuple[Game, str, str], catalog: Any) -> None:
+    from mtgdice.game.odds import row_odds
+    from mtgdice.rules.budget import Budget, Meter
+
+    game, alice, _ = table
+    spellbook = game.add_card(alice, "Wizard's Spellbook")
+    game.add_card(alice, "Pixie Guide")
+    spec = RollSpec("card", card_id=spellbook.id, roll=0)
+    answered = row_odds(game, alice, spec, catalog, Meter())
+    assert [row.label for row in answered.rows] == ["1—9", "10—19", "20"]
+    assert answered.rows[2].probability == Fraction(39, 400)
+    late = row_odds(game, alice, spec, catalog, Meter(Budget(seconds=-1.0)))
+    assert late.rows == () and "budget" in late.note

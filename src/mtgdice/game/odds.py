@@ -16,6 +16,8 @@ from fractions import Fraction
 from mtgdice.game.table import Game, RollSpec
 from mtgdice.request import CardSource, prepare
 from mtgdice.rules import PolicyChooser
+from mtgdice.rules.budget import Meter
+from mtgdice.rules.errors import RollLimitError
 
 MAX_SEQUENCES = 200_000
 """Most face sequences of the first physical roll the panel will have enumerated."""
@@ -43,8 +45,12 @@ class OddsView:
     note: str = ""
 
 
-def row_odds(game: Game, player_id: str, spec: RollSpec, cards: CardSource | None) -> OddsView:
+def row_odds(
+    game: Game, player_id: str, spec: RollSpec, cards: CardSource | None, meter: Meter | None = None
+) -> OddsView:
     """The odds of each row of ``spec`` rolled by ``player_id`` on the current board.
+
+    ``meter`` is the request's work budget: past its deadline the panel says so instead of going on.
 
     >>> game = Game(); alice = game.add_player("Alice")
     >>> row_odds(game, alice.id, RollSpec.plain("d20"), None).note
@@ -69,7 +75,10 @@ def row_odds(game: Game, player_id: str, spec: RollSpec, cards: CardSource | Non
         return OddsView(note=f"no odds: {error}")
     if sides**count > MAX_SEQUENCES:
         return OddsView(note=f"no odds: {count} d{sides} has too many face sequences to enumerate here")
-    result = odds(instruction, source=prepared.name, board=board, amounts=amounts, turn=turn)
+    try:
+        result = odds(instruction, source=prepared.name, board=board, amounts=amounts, turn=turn, meter=meter)
+    except RollLimitError as error:
+        return OddsView(note=f"no odds: {error}")
     rows = tuple(
         RowOdds(row.label, row.text, probability)
         for row, probability in zip(instruction.table.rows, result.rows, strict=True)

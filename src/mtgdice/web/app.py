@@ -136,9 +136,8 @@ def create_app(
     fanout = Fanout()
     events: Broker = RedisBroker(broker, fanout) if broker else LocalBroker(fanout)
     work = WorkPool(workers)
-    # Odds panels get a thread of their own: their enumeration is bounded by counts, not by the
-    # request's deadline (the game's odds take no meter), so one that outlives its deadline must
-    # not hold a thread rolls need.
+    # Odds panels get a thread of their own: each stops at its request's deadline, but a queue of
+    # heavy panels must still never hold a thread rolls need.
     odds_work = WorkPool(ODDS_WORKERS, queue=ODDS_QUEUE)
     rooms = Rooms(log, cards, events, work, budget)
     pages = Pages()
@@ -626,7 +625,7 @@ def create_app(
         _, card = state.game.find_card(player_id, card_id)
         # A committed game is never changed in place (a batch builds its own), so a worker may read it.
         spec = RollSpec("card", card_id=card_id, roll=roll)
-        view = await odds_work.run(row_odds, state.game, player_id, spec, cards, meter=meter)
+        view = await odds_work.run(row_odds, state.game, player_id, spec, cards, meter, meter=meter)
         return HTMLResponse(pages.render("_odds.html", view=view, card=card, roll=roll))
 
     @api.post("/r/{room_id}/reveal", response_class=HTMLResponse)
