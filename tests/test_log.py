@@ -327,6 +327,15 @@ def test_cli_replay(db: Path) -> None:
     assert changed.exit_code == 1 and "roll 3: differs: rolls[0].results[0]: logged 99" in changed.output
 
 
+def test_cli_replay_without_card_data_says_what_it_could_not_check(db: Path, tmp_path: Path) -> None:
+    no_cards = {"MTGDICE_CARDS": None, "MTGDICE_INDEX": str(tmp_path / "no-index.sqlite")}
+    result = runner.invoke(app, ["replay", "--db", str(db)], env=no_cards)
+    assert result.exit_code == 3, result.output
+    assert "2 of 3 rolls replay" in result.output  # the planar die and the d6 need no card data
+    assert "1 rolls not checked" in result.output and "mtgdice cards import" in result.output
+    assert "error" not in result.output
+
+
 # -- room state -------------------------------------------------------------------------------------
 
 

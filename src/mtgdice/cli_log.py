@@ -237,7 +237,8 @@ def export_command(db: str | None, room: str | None, format_: str, output: str |
 def replay_command(db: str | None, room: str | None, cards: str | None) -> None:
     """Resolve every logged roll again with its logged faces; report outcomes that differ.
 
-    Exit status 0 when every roll gives the logged outcome, 1 otherwise.
+    Exit status 0 when every roll gives the logged outcome, 1 when one differs or fails, 3 when
+    none differs but some could not be checked (they name cards and no card data was given).
     """
     from mtgdice.cards.catalog import optional_catalog
     from mtgdice.errors import MtgDiceError
@@ -249,12 +250,20 @@ def replay_command(db: str | None, room: str | None, cards: str | None) -> None:
             results = list(replay(log.rolls(room), catalog))
     except MtgDiceError as error:
         fail(str(error))
-    differing = [result for result in results if not result.same]
+    unchecked = [result for result in results if result.unchecked]
+    differing = [result for result in results if not result.same and not result.unchecked]
     for result in differing:
         out(result.line())
-    out(f"{len(results) - len(differing)} of {len(results)} rolls replay to the logged outcome")
+    out(f"{len(results) - len(differing) - len(unchecked)} of {len(results)} rolls replay to the logged outcome")
+    if unchecked:
+        out(
+            f"{len(unchecked)} rolls not checked: they name cards and there is no card data "
+            "(pass --cards PATH, set MTGDICE_CARDS, or run `mtgdice cards import`)"
+        )
     if differing:
         raise click.exceptions.Exit(1)
+    if unchecked:
+        raise click.exceptions.Exit(3)
 
 
 @click.command("verify", context_settings=CONTEXT)

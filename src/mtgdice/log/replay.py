@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from mtgdice.errors import MtgDiceError
+from mtgdice.errors import InputError, MtgDiceError
 from mtgdice.log.records import LoggedRoll, without_card_hashes
 from mtgdice.rules import PlanarFace, ScriptedChooser, ScriptedSource
 
@@ -27,11 +27,13 @@ IGNORED_KEYS = frozenset({"source"})
 
 @dataclass(frozen=True, slots=True)
 class ReplayResult:
-    """One roll replayed: ``differences`` (paths with both values) or the ``error`` raised."""
+    """One roll replayed: ``differences`` (paths with both values) or the ``error`` raised;
+    ``unchecked``: the roll names cards and no card data was given, so nothing was compared."""
 
     id: int
     differences: tuple[str, ...] = ()
     error: str | None = None
+    unchecked: bool = False
 
     @property
     def same(self) -> bool:
@@ -115,6 +117,8 @@ def replay_roll(roll: LoggedRoll, cards: CardSource | None) -> ReplayResult:
     try:
         _, resolved, source = resolve_logged(roll, cards)
         outcome = outcome_json(resolved)
+    except InputError as error:
+        return ReplayResult(roll.id, error=str(error), unchecked=error.field == "cards" and cards is None)
     except (MtgDiceError, ValueError, TypeError) as error:
         return ReplayResult(roll.id, error=str(error))
     found = differences(roll.outcome, outcome)
