@@ -363,3 +363,12 @@ def test_rolls_made_in_a_web_room_replay_too(cards_path: str, tmp_path: Path) ->
     ok("roll", "--db", str(db), "3d6+2")  # a plain roll from the command line in the same log
     replayed = run("replay", "--db", str(db), "--cards", cards_path)
     assert replayed.returncode == 0 and "4 of 4 rolls replay" in replayed.stdout, replayed.stdout
+
+
+@pytest.mark.parametrize(("command", "hint"), [("odds", "--card NAME"), ("resolve", "JSON request")])
+def test_a_command_given_no_request_says_how_to_give_one(command: str, hint: str, tmp_path: Path) -> None:
+    quiet = subprocess.run([MTGDICE, command], capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    one_line_error(quiet, "nothing on standard input", hint, f"mtgdice {command} -h")
+    empty = tmp_path / "empty.json"
+    empty.write_text("  \n", encoding="utf-8")
+    one_line_error(run(command, str(empty)), "is empty", hint)

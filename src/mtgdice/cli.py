@@ -231,8 +231,9 @@ def catalog(cards: str | None, required: bool = True) -> Any:
     return default_catalog(cards) if required else optional_catalog(cards)
 
 
-def read_request(file: str | None) -> dict[str, Any]:
-    """A JSON request from ``file`` (``-`` or nothing: standard input), bounded in size."""
+def read_request(file: str | None, command: str, other: str = "") -> dict[str, Any]:
+    """A JSON request from ``file`` (``-`` or nothing: standard input), bounded in size; ``other``
+    names the command's other way in, for the error when there is no request at all."""
     from mtgdice.errors import InputError
     from mtgdice.jsonio import MAX_REQUEST_BYTES, parse_request
 
@@ -243,7 +244,12 @@ def read_request(file: str | None) -> dict[str, Any]:
         except OSError as error:
             raise InputError("file", f"cannot read {file!r}: {error.strerror}") from None
     else:
+        if file is None and sys.stdin.isatty():
+            raise InputError("input", f"no request: give a JSON request FILE or pipe one in{other} (see {command} -h)")
         raw = sys.stdin.buffer.read(MAX_REQUEST_BYTES + 1)
+    if not raw.strip():
+        where = f"{file!r} is empty" if file not in (None, "-") else "nothing on standard input"
+        raise InputError("input", f"no request: {where}; give a JSON request{other} (see {command} -h)")
     return parse_request(raw)
 
 

@@ -201,7 +201,7 @@ def odds_command(
 
     card = options.card
     try:
-        request = options.request() if card is not None else read_request(file)
+        request = options.request() if card is not None else read_request(file, "mtgdice odds", ", or --card NAME")
         if policy is not None:
             request["policy"] = policy
         card_data = catalog(options.cards, required=needs_cards(request))

@@ -25,7 +25,7 @@ def resolve_command(file: str | None, cards: str | None, fresh: bool) -> None:
     from mtgdice.rules import SecureSource
 
     try:
-        request = read_request(file)
+        request = read_request(file, "mtgdice resolve")
         outcome = resolve_json(
             request, catalog(cards, required=needs_cards(request)), SecureSource() if fresh else None
         )
