@@ -286,6 +286,24 @@ def part_d(runs: int) -> list[tuple[str, float, float]]:
     return rows
 
 
+def stacked(counts: tuple[int, ...] = (400, 800, 1600)) -> list[tuple[int, float]]:
+    """One ``resolve()`` of a d20 with ``n`` copies of Krark's Other Thumb (each adds a die to every
+    die's group): whether the cost of stacked copies stays near linear (the issue-12 board)."""
+    from mtgdice.rules import Board, Permanent, PolicyChooser, SeededSource, resolve
+    from mtgdice.text import compile_text
+
+    roll = compile_text("Roll a d20.").rolls[0]
+    thumb = compile_text(THUMB).effects
+    chooser = PolicyChooser("accept")
+
+    def once(count: int) -> None:
+        # A new board each time: the plan of a board is cached, and the first roll is what is timed.
+        board = Board(battlefield=tuple(Permanent(f"Thumb {i}", thumb) for i in range(count)))
+        resolve(roll, source="S", dice=SeededSource(1), board=board, chooser=chooser)
+
+    return [(count, median_time(lambda n=count: once(n), repeats=5)) for count in counts]
+
+
 def imports(runs: int) -> list[tuple[str, float]]:
     return [
         ("mtgdice (`import mtgdice.rules, mtgdice.odds`)", cold(MTG_IMPORT, "0", runs).imported),
@@ -371,6 +389,20 @@ def report(quick: bool) -> str:
         limit = MTG_ONLY_TARGETS.get(position)
         target = verdict(f"cold ≤ {limit:g} s", first, limit) if limit is not None else ""
         lines.append(f"| {label} | {fmt(first)} | {fmt(warm)} | {target} |")
+    lines += [
+        "",
+        "## D2. Stacked copies: one roll with n Krark's Other Thumb",
+        "",
+        "| n | first `resolve()` on a new board | vs half as many |",
+        "|---:|---:|---:|",
+    ]
+    previous = None
+    for count, seconds in stacked():
+        growth = f"{seconds / previous:.1f}x" if previous else "–"
+        lines.append(f"| {count} | {fmt(seconds)} | {growth} |")
+        previous = seconds
+    lines.append("")
+    lines.append("Near linear means about 2x per doubling (quadratic: 4x).")
     import bench_startup  # beside this file
 
     lines += ["", "## E. Start-up of the command (median wall time of a fresh process)", ""]

@@ -680,21 +680,33 @@ class _Resolution(Decisions):
             return known
         asked = len(self.asked)
         plan = RollPlan(die, roller, (1,) * count, ignore_lowest)
-        remaining = [holder for holder in self.effects.replacements if holder.sees(roller)]
-        while remaining:
-            applicable = [holder for holder in remaining if holder.effect.applies(plan)]
-            if not applicable:
+        # Copies of one effect (equal rule objects) apply alike, so each round asks each group once
+        # whether it applies: many copies of a card cost linear time, not quadratic.
+        groups: dict[object, list[tuple[int, Holder[Replacement]]]] = {}
+        for place, holder in enumerate(self.effects.replacements):
+            if holder.sees(roller):
+                groups.setdefault(_same_effect(holder.effect), []).append((place, holder))
+        while groups:
+            applying = [members for members in groups.values() if members[0][1].effect.applies(plan)]
+            if not applying:
                 break
-            pick = 0
-            if len({holder.effect.behaviour() for holder in applicable}) > 1:
+            heads = [members[0] for members in applying]
+            if len({head.effect.behaviour() for _, head in heads}) > 1:
+                # CR 616.1: the affected player orders them; every applicable one is an option, in zone order.
+                applicable = sorted(member for members in applying for member in members)
                 pick = self.ask_one(
                     Topic.ORDER,
                     "Which replacement applies first (CR 616.1)?",
-                    tuple(f"{holder.name} ({holder.effect.kind})" for holder in applicable),
+                    tuple(f"{holder.name} ({holder.effect.kind})" for _, holder in applicable),
                     player=roller,
                 )
-            holder = applicable[pick]
-            remaining.remove(holder)
+                place, holder = applicable[pick]
+            else:
+                place, holder = min(heads)  # identical ones apply in zone order
+            group = groups[_same_effect(holder.effect)]
+            group.remove((place, holder))
+            if not group:
+                del groups[_same_effect(holder.effect)]
             plan = holder.effect.replace(plan, holder, self)
         if plan.dice_count > MAX_DICE:
             raise RollLimitError(
@@ -894,6 +906,15 @@ class _Resolution(Decisions):
         for holder in triggers:
             hits.extend(holder.effect.hits(events, holder))
         return hits
+
+
+def _same_effect(effect: EffectBase) -> object:
+    """A key equal for equal rule objects (frozen dataclasses), unique for one that cannot be hashed."""
+    try:
+        hash(effect)
+    except TypeError:
+        return id(effect)
+    return effect
 
 
 def read_once(counted: Sequence[DieRoll], chosen: int | None) -> int | None:
