@@ -372,3 +372,12 @@ def test_a_command_given_no_request_says_how_to_give_one(command: str, hint: str
     empty = tmp_path / "empty.json"
     empty.write_text("  \n", encoding="utf-8")
     one_line_error(run(command, str(empty)), "is empty", hint)
+
+
+def test_odds_for_people_list_the_first_results_and_the_rest_together(tmp_path: Path) -> None:
+    request = tmp_path / "d1000.json"
+    request.write_text('{"text": "Roll a d1000."}', encoding="utf-8")
+    shown = " ".join(ok("odds", str(request)).split())
+    assert "│ 200 │ 1/1000 │" in shown and "│ 201 │" not in shown
+    assert "800 more results (--json lists them) │ 4/5 │ 80.00%" in shown
+    assert len(json.loads(ok("odds", str(request), "--json"))["results"]) == 1000

@@ -12,7 +12,7 @@ terminal. Errors are one line on stderr, exit status 2. This module leaves out t
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -115,6 +115,20 @@ def _table(title: str, instruction: Any, columns: tuple[str, str]) -> Any:
     return table
 
 
+SHOWN_RESULTS = 200
+"""Results a table for people lists (a d40001 has 40 001); ``--json`` lists every one."""
+
+
+def _add_results(table: Any, results: Sequence[tuple[Any, Any]], cells: Callable[[Any], tuple[str, str]]) -> None:
+    """One row per result, the first :data:`SHOWN_RESULTS`, then one row for the rest together."""
+    for value, amount in results[:SHOWN_RESULTS]:
+        table.add_row("none" if value is None else str(value), *cells(amount))
+    rest = results[SHOWN_RESULTS:]
+    if rest:
+        together = sum((amount for _, amount in rest), start=type(rest[0][1])(0))
+        table.add_row(f"{len(rest):,} more results (--json lists them)", *cells(together))
+
+
 def _row_label(row: Any) -> Any:
     from rich.text import Text
 
@@ -131,8 +145,7 @@ def odds_table(name: str, instruction: Any, result: Any, board: str = "") -> Any
         if result.no_row:
             table.add_row("no row", str(result.no_row), _percent(result.no_row))
     else:
-        for value, p in result.results:
-            table.add_row("none" if value is None else str(value), str(p), _percent(p))
+        _add_results(table, list(result.results), lambda p: (str(p), _percent(p)))
     return table
 
 
@@ -319,9 +332,8 @@ def simulation_table(title: str, instruction: Any, result: Any, results: Iterabl
         if result.no_row:
             table.add_row("no row", f"{result.no_row:,}", _share(result.no_row, result.rolls))
         table.add_section()
-    for value, count in results:
-        label = "no result" if value is None else f"result {value}"
-        table.add_row(label, f"{count:,}", _share(count, result.rolls))
+    labelled = [("no result" if value is None else f"result {value}", count) for value, count in results]
+    _add_results(table, labelled, lambda count: (f"{count:,}", _share(count, result.rolls)))
     return table
 
 
