@@ -124,7 +124,7 @@ ERRORS = [
     (["--with", "Pixie Guide; Barbarian Class@0"], ["--with 'Barbarian Class@0'", "level"]),
     (["--with", "Vexing Puzzlebox[charge=lots]"], ["--with 'Vexing Puzzlebox[charge=lots]'", "KIND=N"]),
     (["--opponents", "Pipa, Duchess of Dice"], ["--opponents 'Pipa, Duchess of Dice'"]),
-    (["--roll", "3"], ["--roll", "1 to 1"]),
+    (["--roll", "3"], ["--roll", "has 1 roll instruction; leave --roll out"]),
     (["--roll", "0"], ["--roll"]),
     (["--choices", "[1,"], ["--choices", "JSON"]),
     (["--choices", '{"a": 1}'], ["--choices", "list"]),
@@ -381,3 +381,7 @@ def test_odds_for_people_list_the_first_results_and_the_rest_together(tmp_path: 
     assert "│ 200 │ 1/1000 │" in shown and "│ 201 │" not in shown
     assert "800 more results (--json lists them) │ 4/5 │ 80.00%" in shown
     assert len(json.loads(ok("odds", str(request), "--json"))["results"]) == 1000
+
+
+def test_compile_of_text_without_dice_says_so() -> None:
+    assert "no dice instructions" in ok("compile", "--text", "Flying")

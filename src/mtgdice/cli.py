@@ -78,7 +78,11 @@ def _asks_for_help(error: click.UsageError) -> bool:
 
 def usage_line(error: click.UsageError) -> str:
     """A command-line mistake in one line, with where to find help."""
-    where = error.ctx.command_path if error.ctx is not None else "mtgdice"
+    if error.ctx is not None:
+        where = error.ctx.command_path
+    else:  # click names no command for an option's missing value: the subcommand typed, if any
+        words = [word for word in sys.argv[1:2] if word in COMMANDS]
+        where = " ".join(["mtgdice", *words])
     return f"{error.format_message()} (see {where} -h)"
 
 
@@ -497,10 +501,9 @@ class CardOptions:
 
         count = len(compiled.rolls)
         if count and self.roll_number > count:
+            which = "leave --roll out (or give --roll 1)" if count == 1 else f"give --roll 1 to {count}"
             plural = "s" if count > 1 else ""
-            raise InputError(
-                "--roll", f"{compiled.name} has {count} roll instruction{plural}; give --roll 1 to {count}"
-            )
+            raise InputError("--roll", f"{compiled.name} has {count} roll instruction{plural}; {which}")
 
 
 if __name__ == "__main__":

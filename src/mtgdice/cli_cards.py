@@ -103,7 +103,7 @@ def search_command(query: str, db: str | None, as_json: bool) -> None:
         return
     from rich.table import Table
 
-    table = Table("Name", "Type", "Dice features", title=f"{len(found)} cards")
+    table = Table("Name", "Type", "Dice features", title=f"{len(found)} card{'' if len(found) == 1 else 's'}")
     for card in found:
         features = ", ".join(card.features)
         if card.compile_error:

@@ -71,7 +71,10 @@ def compile_command(
     from mtgdice.render import compiled_table
 
     stdout = console()
-    stdout.print(compiled_table(compiled))
+    if not (compiled.rolls or compiled.effects or compiled.unsupported):
+        stdout.print(f"{compiled.name or 'This text'}: no dice instructions or dice effects.", markup=False)
+    else:
+        stdout.print(compiled_table(compiled))
     for note in compiled.notes:
         stdout.print(note, style="dim", markup=False)
 
