@@ -247,35 +247,42 @@ def odds_command(
 
 
 @click.command("simulate", context_settings=CONTEXT)
+@click.argument("file", required=False, metavar="[FILE]")
 @card_options
-@_policy_option("decline")
+@_policy_option(None)
 @click.option("--rolls", type=int, default=1_000_000, show_default=True, help="How many first executions to simulate.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the PCG64 generator.")
 @click.option("--json", "as_json", is_flag=True, help="Print the counts as JSON.")
 def simulate_command(
+    file: str | None,
     options: CardOptions,
-    policy: str,
+    policy: str | None,
     rolls: int,
     seed: int,
     as_json: bool,
 ) -> None:
-    """Simulate many rolls of a card's instruction (numpy, seeded): rows, results, roll again, triggers."""
+    """Simulate many rolls of a card's instruction (numpy, seeded; --card NAME with a board, or a
+    JSON request in FILE or on stdin, as `odds` reads it): rows, results, roll again, triggers."""
     from mtgdice.errors import InputError, MtgDiceError
     from mtgdice.jsonio import card_from, dumps, request_from_json
     from mtgdice.request import prepare
 
+    card = options.card
     try:
-        if options.card is None:
-            raise InputError("--card", "name the card whose roll to simulate")
         if not 1 <= rolls <= 100_000_000:
             raise InputError("--rolls", f"{rolls} is not between 1 and 100000000")
-        request = options.request()
-        card_data = catalog(options.cards)
-        options.check_roll_number(card_from(request, "card", card_data))
-        typed = request_from_json(request)
+        request = options.request() if card is not None else read_request(file, "mtgdice simulate", ", or --card NAME")
+        policy = policy or str(request.get("policy", "decline"))
+        if policy not in POLICIES:
+            raise InputError("policy", f"{policy!r} is not a policy; use one of {', '.join(POLICIES)}")
+        card_data = catalog(options.cards, required=needs_cards(request))
+        if card is not None:
+            options.check_roll_number(card_from(request, "card", card_data))
+        typed = request_from_json(request, allow=("policy",))
         prepared = prepare(typed, card_data)
         instruction = prepared.instruction
-        assert instruction is not None
+        if instruction is None:
+            raise InputError("kind", "simulation is for dice rolled by the rules: a card, dice or the planar die")
         from mtgdice.sim import simulate
 
         result = simulate(
@@ -290,7 +297,9 @@ def simulate_command(
             progress=not as_json and rolls >= PROGRESS_FROM and _terminal(),
         )
     except MtgDiceError as error:
-        options.fail(error)
+        if card is not None:
+            options.fail(error)
+        fail(str(error))
     results = sorted(result.results.items(), key=lambda item: result_order(item[0]))
     if as_json:
         data = {
