@@ -2,8 +2,8 @@
 
 Three sources: :class:`SecureSource` (the operating system's randomness, for play),
 :class:`SeededSource` (reproducible simulation and replay) and :class:`ScriptedSource` (physical
-dice read off the table, tests). Every bounded draw is by rejection (``secrets.randbelow``,
-``random.Random.randrange``), never a raw modulo. The planar die is exactly 1/6 chaos,
+dice read off the table, tests). Every bounded draw is by rejection (``random.SystemRandom`` and
+``random.Random`` ``randrange``), never a raw modulo. The planar die is exactly 1/6 chaos,
 1/6 planeswalk and 4/6 blank.
 
 Verifiable sources (HMAC commit-reveal) live with the web rooms; they satisfy the same protocol.
@@ -12,7 +12,6 @@ Verifiable sources (HMAC commit-reveal) live with the web rooms; they satisfy th
 from __future__ import annotations
 
 import random
-import secrets
 from collections.abc import Iterable
 from typing import Protocol, runtime_checkable
 
@@ -41,16 +40,18 @@ def _face_from_index(die: Die, index: int) -> Face:
 
 
 class SecureSource:
-    """Fair dice from the operating system's randomness (``secrets.randbelow``).
+    """Fair dice from the operating system's randomness (``random.SystemRandom``, ``os.urandom``
+    underneath: what ``secrets.randbelow`` uses, without importing ``secrets`` and its HMAC for a roll).
 
     >>> SecureSource().roll(Die(6)) in range(1, 7)
     True
     """
 
     name = "secure"
+    _system = random.SystemRandom()
 
     def roll(self, die: Die) -> Face:
-        return _face_from_index(die, secrets.randbelow(len(die.faces) if die.sides is None else die.sides))
+        return _face_from_index(die, self._system.randrange(len(die.faces) if die.sides is None else die.sides))
 
 
 class SeededSource:
