@@ -11,9 +11,10 @@ running or waiting at once; one more is refused at once with :class:`Busy` (HTTP
 has spent anything.
 
 Threads, not processes: the point is that the loop keeps answering, and a resolution is stopped by
-its meter rather than killed. A job whose code does not check a meter (an odds panel, a compile)
-keeps its thread after the loop gave up on it, until it ends by itself within the command line's
-budget; :attr:`WorkPool.running` counts it until then.
+its meter rather than killed (odds panels too: they pass the meter to ``odds``). A job whose code
+does not check a meter (a compile of request text, bounded by its length) keeps its thread after
+the loop gave up on it, until it ends by itself within the command line's budget;
+:attr:`WorkPool.running` counts it until then.
 
 What this module leaves out: what the jobs are (``rooms``, ``app``) and the budgets (``mtgdice.rules.budget``).
 """
