@@ -463,3 +463,106 @@ def test_cli_verify_unrevealed_and_bad_input(tmp_path: Path, catalog: Any) -> No
     assert junk.exit_code == 2 and "not valid JSON" in junk.output
     missing = runner.invoke(app, ["verify", str(tmp_path / "missing.json")])
     assert missing.exit_code == 2 and "cannot read" in missing.output
+
+
+# -- found by review: a pin defeated by removing `covers`, coins, a roll of another room, huge nonces ---
+
+
+def test_removing_covers_from_a_commitment_does_not_defeat_the_pin(tmp_path: Path, catalog: Any) -> None:
+    """The last roll removed, the reveal lowered and the hashes recomputed, and the next commitment's
+    `covers` deleted (so its value is never checked): the pinned commitment still fails the log."""
+    data = room_log(tmp_path, catalog, after=1)
+    first, second = data["commitments"]
+    pinned = second["commitment"]
+    del data["rolls"][9]
+    first["to_nonce"], first["count"] = 9, 9
+    forge(data, commitments_too=False)
+    first["chain"] = data["rolls"][8]["chain"]
+    second["from_nonce"] = 9
+    del second["covers"]
+    report = check(data, catalog, pinned=pinned)
+    assert report.failed and any("binds neither its seed hash nor the chain" in error for error in report.errors)
+    del second["seed_hash"]  # an attacker's "pre-chain" commitment in a chained log
+    assert check(data, catalog, pinned=pinned).failed
+
+
+def test_a_pre_chain_commitment_is_not_reported_as_pinning_rolls(tmp_path: Path, catalog: Any) -> None:
+    data = room_log(tmp_path, catalog)
+    data.pop("format", None)
+    committed = data["commitments"][0]
+    for key in ("seed_hash", "covers"):
+        committed.pop(key)
+    report = check(data, catalog, pinned=committed["commitment"])
+    assert any("binds no chain" in error for error in report.errors)
+
+
+def test_a_room_log_with_coins_and_plain_dice_verifies(tmp_path: Path, catalog: Any) -> None:
+    requests: list[dict[str, Any]] = [
+        {"kind": "coin"},
+        {
+            "kind": "coin",
+            "call": "heads",
+            "battlefield": [
+                {"name": "Thumb", "text": "If you would flip a coin, instead flip two coins and ignore one."}
+            ],
+        },
+        {"kind": "plain", "notation": "4d6dl1+2"},
+        {"kind": "plain", "notation": "2dF"},
+    ]
+    with RollLog(tmp_path / "rolls.sqlite") as log:
+        room = Room.open("table", ("alice",))
+        log.save_room(room)
+        for request in requests:
+            source, room = room.next_source()
+            record(log, request, catalog, source, room="table", player="alice")
+        revealed, room = room.logged(log.chain_head("table")).rotate()
+        log.record_reveal("table", revealed)
+        log.save_room(room)
+        data = json.loads(json.dumps(log.export_json("table")))
+    report = check(data, catalog)
+    assert report.ok, [check.line() for check in report.bad] + list(report.errors)
+    flipped = copy.deepcopy(data)
+    coin = flipped["rolls"][0]["outcome"]["flip"]["coins"][0]
+    coin["side"] = "tails" if coin["side"] == "heads" else "heads"
+    assert check(flipped, catalog).failed
+
+
+def test_a_roll_moved_to_a_room_without_commitments_is_bad_not_a_crash(tmp_path: Path, catalog: Any) -> None:
+    data = room_log(tmp_path, catalog)
+    data["rolls"][3]["room"] = "another"
+    report = check(data, catalog)
+    assert report.failed and any(c.id == data["rolls"][3]["id"] and c.status is Status.BAD for c in report.bad)
+
+
+def test_a_huge_to_nonce_is_reported_without_building_its_range(tmp_path: Path, catalog: Any) -> None:
+    data = room_log(tmp_path, catalog)
+    data["commitments"][0]["to_nonce"] = 10**15
+    data["commitments"][0]["count"] = None
+    report = check(data, catalog)  # would need petabytes if the range were built
+    assert report.failed and any("nonce 10, 11, 12" in error and "more" in error for error in report.errors)
+    data["commitments"][0]["to_nonce"] = -5
+    assert check(data, catalog).failed
+
+
+def test_an_export_read_in_pieces_is_one_snapshot(tmp_path: Path, catalog: Any) -> None:
+    """A reveal and a roll that land while an export is being streamed are not half in it."""
+    with RollLog(tmp_path / "rolls.sqlite") as log:
+        room = Room.open("table", ("alice",))
+        log.save_room(room)
+        for number in range(3):
+            source, room = room.next_source()
+            record(log, REQUESTS[number % len(REQUESTS)], catalog, source, room="table", player="alice")
+        revealed, room = room.logged(log.chain_head("table")).rotate()
+        log.record_reveal("table", revealed)
+        log.save_room(room)
+        pieces = log.export_text("table", batch=1)
+        head = next(pieces)  # the head is out: commitments and the last roll it covers
+        revealed, room = room.logged(log.chain_head("table")).rotate()
+        log.record_reveal("table", revealed)
+        log.save_room(room)
+        source, room = room.next_source()
+        record(log, {"text": "Roll a d6."}, catalog, source, room="table", player="alice")
+        streamed = json.loads(head + "".join(pieces))
+        assert len(streamed["rolls"]) == 3 and len(streamed["commitments"]) == 2
+        assert check(streamed, catalog).ok
+        assert len(log.export_json("table")["rolls"]) == 4  # the next export has the new roll

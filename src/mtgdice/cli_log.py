@@ -325,7 +325,7 @@ def verify_command(file: str, cards: str | None, pinned: str | None, as_json: bo
         for warning in report.warnings:
             out(f"warning: {warning}")
         if report.pinned is not None and not report.failed:
-            out(f"pinned: commitment {report.pinned} is in the log and binds every roll before it")
+            out(f"pinned: commitment {report.pinned} is in the log; it proves the rolls logged before it was published")
         elif report.pinned is None:
             out("note: no commitment pinned; --commitment HEX (the one the room's page showed you) pins the log")
         out(report.summary())

@@ -154,6 +154,13 @@ class PostgresLog(SqlLog):
             yield _Pg(connection)
 
     @contextmanager
+    def _snapshot(self) -> Iterator[Sql]:
+        # One REPEATABLE READ transaction: every statement in it sees the same committed state.
+        with self._pooled() as connection, connection.transaction():
+            connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+            yield _Pg(connection)
+
+    @contextmanager
     def _writing(self) -> Iterator[Sql]:
         with self._pooled() as connection, connection.transaction():
             yield _Pg(connection)

@@ -195,15 +195,44 @@ def _executions(outcome: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     return [execution for execution in rolls if isinstance(execution, Mapping)] if isinstance(rolls, list) else []
 
 
-def outcome_faces(outcome: Mapping[str, Any]) -> list[list[Any]]:
-    """The faces an outcome object shows, die by die in the order listed (json-interface.md).
+def _coin_index(coin: Mapping[str, Any]) -> int:
+    index = coin.get("index")
+    return index if isinstance(index, int) else 0
 
-    A numbered die shows ``[sides, natural]``, the planar die ``["planar", face]``.
+
+def outcome_faces(outcome: Mapping[str, Any]) -> list[list[Any]]:
+    """The faces an outcome object shows, die by die in the order drawn (json-interface.md), as
+    the log records draws: a numbered die ``[sides, natural]``, the planar die ``["planar", face]``;
+    a coin of a flip (CR 705, drawn as a d2) ``[2, 1]`` for heads and ``[2, 2]`` for tails, in coin
+    order; a plain roll's dice term by term (a Fudge die, drawn as a d3, ``[3, value + 2]``).
 
     >>> outcome_faces({"rolls": [{"dice": [{"sides": 20, "natural": 7},
     ...                                    {"sides": "planar", "natural": None, "face": "chaos"}]}]})
     [[20, 7], ['planar', 'chaos']]
+    >>> outcome_faces({"flip": {"coins": [{"side": "tails", "index": 1}, {"side": "heads", "index": 0}]}})
+    [[2, 1], [2, 2]]
+    >>> outcome_faces({"kind": "plain", "terms": [{"rolls": [{"sides": 6, "face": 4}, {"sides": "F", "face": -1}]}]})
+    [[6, 4], [3, 1]]
     """
+    flip = outcome.get("flip")
+    if isinstance(flip, Mapping):
+        coins = [coin for coin in flip.get("coins", []) if isinstance(coin, Mapping)]
+        ordered = sorted(coins, key=_coin_index)
+        return [[2, {"heads": 1, "tails": 2}.get(str(coin.get("side")), "?")] for coin in ordered]
+    terms = outcome.get("terms")
+    if isinstance(terms, list):
+        plain: list[list[Any]] = []
+        for term in terms:
+            rolls = term.get("rolls", []) if isinstance(term, Mapping) else []
+            for die in rolls if isinstance(rolls, list) else []:
+                if not isinstance(die, Mapping):
+                    plain.append(["?", "?"])
+                elif die.get("sides") == "F":
+                    value = die.get("face")
+                    plain.append([3, value + 2 if isinstance(value, int) else "?"])
+                else:
+                    plain.append([die.get("sides"), die.get("face")])
+        return plain
     faces: list[list[Any]] = []
     for execution in _executions(outcome):
         dice = execution.get("dice", [])

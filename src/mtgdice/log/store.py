@@ -769,16 +769,21 @@ class SqlLog:
             return self._rows(f"SELECT {_ROLL_COLUMNS} FROM rolls ORDER BY id DESC LIMIT ?", (limit,))
         return self._rows(f"SELECT {_ROLL_COLUMNS} FROM rolls WHERE room = ? ORDER BY id DESC LIMIT ?", (room, limit))
 
-    def rolls(self, room: str | None = None, after: int = 0) -> Iterator[LoggedRoll]:
-        """Every roll with id above ``after``, oldest first (of one room, or of all rooms)."""
+    def rolls(self, room: str | None = None, after: int = 0, through: int | None = None) -> Iterator[LoggedRoll]:
+        """Every roll with id above ``after`` (and at most ``through``), oldest first (of one room,
+        or of all rooms)."""
         batch = 500
+        last = (1 << 62) if through is None else through
         while True:
             if room is None:
-                rows = self._rows(f"SELECT {_ROLL_COLUMNS} FROM rolls WHERE id > ? ORDER BY id LIMIT ?", (after, batch))
+                rows = self._rows(
+                    f"SELECT {_ROLL_COLUMNS} FROM rolls WHERE id > ? AND id <= ? ORDER BY id LIMIT ?",
+                    (after, last, batch),
+                )
             else:
                 rows = self._rows(
-                    f"SELECT {_ROLL_COLUMNS} FROM rolls WHERE room = ? AND id > ? ORDER BY id LIMIT ?",
-                    (room, after, batch),
+                    f"SELECT {_ROLL_COLUMNS} FROM rolls WHERE room = ? AND id > ? AND id <= ? ORDER BY id LIMIT ?",
+                    (room, after, last, batch),
                 )
             yield from rows
             if len(rows) < batch:
@@ -805,13 +810,16 @@ class SqlLog:
 
     def commitments(self, room: str | None = None) -> builtins.list[dict[str, Any]]:
         """The commitments of one room (or all), in the export format, oldest first."""
+        with self._reading() as connection:
+            return self._commitments(connection, room)
+
+    def _commitments(self, connection: Sql, room: str | None) -> builtins.list[dict[str, Any]]:
         sql = "SELECT room, commitment, seed, from_nonce, to_nonce, seed_hash, covers, chain FROM commitments"
         parameters: tuple[Any, ...] = ()
         if room is not None:
             sql += " WHERE room = ?"
             parameters = (room,)
-        with self._reading() as connection:
-            rows = connection.execute(f"{sql} ORDER BY {self._COMMITMENT_ORDER}", parameters).fetchall()
+        rows = connection.execute(f"{sql} ORDER BY {self._COMMITMENT_ORDER}", parameters).fetchall()
         return [
             {
                 "commitment": committed,
@@ -840,7 +848,8 @@ class SqlLog:
         ``commitment``, ``player``, ``by`` (whose request spent the nonce), ``request``, ``outcome``,
         ``faces`` (every face drawn, in order) and ``chain`` (:func:`mtgdice.log.records.roll_hash`).
         """
-        return {**self._export_head(room), "rolls": [roll.export_json() for roll in self.rolls(room)]}
+        head, last = self._export_head(room)
+        return {**head, "rolls": [roll.export_json() for roll in self.rolls(room, through=last)]}
 
     def export_text(self, room: str | None = None, batch: int = 100) -> Iterator[str]:
         """:meth:`export_json` as JSON text, in pieces of up to ``batch`` rolls (a large log is never
@@ -852,11 +861,12 @@ class SqlLog:
         >>> json.loads(text)["rolls"], json.loads(text)["format"]
         ([], 'mtgdice-room-log/2')
         """
-        head = json.dumps(self._export_head(room), ensure_ascii=False)
+        snapshot, last = self._export_head(room)
+        head = json.dumps(snapshot, ensure_ascii=False)
         yield head[:-1] + ', "rolls": ['
         pieces: builtins.list[str] = []
         first = True
-        for roll in self.rolls(room):
+        for roll in self.rolls(room, through=last):
             pieces.append(json.dumps(roll.export_json(), ensure_ascii=False))
             if len(pieces) >= batch:
                 yield ("" if first else ", ") + ", ".join(pieces)
@@ -865,8 +875,22 @@ class SqlLog:
             yield ("" if first else ", ") + ", ".join(pieces)
         yield "]}"
 
-    def _export_head(self, room: str | None) -> dict[str, Any]:
-        return {"format": EXPORT_FORMAT, "room": room, "exported": utc_now(), "commitments": self.commitments(room)}
+    def _export_head(self, room: str | None) -> tuple[dict[str, Any], int]:
+        """The export's head and the id of the last roll it covers, read as one snapshot: rolls are
+        appended, never changed, so the rolls up to that id, read later in pieces, are the ones
+        the commitments speak of (a reveal or roll during a long export is not half in it)."""
+        with self._snapshot() as sql:
+            commitments = self._commitments(sql, room)
+            if room is None:
+                last = sql.execute("SELECT coalesce(max(id), 0) FROM rolls").fetchone()[0]
+            else:
+                last = sql.execute("SELECT coalesce(max(id), 0) FROM rolls WHERE room = ?", (room,)).fetchone()[0]
+        head = {"format": EXPORT_FORMAT, "room": room, "exported": utc_now(), "commitments": commitments}
+        return head, int(last)
+
+    def _snapshot(self) -> AbstractContextManager[Sql]:
+        """Several reads that see one state of the log (one process's SQLite: its lock)."""
+        return self._reading()
 
     def export_csv(self, room: str | None, file: IO[str]) -> int:
         """Write the rolls of one room (or all) as CSV, oldest first; return how many rows."""

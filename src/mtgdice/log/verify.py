@@ -15,9 +15,13 @@ its first nonce and the chain it ``covers``, which is the hash of the last roll 
 first; a revealed one's ``count`` and ``chain`` are those of its rolls; every nonce from 0 to the
 last revealed one is logged exactly once, and rolls under an open seed follow on without a gap.
 So removing, reordering or editing any roll, or removing the last one and lowering ``to_nonce``,
-is found — unless the whole log was forged after the fact, which only a commitment a player
-copied can rule out: ``pinned`` (``mtgdice verify --commitment HEX``) must be in the log, and it
-binds every roll before it.
+is found — unless the log was rewritten after the fact by whoever holds the seeds (the server),
+who can recompute every hash: only a commitment a player copied rules that out. ``pinned``
+(``mtgdice verify --commitment HEX``) must be in the log and bind a chain; it proves the rolls
+logged before it was published, so a roll is proved by a commitment published after its seed was
+revealed. Every commitment must bind its seed hash and the chain it covers; one that binds neither
+is an error, except the seed-hash-only commitments a log migrated from before the chain keeps,
+which come first and must hash to their seeds.
 
 A roll whose seed is not revealed yet, that names cards without card data, or that the server
 logged as refused is *unverifiable*, never valid; so is a log without a hash chain (written before
@@ -422,16 +426,27 @@ class _Room:
         return broken
 
     def check_commitments(self) -> None:
-        """Each commitment binds what it says, starts where the one before ended, and the first starts at 0."""
+        """Each commitment binds what it says, starts where the one before ended, and the first starts at 0.
+
+        A commitment that is the seed's hash alone (made before the log had a chain, kept by the
+        migration) may only come before every commitment that binds the chain (rooms never went
+        back), and has neither ``seed_hash`` nor ``covers``; once revealed, its seed must hash to it."""
         expected_start = 0
+        bound_seen = False
         for position, committed in enumerate(self.commitments):
             if committed.digest is not None and committed.covers is not None:
+                bound_seen = True
                 bound = commitment(committed.digest, committed.from_nonce, committed.covers)
                 if bound != committed.commitment:
                     self.errors.append(
                         f"{committed.short} is not the hash of its seed hash, first nonce and chain "
                         "(its nonces or the chain it covers were changed)"
                     )
+            elif bound_seen or committed.digest is not None or committed.covers is not None:
+                self.errors.append(
+                    f"{committed.short} binds neither its seed hash nor the chain before it "
+                    "(its seed_hash or covers was removed: after a chained commitment every one binds both)"
+                )
             else:
                 self.warnings.append(
                     f"{committed.short} was made before the log had a hash chain: it pins its seed, "
@@ -449,7 +464,12 @@ class _Room:
                     self.errors.append(f"{committed.short} is followed by another seed but was never revealed")
                 continue
             count = committed.to_nonce - committed.from_nonce
-            if committed.count is not None and committed.count != count:
+            if count < 0:
+                self.errors.append(
+                    f"{committed.short} was revealed up to nonce {committed.to_nonce}, before its first, "
+                    f"{committed.from_nonce}"
+                )
+            if committed.count is not None and (not _whole(committed.count) or committed.count != count):
                 self.errors.append(
                     f"{committed.short} was revealed with {committed.count} rolls, but its nonces "
                     f"{committed.from_nonce} to {committed.to_nonce} are {count}"
@@ -459,12 +479,23 @@ class _Room:
     def check_nonces(self, seen: Mapping[tuple[str, int], Any]) -> None:
         """Every nonce of every seed is logged: all of a revealed one's, and an open one's without a gap."""
         for committed in self.commitments:
-            used = sorted(nonce for owner, nonce in seen if owner == committed.commitment)
+            used = sorted({nonce for owner, nonce in seen if owner == committed.commitment})
             end = committed.to_nonce if committed.to_nonce is not None else (used[-1] + 1 if used else 0)
-            missing = sorted(set(range(committed.from_nonce, end)) - set(used))
-            if missing:
-                shown = ", ".join(str(nonce) for nonce in missing[:MAX_GAPS_SHOWN])
-                more = f" and {len(missing) - MAX_GAPS_SHOWN} more" if len(missing) > MAX_GAPS_SHOWN else ""
+            inside = [nonce for nonce in used if committed.from_nonce <= nonce < end]
+            missing_count = max(0, end - committed.from_nonce) - len(inside)
+            if missing_count > 0:
+                # The first gaps, found by walking the used nonces: the range itself may be huge.
+                shown_gaps: list[int] = []
+                expected = committed.from_nonce
+                for nonce in [*inside, end]:
+                    while expected < nonce and len(shown_gaps) < MAX_GAPS_SHOWN:
+                        shown_gaps.append(expected)
+                        expected += 1
+                    if len(shown_gaps) >= MAX_GAPS_SHOWN:
+                        break
+                    expected = nonce + 1
+                shown = ", ".join(str(nonce) for nonce in shown_gaps)
+                more = f" and {missing_count - len(shown_gaps)} more" if missing_count > len(shown_gaps) else ""
                 self.errors.append(f"{committed.short}: no roll in the log for nonce {shown}{more} (rolls removed?)")
 
 
@@ -510,7 +541,7 @@ def verify_export(
         if not isinstance(roll, Mapping):
             raise InputError(f"rolls[{i}]", "expected an object {id, nonce, client_seeds, request, outcome, faces}")
         room_commitments = [c for c in commitments if c.room == roll.get("room", data.get("room"))]
-        check, owner = _check_roll(roll, room_commitments or commitments, seen, cards)
+        check, owner = _check_roll(roll, room_commitments, seen, cards)
         checks.append(check)
         owners.append(owner)
     rooms: dict[Any, _Room] = {}
@@ -540,4 +571,6 @@ def verify_export(
         warnings += room.warnings
     if pinned is not None and not any(c.commitment == pinned for c in commitments):
         errors.append(f"the pinned commitment {pinned[:16]}... is not in this log: it is not the log you were shown")
+    elif pinned is not None and not any(c.commitment == pinned and c.covers is not None for c in commitments):
+        errors.append(f"the pinned commitment {pinned[:16]}... binds no chain: it cannot pin the rolls before it")
     return VerifyReport(data.get("room"), tuple(checks), tuple(warnings), tuple(errors), tuple(unproven), pinned)
