@@ -227,3 +227,11 @@ def test_room_client_seeds_apply_from_the_next_roll() -> None:
     assert room.source().client_seeds == ("carol",)
     with pytest.raises(InputError):
         room.with_client_seeds(["bad seed"])
+
+
+def test_a_reveal_ends_the_players_seeds() -> None:
+    """They were known before the next seed was drawn: the next commitment starts without them."""
+    room = Room.open("table").with_client_seeds(["alice"])
+    _, room = room.next_source()
+    _, rotated = room.rotate()
+    assert room.client_seeds == ("alice",) and rotated.client_seeds == ()

@@ -318,3 +318,28 @@ def test_the_limiter_never_forgets_a_throttled_client_because_others_came() -> N
         if i % 50 == 0:
             assert not buckets.take("greedy", now=0.0)  # still throttled: it stays among the recent
     assert len(buckets.seen) == 100
+
+
+def test_client_seeds_end_at_a_reveal_and_players_add_new_ones_for_the_new_commitment(
+    client: TestClient, catalog: Any
+) -> None:
+    """A seed known before the server draws its next seed must not be used with it: each reveal
+    clears the players' seeds, and the page takes a new one for the new commitment."""
+    created = client.post("/rooms", follow_redirects=False)
+    room_id = created.headers["location"].rsplit("/", 1)[1]
+    client.post(f"/r/{room_id}/join", data={"name": "Alice", "client_seed": "alice-1"})
+    client.post(f"/r/{room_id}/roll", data={"kind": "dice", "dice": "d20"})
+    client.post(f"/r/{room_id}/reveal")
+    status = client.get(f"/r/{room_id}").text
+    assert "no client seeds yet" in status and "alice-1" not in status.split('data-testid="commitment"')[1][:300]
+    client.post(f"/r/{room_id}/roll", data={"kind": "dice", "dice": "d20"})  # server seed alone
+    seeded = client.post(f"/r/{room_id}/seed", data={"client_seed": "alice-2"})
+    assert seeded.status_code == 200 and "client seeds: alice-2" in seeded.text
+    client.post(f"/r/{room_id}/roll", data={"kind": "dice", "dice": "d20"})
+    client.post(f"/r/{room_id}/reveal")
+    exported = client.get(f"/api/rooms/{room_id}/log").json()
+    assert [roll["client_seeds"] for roll in exported["rolls"]] == [["alice-1"], [], ["alice-2"]]
+    report = verify_export(exported, cards=catalog)
+    assert report.ok, [check.line() for check in report.checks] + list(report.errors)
+    stranger = TestClient(client.app)
+    assert stranger.post(f"/r/{room_id}/seed", data={"client_seed": "x"}).status_code in (401, 403)

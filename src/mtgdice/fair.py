@@ -354,6 +354,12 @@ class Room:
         return replace(self, chain=chain)
 
     def rotate(self) -> tuple[Reveal, Room]:
-        """Reveal the current seed and continue with a fresh one, whose commitment covers every roll so far."""
+        """Reveal the current seed and continue with a fresh one, whose commitment covers every roll so far.
+
+        The players' seeds end with the old seed: they were known before the new one was drawn, so
+        keeping them would let a server choose its seed knowing them. Players add new ones once the
+        new commitment is published."""
         reveal = Reveal(self.server_seed, self.first_nonce, self.next_nonce, self.covers, self.chain)
-        return reveal, replace(self, server_seed=new_seed(), first_nonce=self.next_nonce, covers=self.chain)
+        return reveal, replace(
+            self, server_seed=new_seed(), client_seeds=(), first_nonce=self.next_nonce, covers=self.chain
+        )

@@ -559,6 +559,14 @@ def create_app(
         await rooms.act(state, set_plane)
         return HTMLResponse(board_html(state, player_id))
 
+    @api.post("/r/{room_id}/seed", response_class=HTMLResponse)
+    async def page_seed(room_id: str, request: Request) -> HTMLResponse:
+        state = await rooms.get(room_id)
+        player_id = page_player(request, state)
+        values = await form(request)
+        await rooms.add_seed(state, first(values, "client_seed"), player_id)
+        return HTMLResponse(status_html(state))
+
     @api.post("/r/{room_id}/turn", response_class=HTMLResponse)
     async def page_turn(room_id: str, request: Request) -> HTMLResponse:
         state = await rooms.get(room_id)

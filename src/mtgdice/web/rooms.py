@@ -343,8 +343,10 @@ class Table:
         self.fair = self.fair.logged(entry.chain)
 
     def reveal(self) -> Reveal:
-        """Reveal the seed, continue with a new one whose commitment covers every roll so far."""
+        """Reveal the seed, continue with a new one whose commitment covers every roll so far (the
+        players' seeds end with it: :meth:`mtgdice.fair.Room.rotate`)."""
         revealed, self.fair = self.fair.rotate()
+        self.client_seeds.clear()
         self.steps.append(RevealStep(revealed, self.fair))
         self.touch(status=True)
         return revealed
@@ -684,12 +686,13 @@ class Rooms:
 
         return await self.act(state, join), token
 
-    async def add_seed(self, state: RoomState, client_seed: str) -> tuple[str, ...]:
-        """The API's client seed (one, replaced by the next), from the next roll on; the room's seeds now."""
+    async def add_seed(self, state: RoomState, client_seed: str, player_id: str = API_PLAYER) -> tuple[str, ...]:
+        """A player's client seed (the API's by default; one each, replaced by the next), from the next
+        roll on until the next reveal; the room's seeds now."""
         check_client_seed(client_seed, "client_seed")
 
         def add(table: Table) -> tuple[str, ...]:
-            table.client_seeds[API_PLAYER] = client_seed
+            table.client_seeds[player_id] = client_seed
             table.fair = table.fair.with_client_seeds(table.client_seeds.values())
             table.touch(status=True)
             return table.fair.client_seeds
