@@ -99,12 +99,16 @@ class Player:
         self.page = self.context.new_page()
         self.dialogs: list[str] = []
         self.errors: list[str] = []
+        self.confirm = False  # accept the page's own confirm() questions (the reveal asks one)
         self.page.on("dialog", self._dialog)
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
 
     def _dialog(self, dialog: Any) -> None:
         self.dialogs.append(dialog.message)
-        dialog.dismiss()
+        if self.confirm and dialog.type == "confirm":
+            dialog.accept()
+        else:
+            dialog.dismiss()
 
     def join(self, url: str, name: str) -> None:
         self.page.goto(url)
@@ -235,6 +239,27 @@ def test_planar_die_cost_rises_and_only_the_active_player_rolls(server: str, pla
     alice.page.get_by_test_id("next-turn").click()
     expect(bob.page.get_by_test_id("turn")).to_have_text("2", timeout=3000)
     expect(bob.page.get_by_test_id("planar-cost")).to_contain_text("costs 0 generic", timeout=3000)
+
+
+def test_after_a_reveal_each_page_adds_a_new_seed_for_the_new_commitment(
+    server: str, players: tuple[Player, Player]
+) -> None:
+    alice, bob = players
+    _open_room(server, alice, bob)
+    alice.page.get_by_test_id("roll-d20").click()
+    alice.page.get_by_test_id("roll").first.wait_for(timeout=5000)
+    before = alice.page.get_by_test_id("commitment").inner_text()
+    alice.confirm = True
+    alice.page.get_by_test_id("reveal").click()
+    for player in (alice, bob):
+        player.page.wait_for_function(
+            "(before) => { const c = document.querySelector('[data-testid=commitment]');"
+            " return c && c.textContent.trim() !== before"
+            " && /client seeds: [0-9a-f]{32}, [0-9a-f]{32}/.test(document.getElementById('status').textContent); }",
+            arg=before,
+            timeout=5000,
+        )
+    assert alice.errors == [] and bob.errors == []
 
 
 def test_the_page_has_a_favicon(server: str) -> None:

@@ -37,6 +37,26 @@
     activate(target);
   }
 
+  // A reveal ends every player's client seed (the next server seed was drawn after they were
+  // known); when the page sees a new commitment it adds a fresh random seed of this player's.
+  function commitmentShown() {
+    var code = document.querySelector("#status [data-testid=commitment]");
+    return code ? code.textContent.trim() : "";
+  }
+  var seenCommitment = commitmentShown();
+  function seedForNewCommitment() {
+    var shown = commitmentShown();
+    if (!shown || shown === seenCommitment) { return; }
+    seenCommitment = shown;
+    if (!me || !window.crypto || !window.htmx) { return; }
+    var bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);
+    var seed = Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+    window.htmx.ajax("POST", "/r/" + encodeURIComponent(room) + "/seed",
+                     {target: "#status", swap: "innerHTML", values: {client_seed: seed}});
+  }
+  body.addEventListener("htmx:afterSwap", seedForNewCommitment);
+
   function status(text, state) {
     var live = document.getElementById("live");
     if (live) { live.textContent = text; }
@@ -57,6 +77,7 @@
         replace("#table", message.html);
       } else if (message.kind === "status") {
         replace("#status", message.html);
+        seedForNewCommitment();
       } else if (message.kind === "question" && message.player === me && window.htmx) {
         window.htmx.ajax("GET", "/r/" + encodeURIComponent(room) + "/question", {target: "#question", swap: "innerHTML"});
       }
