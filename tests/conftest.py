@@ -28,7 +28,7 @@ def catalog(cards_path: str) -> Any:
 @pytest.fixture
 def run(catalog: Any) -> Any:
     """``run(request)`` → the resolve output object, in process, through ``resolve_json``."""
-    from mtgdice.jsonio import resolve_json
+    from mtgdice.io.jsonio import resolve_json
 
     def _run(request: dict[str, Any]) -> dict[str, Any]:
         return resolve_json(request, catalog)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from mtgdice.jsonio import request_from_json
-from mtgdice.request import resolve_request
+from mtgdice.game.request import resolve_request
+from mtgdice.io.jsonio import request_from_json
 from mtgdice.rules import DiceSource, ScriptedChooser
 
 

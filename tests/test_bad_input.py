@@ -190,7 +190,7 @@ def test_bad_command_line(
 )
 def test_the_json_reader_refuses_what_would_break_later(raw: str | bytes, message: str) -> None:
     from mtgdice.errors import InputError
-    from mtgdice.jsonio import parse_request
+    from mtgdice.io.jsonio import parse_request
 
     with pytest.raises(InputError, match=message):
         parse_request(raw)

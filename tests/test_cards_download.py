@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from mtgdice.cards import RetryPolicy, download_oracle_cards, import_bulk, search
 from mtgdice.cards.index import index_meta, read_records
-from mtgdice.cli_cards import cards_group as cards_app
+from mtgdice.cli.cards import cards_group as cards_app
 from mtgdice.errors import InputError
 
 FIXTURES = Path(__file__).parent / "fixtures" / "cards"

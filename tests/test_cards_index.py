@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from mtgdice.cards import IndexedCard, default_index_path, import_bulk, search
 from mtgdice.cards.index import dice_features, index_meta, parse_query, read_records
-from mtgdice.cli_cards import cards_group as cards_app
+from mtgdice.cli.cards import cards_group as cards_app
 from mtgdice.errors import InputError
 
 FIXTURES = Path(__file__).parent / "fixtures" / "cards"

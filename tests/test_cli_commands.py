@@ -312,7 +312,7 @@ def test_an_unexpected_error_is_one_line_unless_debug(monkeypatch: pytest.Monkey
 def test_prompts_number_from_one_and_show_the_dice_first(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
     from rich.prompt import IntPrompt, Prompt
 
-    from mtgdice.cli_roll import PromptChooser
+    from mtgdice.cli.roll import PromptChooser
     from mtgdice.rules import Ask, Decision, Die, DieRoll, Topic
     from mtgdice.rules.players import Seat
 

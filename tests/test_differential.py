@@ -19,10 +19,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mtgdice.jsonio import request_from_json
+from mtgdice.game.request import prepare
+from mtgdice.io.jsonio import request_from_json
 from mtgdice.odds import Odds, Problem, count_first_roll, odds
 from mtgdice.odds.enumerate import face_weights
-from mtgdice.request import prepare
 from mtgdice.rules import Footprint, PolicyChooser
 from mtgdice.rules.errors import RollLimitError
 from mtgdice.sim import simulate
@@ -62,7 +62,7 @@ def _cards() -> list[dict[str, Any]]:
 def _rolls() -> list[tuple[str, int, tuple[str, ...]]]:
     """(card name, roll index, amount names) of every roll instruction of the dev cards."""
     from mtgdice.cards.catalog import CardCatalog
-    from mtgdice.request import compile_record
+    from mtgdice.game.request import compile_record
 
     catalog = CardCatalog.from_path(shared_path("cards", "dice-cards.json"))
     found = []

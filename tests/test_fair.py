@@ -1,4 +1,4 @@
-"""Commit-reveal dice (mtgdice.fair): the documented derivation, exact uniformity, rooms."""
+"""Commit-reveal dice (mtgdice.fair.commit): the documented derivation, exact uniformity, rooms."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mtgdice.errors import InputError
-from mtgdice.fair import (
+from mtgdice.fair.commit import (
     WORD_SPACE,
     CommitRevealSource,
     Room,

@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from mtgdice.errors import InputError
-from mtgdice.fairness import check_fairness, parse_dice, upper_gamma_q
+from mtgdice.fair.selftest import check_fairness, parse_dice, upper_gamma_q
 from mtgdice.rules import PLANAR_DIE, Die
 
 
@@ -26,7 +26,7 @@ def test_secure_source_is_fair() -> None:
 
 
 def test_a_loaded_die_is_caught() -> None:
-    from mtgdice.fairness import die_fairness
+    from mtgdice.fair.selftest import die_fairness
 
     class Loaded:
         name = "loaded"
@@ -65,8 +65,8 @@ def test_cli_fairness() -> None:
 
 
 def test_the_room_dice_are_fair_and_one_nonce_per_roll() -> None:
-    from mtgdice.fair import CommitRevealSource
-    from mtgdice.fairness import RoomDice
+    from mtgdice.fair.commit import CommitRevealSource
+    from mtgdice.fair.selftest import RoomDice
 
     report = check_fairness(parse_dice("d6,d20,planar"), 12_000, "room", seed=12345)
     assert report.fair and report.source == "room"

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from mtgdice.errors import InputError
-from mtgdice.fair import CommitRevealSource
+from mtgdice.fair.commit import CommitRevealSource
 from mtgdice.game import Game, Pending, Roll, RollSpec, dice_text
-from mtgdice.jsonio import execution_json, request_json, resolve_json
+from mtgdice.io.jsonio import execution_json, request_json, resolve_json
 from mtgdice.rules import Fate
 
 SEED = b"game-test-seed-0123456789abcdef!"

@@ -236,8 +236,8 @@ def board_of(count: int) -> list[str]:
     """``count`` dice cards that a d20 roll resolves beside without a question no choice answers."""
     from mtgdice.cards.catalog import CardCatalog
     from mtgdice.errors import MtgDiceError
-    from mtgdice.fair import Room
-    from mtgdice.jsonio import resolve_json
+    from mtgdice.fair.commit import Room
+    from mtgdice.io.jsonio import resolve_json
 
     catalog = CardCatalog.from_path(str(cards()))
     fine = []

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mtgdice.errors import InputError, MtgDiceError
-from mtgdice.jsonio import parse_request, request_from_json
+from mtgdice.io.jsonio import parse_request, request_from_json
 
 GIANT = st.integers(min_value=10, max_value=6000).map(lambda digits: "9" * digits)
 DEEP = st.integers(min_value=1, max_value=100_000).map(lambda depth: "[" * depth + "]" * depth)

@@ -20,8 +20,8 @@ from click.testing import CliRunner
 
 from mtgdice.cli import cli as app
 from mtgdice.errors import InputError
-from mtgdice.fair import GENESIS, Room, seed_hash
-from mtgdice.jsonio import resolve_json
+from mtgdice.fair.commit import GENESIS, Room, seed_hash
+from mtgdice.io.jsonio import resolve_json
 from mtgdice.log import RollLog, default_db_path, replay, verify_export
 from rolling import record
 from shared_data import shared_path
@@ -210,10 +210,10 @@ def test_replay_reports_a_changed_outcome(log: RollLog, catalog: Any) -> None:
 CHILD = textwrap.dedent(
     """
     import sys
-    from mtgdice.fair import Room
-    from mtgdice.jsonio import request_from_json
+    from mtgdice.fair.commit import Room
+    from mtgdice.io.jsonio import request_from_json
     from mtgdice.log import RollLog
-    from mtgdice.request import resolve_request
+    from mtgdice.game.request import resolve_request
     from mtgdice.rules import ScriptedChooser
 
     def record(log, request, cards, source, **where):
@@ -368,10 +368,10 @@ def test_room_state_survives_a_restart_and_never_reuses_a_nonce(tmp_path: Path) 
 WRITER = textwrap.dedent(
     """
     import sys
-    from mtgdice.fair import Room
-    from mtgdice.jsonio import request_from_json
+    from mtgdice.fair.commit import Room
+    from mtgdice.io.jsonio import request_from_json
     from mtgdice.log import RollLog
-    from mtgdice.request import resolve_request
+    from mtgdice.game.request import resolve_request
     from mtgdice.rules import ScriptedChooser
 
     def record(log, request, cards, source, **where):

@@ -38,7 +38,7 @@ SPELLBOOK_TABLE = ResultsTable((Row(1, 9), Row(10, 19), Row(20, 20)))
 
 @pytest.fixture(scope="module")
 def compiled(catalog: Any) -> Any:
-    from mtgdice.request import compile_record
+    from mtgdice.game.request import compile_record
 
     return lambda name: compile_record(catalog.lookup(name))
 

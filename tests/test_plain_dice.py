@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mtgdice.errors import InputError
-from mtgdice.fair import CommitRevealSource
+from mtgdice.fair.commit import CommitRevealSource
 from mtgdice.log import LoggedRoll, replay_roll
 from mtgdice.rules import ScriptedSource, SeededSource
 from mtgdice.rules.plain import (

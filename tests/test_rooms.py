@@ -16,7 +16,7 @@ pytest.importorskip("fastapi")
 
 from fastapi.testclient import TestClient  # noqa: E402
 
-from mtgdice.fair import Room  # noqa: E402
+from mtgdice.fair.commit import Room  # noqa: E402
 from mtgdice.game import Game, RollSpec  # noqa: E402
 from mtgdice.game.snapshot import GameState, state_from_json, state_json  # noqa: E402
 from mtgdice.log import RollLog, open_log, verify_export  # noqa: E402
@@ -49,7 +49,7 @@ def test_a_game_snapshot_rebuilds_the_same_game(catalog: Any) -> None:
     again = state_from_json(json.loads(json.dumps(state_json(state)))).game()
     assert GameState.of(again) == state
     assert again.add_card(alice.id, "Pixie Guide").id == game.add_card(alice.id, "Pixie Guide").id  # ids go on
-    from mtgdice.fair import CommitRevealSource
+    from mtgdice.fair.commit import CommitRevealSource
 
     spec = RollSpec.plain("2d10")
     first = game.resolve_roll(bob.id, spec, CommitRevealSource(bytes(32), (), 5), (), catalog)

@@ -186,7 +186,7 @@ def test_a_reflip_is_a_new_flip_that_partner_coins_meet_again() -> None:
 
 
 def test_the_compiler_keeps_both_halves_of_reflip_or_reroll(catalog: Any) -> None:
-    from mtgdice.request import compile_record
+    from mtgdice.game.request import compile_record
 
     effects = compile_record(catalog.lookup("Goblin Bookie")).effects
     assert sorted(effect.kind for effect in effects) == ["reflip", "reroll"]

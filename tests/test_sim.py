@@ -48,7 +48,7 @@ def _board(compiled: Any, battlefield: tuple[str, ...], graveyard: tuple[str, ..
 
 @pytest.fixture(scope="module")
 def compiled(catalog: Any) -> Any:
-    from mtgdice.request import compile_record
+    from mtgdice.game.request import compile_record
 
     return lambda name: compile_record(catalog.lookup(name))
 

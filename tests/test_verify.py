@@ -15,8 +15,8 @@ from click.testing import CliRunner
 
 from mtgdice.cli import cli as app
 from mtgdice.errors import InputError
-from mtgdice.fair import GENESIS, Room, commitment, derive_faces, draw_json, new_seed, seed_hash
-from mtgdice.jsonio import resolve_json
+from mtgdice.fair.commit import GENESIS, Room, commitment, derive_faces, draw_json, new_seed, seed_hash
+from mtgdice.io.jsonio import resolve_json
 from mtgdice.log import RollLog, Status, verify_export
 from mtgdice.log.records import roll_hash
 from mtgdice.rules import Die

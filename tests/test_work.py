@@ -10,8 +10,8 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from mtgdice.jsonio import request_from_json  # noqa: E402
-from mtgdice.request import resolve_request  # noqa: E402
+from mtgdice.game.request import resolve_request  # noqa: E402
+from mtgdice.io.jsonio import request_from_json  # noqa: E402
 from mtgdice.rules import ScriptedChooser, SeededSource  # noqa: E402
 from mtgdice.rules.budget import WEB_BUDGET, Budget, Meter  # noqa: E402
 from mtgdice.rules.errors import RollLimitError  # noqa: E402

@@ -1,6 +1,6 @@
 """A game of Magic as far as dice care: players, boards, the turn, rolls and their history.
 
-:class:`Game` builds typed roll requests (:mod:`mtgdice.request`) from the board and resolves
+:class:`Game` builds typed roll requests (:mod:`mtgdice.game.request`) from the board and resolves
 them through the rules; open decisions come back as :class:`Pending` questions that the shell
 puts to the right player (:mod:`mtgdice.game.choices`). No rules live here, and no I/O.
 """

@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from mtgdice.game.request import CardSource, prepare
 from mtgdice.game.table import Game, RollSpec
-from mtgdice.request import CardSource, prepare
 from mtgdice.rules import PolicyChooser
 from mtgdice.rules.budget import Meter
 from mtgdice.rules.errors import RollLimitError

@@ -9,7 +9,7 @@ this turn (for "your third die each turn"), the planar-die special actions taken
 
 Rolling is two steps, so a shell can log a roll before the game changes:
 
-1. :meth:`Game.resolve_roll` builds a typed :class:`~mtgdice.request.RollRequest` from the roller's
+1. :meth:`Game.resolve_roll` builds a typed :class:`~mtgdice.game.request.RollRequest` from the roller's
    view of the board (battlefield = own permanents, opponents = every other player's permanents,
    graveyard, command = the face-up plane) and resolves it with the dice source and the answers
    given so far. It changes nothing. A decision without an answer yet comes back as
@@ -29,7 +29,7 @@ from typing import Any, Literal
 
 from mtgdice.errors import InputError
 from mtgdice.game.choices import AnsweringChooser, DecisionPending, Question
-from mtgdice.request import (
+from mtgdice.game.request import (
     CardRef,
     CardSource,
     Outcome,

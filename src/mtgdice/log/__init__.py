@@ -4,13 +4,13 @@
 :class:`~mtgdice.log.postgres.PostgresLog` in PostgreSQL (``open_log`` picks by the address), each
 with the rooms' state beside them;
 :func:`verify_export` checks an exported room log against its revealed commit-reveal seeds
-(:mod:`mtgdice.fair`); :func:`replay` resolves logged requests again with their logged faces.
+(:mod:`mtgdice.fair.commit`); :func:`replay` resolves logged requests again with their logged faces.
 
 A shared room, with :class:`mtgdice.fair.Room` (a value: keep the new one each step):
 
 >>> import tempfile, pathlib
->>> from mtgdice.fair import Room
->>> from mtgdice.request import CardRef, RollRequest, resolve_request
+>>> from mtgdice.fair.commit import Room
+>>> from mtgdice.game.request import CardRef, RollRequest, resolve_request
 >>> from mtgdice.rules import ScriptedChooser
 >>> log = RollLog(pathlib.Path(tempfile.mkdtemp()) / "rolls.sqlite")
 >>> room = log.load_room("table") or Room.open("table", client_seeds=("alice", "bob"))
@@ -27,7 +27,7 @@ A shared room, with :class:`mtgdice.fair.Room` (a value: keep the new one each s
 '1 verified, 0 bad, 0 unverifiable, of 1 rolls'
 >>> log.close()
 
-This package leaves out the CLI (``mtgdice.cli_log``) and rendering for people.
+This package leaves out the CLI (``mtgdice.cli.log``) and rendering for people.
 """
 
 from mtgdice.log.records import LoggedRoll, outcome_faces

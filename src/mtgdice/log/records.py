@@ -4,7 +4,7 @@
 its recorded fields and the previous roll's ``chain`` (:func:`roll_hash`; the room's first roll
 follows :data:`~mtgdice.fair.GENESIS`). Editing, removing or reordering a roll changes every
 hash after it, and each commitment a room publishes after a reveal covers the hash its rolls
-reached (:mod:`mtgdice.fair`), so a commitment a player copied pins every roll before it.
+reached (:mod:`mtgdice.fair.commit`), so a commitment a player copied pins every roll before it.
 
 **Cards by reference.** A logged request names a card from the card data by its name and
 ``oracle_hash``, the hash of what the compiler reads of it (:func:`card_hash`); only a card given
@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from mtgdice.fair import DrawJSON
+from mtgdice.fair.commit import DrawJSON
 
 CHAINED_FIELDS = (
     "room", "time", "player", "by", "source", "commitment", "client_seeds", "nonce", "faces", "request", "outcome",
@@ -47,7 +47,7 @@ def canonical(value: Any) -> bytes:
 def roll_hash(prev: str, roll: Mapping[str, Any]) -> str:
     """The hash of one logged roll (an exported roll object) following the roll whose hash is ``prev``.
 
-    >>> from mtgdice.fair import GENESIS
+    >>> from mtgdice.fair.commit import GENESIS
     >>> first = roll_hash(GENESIS, {"nonce": 0, "faces": [[20, 7]]})
     >>> first != roll_hash(GENESIS, {"nonce": 0, "faces": [[20, 8]]}), roll_hash(first, {}) != roll_hash(GENESIS, {})
     (True, True)

@@ -19,7 +19,7 @@ from mtgdice.log.records import LoggedRoll, without_card_hashes
 from mtgdice.rules import PlanarFace, ScriptedChooser, ScriptedSource
 
 if TYPE_CHECKING:
-    from mtgdice.request import CardSource, Outcome, RollRequest
+    from mtgdice.game.request import CardSource, Outcome, RollRequest
 
 MAX_DIFFERENCES = 5
 IGNORED_KEYS = frozenset({"source"})
@@ -98,8 +98,8 @@ def resolve_logged(roll: LoggedRoll, cards: CardSource | None) -> tuple[RollRequ
     """The logged request, typed, resolved again with the roll's logged faces and decisions; the
     source tells how many faces it used. Raises what reading or resolving raises."""
     # Imported here: writing to the log (this package) never needs the compiler.
-    from mtgdice.jsonio import request_from_json
-    from mtgdice.request import resolve_request
+    from mtgdice.game.request import resolve_request
+    from mtgdice.io.jsonio import request_from_json
 
     numbers = [face for sides, face in roll.faces if sides != "planar"]
     planar = [face for sides, face in roll.faces if sides == "planar"]
@@ -110,7 +110,7 @@ def resolve_logged(roll: LoggedRoll, cards: CardSource | None) -> tuple[RollRequ
 
 def replay_roll(roll: LoggedRoll, cards: CardSource | None) -> ReplayResult:
     """Resolve one logged request again with its logged faces and compare the outcome."""
-    from mtgdice.jsonio import outcome_json
+    from mtgdice.io.jsonio import outcome_json
 
     numbers = [face for sides, face in roll.faces if sides != "planar"]
     planar = [face for sides, face in roll.faces if sides == "planar"]

@@ -40,7 +40,7 @@ from types import SimpleNamespace
 from typing import IO, TYPE_CHECKING, Any, Protocol, TypeGuard
 
 from mtgdice.errors import InputError
-from mtgdice.fair import GENESIS, CommitRevealSource, Draw, DrawJSON, Reveal, Room, join_client_seeds, seed_hash
+from mtgdice.fair.commit import GENESIS, CommitRevealSource, Draw, DrawJSON, Reveal, Room, join_client_seeds, seed_hash
 from mtgdice.log.records import (
     LoggedRoll,
     card_hash,
@@ -55,7 +55,7 @@ from mtgdice.rules.dice import PlanarFace
 from mtgdice.rules.sources import DiceSource
 
 if TYPE_CHECKING:
-    from mtgdice.request import CardSource, Outcome, RollRequest
+    from mtgdice.game.request import CardSource, Outcome, RollRequest
 
 SCHEMA_VERSION = 3
 """1: rolls, commitments, rooms' seeds. 2: the ``schema_version`` table, each roll's turn, rooms' state and
@@ -225,7 +225,7 @@ def log_fields(
     """The keyword arguments of :meth:`RollLog.append` for a typed roll: the request and outcome as
     the log stores them (JSON, the log's edge; cards named from ``cards`` by name and text hash), and
     for a commit-reveal source its proof. A roll that did not resolve has no outcome but ``refused``."""
-    from mtgdice.jsonio import faces_shown, outcome_json, request_json  # here: appending JSON needs no compiler
+    from mtgdice.io.jsonio import faces_shown, outcome_json, request_json  # here: appending JSON needs no compiler
 
     logged = request_json(request)
     if outcome is None:
@@ -493,8 +493,8 @@ class SqlLog:
         hashes of the cards the request names; ``by`` is whose request spent the nonce.
 
         >>> import tempfile, pathlib
-        >>> from mtgdice.fair import Room
-        >>> from mtgdice.request import RollRequest, CardRef, resolve_request
+        >>> from mtgdice.fair.commit import Room
+        >>> from mtgdice.game.request import RollRequest, CardRef, resolve_request
         >>> from mtgdice.rules import ScriptedChooser
         >>> room = Room.open("table")
         >>> source, room = room.next_source()
@@ -540,7 +540,7 @@ class SqlLog:
         """The saved state of a room, or None; its next nonce follows the last roll logged with its seed.
 
         >>> import tempfile, pathlib
-        >>> from mtgdice.fair import Room
+        >>> from mtgdice.fair.commit import Room
         >>> with RollLog(pathlib.Path(tempfile.mkdtemp()) / "rolls.sqlite") as log:
         ...     log.save_room(Room.open("table"))
         ...     log.load_room("table").next_nonce, log.load_room("elsewhere")

@@ -40,12 +40,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from mtgdice.errors import InputError, MtgDiceError
-from mtgdice.fair import GENESIS, DrawJSON, commitment, derive_faces, draw_json, seed_matches
+from mtgdice.fair.commit import GENESIS, DrawJSON, commitment, derive_faces, draw_json, seed_matches
 from mtgdice.log.records import CARD_HASH, LoggedRoll, card_hash, card_refs, outcome_faces, roll_hash
 from mtgdice.rules.dice import Die
 
 if TYPE_CHECKING:
-    from mtgdice.request import CardSource
+    from mtgdice.game.request import CardSource
 
 _HEX64 = re.compile(r"^[0-9a-fA-F]{64}$")
 MAX_GAPS_SHOWN = 10
@@ -507,8 +507,8 @@ def verify_export(
     ``cards`` resolve requests that name cards again; ``pinned`` is a commitment a player saw,
     which must be in the log.
 
-    >>> from mtgdice.fair import Room
-    >>> from mtgdice.jsonio import resolve_json
+    >>> from mtgdice.fair.commit import Room
+    >>> from mtgdice.io.jsonio import resolve_json
     >>> from mtgdice.log.records import roll_hash
     >>> room = Room.open("table")
     >>> source, room = room.next_source()

@@ -9,7 +9,7 @@ CR 706.3c, solved exactly) and of triggerings per card. Decisions follow a named
 Every number comes from running :func:`mtgdice.rules.resolution` with ``limit=1`` on face
 sequences (``enumerate``), counted by multisets, kept dice or totals where the order of faces
 cannot matter (``fast``), and chained over turn states (``chain``). This package leaves out
-sampling (``mtgdice.sim``) and rendering (``mtgdice.cli_odds``).
+sampling (``mtgdice.sim``) and rendering (``mtgdice.cli.odds``).
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ panels in a pool of their own (:data:`ODDS_WORKERS`); the log export is streamed
 :data:`EXPORTS` at a time. A task deletes empty rooms.
 
 What this module leaves out: rules (``mtgdice.rules`` via ``mtgdice.game``), fairness
-(``mtgdice.fair``), storage (``mtgdice.log``) and the limits in front of it (``guard``).
+(``mtgdice.fair.commit``), storage (``mtgdice.log``) and the limits in front of it (``guard``).
 """
 
 from __future__ import annotations
@@ -46,10 +46,10 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from mtgdice.errors import InputError, MtgDiceError
 from mtgdice.game import RollSpec
 from mtgdice.game.odds import row_odds
-from mtgdice.jsonio import outcome_json, parse_request
+from mtgdice.game.request import CardRef, CardSource, compile_ref
+from mtgdice.io.jsonio import outcome_json, parse_request
 from mtgdice.log import open_log
 from mtgdice.log.store import NonceTaken, RoomChanged
-from mtgdice.request import CardRef, CardSource, compile_ref
 from mtgdice.rules.budget import WEB_BUDGET, Budget
 from mtgdice.web.fanout import Broker, Fanout, LocalBroker, RedisBroker
 from mtgdice.web.guard import MAX_BODY, Guard

@@ -59,15 +59,15 @@ from typing import Any, Generic, Protocol, TypeVar
 import anyio
 
 from mtgdice.errors import InputError, MtgDiceError
-from mtgdice.fair import CommitRevealSource, Reveal, Room, check_client_seed
+from mtgdice.fair.commit import CommitRevealSource, Reveal, Room, check_client_seed
 from mtgdice.game import Game, Pending, Roll, RollSpec
 from mtgdice.game.choices import Question
+from mtgdice.game.request import CardSource, Outcome, Prepared, RollKind, metered, prepare, resolve_prepared
 from mtgdice.game.snapshot import GameState, pending_from_json, pending_json, state_from_json, state_json
 from mtgdice.game.table import RollKindName
-from mtgdice.jsonio import request_from_json
+from mtgdice.io.jsonio import request_from_json
 from mtgdice.log import LogEntry, LoggedRoll, RevealStep, SqlLog, StoredRoom
 from mtgdice.log.replay import resolve_logged
-from mtgdice.request import CardSource, Outcome, Prepared, RollKind, metered, prepare, resolve_prepared
 from mtgdice.rules import ScriptedChooser
 from mtgdice.rules.budget import WEB_BUDGET, Budget, Meter
 from mtgdice.web.work import WorkPool, late, remaining

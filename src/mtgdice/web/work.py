@@ -4,7 +4,7 @@ Rolls, odds panels and compiling request text are pure Python that may run for s
 event loop they would stall every page and socket of the server. :class:`WorkPool` runs them in a
 few threads (one per CPU by default) and keeps the loop answering. Each job carries its request's
 :class:`~mtgdice.rules.budget.Meter` (made when the request arrived, with the web budget's
-deadline): the job runs inside :func:`mtgdice.request.metered`, so resolutions stop themselves at
+deadline): the job runs inside :func:`mtgdice.game.request.metered`, so resolutions stop themselves at
 the deadline and free their thread; the loop stops waiting :data:`GRACE_S` after the deadline in
 any case, with the budget's one-line error (:func:`late`). At most ``workers + queue`` jobs are
 running or waiting at once; one more is refused at once with :class:`Busy` (HTTP 503), before it
@@ -31,7 +31,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TypeVar
 
 from mtgdice.errors import InputError
-from mtgdice.request import metered
+from mtgdice.game.request import metered
 from mtgdice.rules.budget import Meter
 from mtgdice.rules.errors import RollLimitError
 

@@ -1,7 +1,7 @@
 """A roll request as values: what to roll, on which board, with which amounts and answers.
 
 A :class:`RollRequest` is what the JSON ``resolve`` request says (spec/json-interface.md), typed:
-the game builds one from its tables, the JSON reader (:mod:`mtgdice.jsonio`) from a request object,
+the game builds one from its tables, the JSON reader (:mod:`mtgdice.io.jsonio`) from a request object,
 the log stores one and replays it. :func:`prepare` turns it into rule objects — the source card
 compiled, the roll instruction (or coin flip) it picks, the board — and :func:`resolve_request`
 resolves it with a dice source and a chooser. Kinds of roll: a card's instruction, plain dice

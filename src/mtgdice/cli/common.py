@@ -1,23 +1,14 @@
-"""The ``mtgdice`` command: a thin shell over the public API (no rules logic here).
+"""What the ``mtgdice`` subcommands share: the command table, one-line errors in command-line
+terms, the lazy-loading group, console and card-data helpers, reading requests and the board options.
 
-Start-up is kept short by loading each subcommand's module only when that subcommand runs (click's
-lazy-loading group): ``mtgdice roll d20`` imports click, the plain-dice model and the roll log,
-never the card index, the compiler, HTTP, numpy or rich tables. This module holds the group, the
-helpers every subcommand shares (errors in command-line terms, board options, reading requests) and
-:func:`main`, whose last-resort handler turns any error into one line on stderr:
-
-- bad input: ``mtgdice: error: FIELD: problem``, exit status 2;
-- a missing optional part: one line naming ``pip install 'mtgdice[web]'`` (or ``[plot]``), exit 2;
-- anything unexpected: one line and "run with --debug for the traceback", exit status 1.
-
-It leaves out every command's work (``cli_roll``, ``cli_resolve``, ``cli_odds``, ``cli_cards``,
-``cli_log``, ``cli_web``).
+Every command module (``cli.roll``, ``cli.resolve``, ``cli.odds``, ``cli.cards``, ``cli.log``,
+``cli.web``) imports its helpers from here, never from the package ``mtgdice.cli``, which holds only
+the top-level group and :func:`main`. It leaves out every command's work.
 """
 
 from __future__ import annotations
 
 import functools
-import os
 import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
@@ -25,34 +16,22 @@ from typing import Any, NoReturn
 
 import click
 
-from mtgdice import __version__
-
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 COMMANDS = {
-    "roll": "mtgdice.cli_roll:roll_command",
-    "compile": "mtgdice.cli_resolve:compile_command",
-    "resolve": "mtgdice.cli_resolve:resolve_command",
-    "odds": "mtgdice.cli_odds:odds_command",
-    "simulate": "mtgdice.cli_odds:simulate_command",
-    "fairness": "mtgdice.cli_odds:fairness_command",
-    "cards": "mtgdice.cli_cards:cards_group",
-    "log": "mtgdice.cli_log:log_group",
-    "replay": "mtgdice.cli_log:replay_command",
-    "verify": "mtgdice.cli_log:verify_command",
-    "serve": "mtgdice.cli_web:serve_command",
+    "roll": "mtgdice.cli.roll:roll_command",
+    "compile": "mtgdice.cli.resolve:compile_command",
+    "resolve": "mtgdice.cli.resolve:resolve_command",
+    "odds": "mtgdice.cli.odds:odds_command",
+    "simulate": "mtgdice.cli.odds:simulate_command",
+    "fairness": "mtgdice.cli.odds:fairness_command",
+    "cards": "mtgdice.cli.cards:cards_group",
+    "log": "mtgdice.cli.log:log_group",
+    "replay": "mtgdice.cli.log:replay_command",
+    "verify": "mtgdice.cli.log:verify_command",
+    "serve": "mtgdice.cli.web:serve_command",
 }
 """Each subcommand and where it lives, ``module:attribute``; a module is imported when its command runs."""
-
-EXTRAS = {
-    "fastapi": "web",
-    "starlette": "web",
-    "uvicorn": "web",
-    "jinja2": "web",
-    "websockets": "web",
-    "matplotlib": "plot",
-}
-"""Optional parts by top-level module: a missing one is one line naming the extra to install."""
 
 CARDS_HELP = "Scryfall-format card file (default: $MTGDICE_CARDS, then the card index of `mtgdice cards`)."
 DB_HELP = "The roll log (default: $MTGDICE_DB, else $XDG_DATA_HOME/mtgdice/rolls.sqlite, ~/.local/share by default)."
@@ -121,91 +100,6 @@ class LazyGroup(click.Group):
         return super().get_command(ctx, cmd_name)
 
 
-_DEBUG = {"on": os.environ.get("MTGDICE_DEBUG", "") not in ("", "0")}
-
-
-@click.group(cls=LazyGroup, lazy=COMMANDS, context_settings=CONTEXT)
-@click.version_option(__version__, prog_name="mtgdice", message="%(prog)s %(version)s")
-@click.option("--debug", is_flag=True, help="Show the full traceback when mtgdice fails unexpectedly.")
-def cli(debug: bool) -> None:
-    """Rules-exact dice for Magic: The Gathering (Comprehensive Rules 706).
-
-    Plain dice (mtgdice roll 3d6+2), a card's roll on your board (mtgdice roll --card NAME --with
-    "A; B"), exact odds, simulation, the JSON interface, the roll log and shared web rooms.
-    """
-    _DEBUG["on"] = _DEBUG["on"] or debug
-
-
-def main(argv: Sequence[str] | None = None) -> None:
-    """Console-script entry point: run the command; every failure is one line on stderr."""
-    try:
-        status = cli.main(args=list(argv) if argv is not None else None, prog_name="mtgdice", standalone_mode=False)
-    except click.UsageError as error:
-        if _asks_for_help(error) and error.ctx is not None:
-            click.echo(error.ctx.get_help())
-            status = 0
-        else:
-            click.echo(f"mtgdice: error: {usage_line(error)}", err=True)
-            status = error.exit_code
-    except click.ClickException as error:
-        error.show()
-        status = error.exit_code
-    except click.Abort:
-        click.echo("mtgdice: aborted", err=True)
-        status = 1
-    except KeyboardInterrupt:
-        click.echo("mtgdice: interrupted", err=True)
-        status = 130
-    except BrokenPipeError:
-        # The reader of stdout went away (``| head``): stop quietly, without a traceback at exit.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        status = 1
-    except Exception as error:  # noqa: BLE001 - the last resort: no traceback reaches a person
-        status = last_resort(error)
-    sys.exit(status if isinstance(status, int) else 0)
-
-
-def last_resort(error: BaseException) -> int:
-    """One line for an error nothing else caught; the traceback with ``--debug``. Returns the exit status."""
-    from mtgdice.errors import MtgDiceError
-
-    extra = missing_extra(error)
-    if extra is not None:
-        click.echo(f"mtgdice: error: {extra}", err=True)
-        return 2
-    if isinstance(error, MtgDiceError):
-        click.echo(f"mtgdice: error: {error}", err=True)
-        return 2
-    if _DEBUG["on"]:
-        import traceback
-
-        traceback.print_exception(error)
-    else:
-        summary = str(error).splitlines()[0] if str(error) else ""
-        click.echo(
-            f"mtgdice: internal error: {type(error).__name__}{': ' + summary if summary else ''} "
-            "(a bug; run with --debug for the traceback)",
-            err=True,
-        )
-    return 1
-
-
-def missing_extra(error: BaseException) -> str | None:
-    """The line to print when ``error`` is an optional part that is not installed, else ``None``.
-
-    >>> missing_extra(ModuleNotFoundError("No module named 'matplotlib'", name="matplotlib"))
-    "this needs matplotlib, which is not installed: pip install 'mtgdice[plot]'"
-    """
-    if not isinstance(error, ImportError) or not error.name:
-        return None
-    top = error.name.partition(".")[0]
-    extra = EXTRAS.get(top)
-    if extra is None:
-        return None
-    return f"this needs {top}, which is not installed: pip install 'mtgdice[{extra}]'"
-
-
 # -- shared by the subcommands --------------------------------------------------------------------
 
 
@@ -239,7 +133,7 @@ def read_request(file: str | None, command: str, other: str = "") -> dict[str, A
     """A JSON request from ``file`` (``-`` or nothing: standard input), bounded in size; ``other``
     names the command's other way in, for the error when there is no request at all."""
     from mtgdice.errors import InputError
-    from mtgdice.jsonio import MAX_REQUEST_BYTES, parse_request
+    from mtgdice.io.jsonio import MAX_REQUEST_BYTES, parse_request
 
     if file is not None and file != "-":
         try:
@@ -504,7 +398,3 @@ class CardOptions:
             which = "leave --roll out (or give --roll 1)" if count == 1 else f"give --roll 1 to {count}"
             plural = "s" if count > 1 else ""
             raise InputError("--roll", f"{compiled.name} has {count} roll instruction{plural}; {which}")
-
-
-if __name__ == "__main__":
-    main()

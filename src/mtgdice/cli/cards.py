@@ -14,7 +14,7 @@ from contextlib import contextmanager
 import click
 
 from mtgdice.cards.download import SCRYFALL_API
-from mtgdice.cli import CONTEXT, LazyGroup, console, fail, out
+from mtgdice.cli.common import CONTEXT, LazyGroup, console, fail, out
 
 __all__ = ["cards_group"]
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import click
 
-from mtgdice.cli import CARDS_HELP, CONTEXT, fail, out
+from mtgdice.cli.common import CARDS_HELP, CONTEXT, fail, out
 
 DEFAULT_PORT = 8765
 GRACEFUL_SHUTDOWN_S = 20
@@ -73,7 +73,7 @@ def serve_command(
 
     import uvicorn  # a missing web extra is one line naming it (mtgdice.cli.missing_extra)
 
-    from mtgdice.cli import catalog
+    from mtgdice.cli.common import catalog
     from mtgdice.errors import InputError, MtgDiceError
     from mtgdice.log.store import default_db_path, open_log
     from mtgdice.web import create_app

@@ -17,7 +17,7 @@ from typing import Any
 
 import click
 
-from mtgdice.cli import CONTEXT, DB_HELP, CardOptions, card_options, out
+from mtgdice.cli.common import CONTEXT, DB_HELP, CardOptions, card_options, out
 
 PLANAR_WORDS = ("planar", "planar die", "the planar die")
 COIN_WORDS = ("coin", "flip")
@@ -104,7 +104,7 @@ def roll_command(
 def _roll_plain(spec: str, source: Any, as_json: bool, roll_log: Any) -> None:
     """Plain dice notation: no card, no Magic effect (the board options do not apply). Kept light:
     no compiler, no card data; logged as the JSON request ``request_json`` would write for it."""
-    from mtgdice.render import plain_lines
+    from mtgdice.cli.render import plain_lines
     from mtgdice.rules.plain import roll_plain
     from mtgdice.text.notation import parse_plain
 
@@ -140,9 +140,9 @@ def _flip_coin(options: CardOptions, source: Any, as_json: bool, roll_log: Any) 
 def _roll_card(options: CardOptions, choices: str, source: Any, as_json: bool, ask: bool | None, roll_log: Any) -> None:
     import json
 
-    from mtgdice.cli import catalog
+    from mtgdice.cli.common import catalog
     from mtgdice.errors import InputError
-    from mtgdice.jsonio import card_from
+    from mtgdice.io.jsonio import card_from
 
     try:
         answers = json.loads(choices)
@@ -167,9 +167,9 @@ def _roll_request(
 ) -> None:
     """Resolve a request object with ``source``, commit it to the log, then show it: a roll that
     was shown is a roll that was logged (a kill while printing loses nothing shown)."""
-    from mtgdice.cli import catalog
-    from mtgdice.jsonio import request_from_json
-    from mtgdice.request import prepare, resolve_prepared
+    from mtgdice.cli.common import catalog
+    from mtgdice.game.request import prepare, resolve_prepared
+    from mtgdice.io.jsonio import request_from_json
     from mtgdice.rules import ScriptedChooser
 
     zones = {zone: items for zone, items in options.request().items() if zone not in ("card", "roll", "amounts")}
@@ -187,7 +187,7 @@ def _roll_request(
 
 def _say_defaults(unanswered: Any) -> None:
     """Name the decisions nobody was asked (no terminal, no ``--choices``) and what was taken."""
-    from mtgdice.cli import console
+    from mtgdice.cli.common import console
     from mtgdice.rules.choices import default_answer
 
     err = console(stderr=True)
@@ -216,9 +216,9 @@ class PromptChooser:
     def decide(self, decision: Any) -> Any:
         from rich.prompt import Confirm, IntPrompt, Prompt
 
-        from mtgdice.cli import console
+        from mtgdice.cli.common import console
+        from mtgdice.cli.render import dice_line
         from mtgdice.errors import MtgDiceError
-        from mtgdice.render import dice_line
         from mtgdice.rules import Ask
         from mtgdice.rules.choices import check_answer
 
@@ -249,9 +249,9 @@ class PromptChooser:
 
 
 def _show(outcome: Any, instruction: Any, as_json: bool, title: str) -> None:
-    from mtgdice.cli import console
-    from mtgdice.jsonio import dumps, outcome_json
-    from mtgdice.render import execution_summary, execution_table, flip_lines, resolution_lines
+    from mtgdice.cli.common import console
+    from mtgdice.cli.render import execution_summary, execution_table, flip_lines, resolution_lines
+    from mtgdice.io.jsonio import dumps, outcome_json
     from mtgdice.rules import FlipResolution
 
     if as_json:

@@ -94,18 +94,18 @@ def parse_dice(spec: str) -> tuple[Die, ...]:
 class RoomDice:
     """The dice of a web room, as a room rolls them: one commit-reveal source per roll (a new nonce
     each time) under a fresh secret seed, so the test reads the same HMAC-to-face derivation and
-    rejection sampling every room roll goes through (:mod:`mtgdice.fair`)."""
+    rejection sampling every room roll goes through (:mod:`mtgdice.fair.commit`)."""
 
     name = "room"
 
     def __init__(self, seed: bytes | None = None) -> None:
-        from mtgdice.fair import new_seed
+        from mtgdice.fair.commit import new_seed
 
         self._seed = seed or new_seed()
         self._nonce = 0
 
     def roll(self, die: Die) -> Face:
-        from mtgdice.fair import CommitRevealSource
+        from mtgdice.fair.commit import CommitRevealSource
 
         source = CommitRevealSource(self._seed, (), self._nonce)
         self._nonce += 1

@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from mtgdice.cli import CARDS_HELP, CONTEXT, catalog, console, fail, needs_cards, out, read_request
+from mtgdice.cli.common import CARDS_HELP, CONTEXT, catalog, console, fail, needs_cards, out, read_request
 
 
 @click.command("resolve", context_settings=CONTEXT)
@@ -21,7 +21,7 @@ from mtgdice.cli import CARDS_HELP, CONTEXT, catalog, console, fail, needs_cards
 def resolve_command(file: str | None, cards: str | None, fresh: bool) -> None:
     """Resolve one roll instruction from a JSON request (FILE, or standard input); print the outcome as JSON."""
     from mtgdice.errors import MtgDiceError
-    from mtgdice.jsonio import dumps, resolve_json
+    from mtgdice.io.jsonio import dumps, resolve_json
     from mtgdice.rules import SecureSource
 
     try:
@@ -52,7 +52,7 @@ def compile_command(
     """Show what the compiler understands of a card's dice abilities: rolls (numbered as --roll counts
     them), table rows, outcome sentences and effects."""
     from mtgdice.errors import InputError, MtgDiceError
-    from mtgdice.jsonio import card_from, dumps
+    from mtgdice.io.jsonio import card_from, dumps
 
     try:
         if (card is None) == (text is None):
@@ -68,7 +68,7 @@ def compile_command(
     if as_json:
         out(dumps(compiled.to_json()))
         return
-    from mtgdice.render import compiled_table
+    from mtgdice.cli.render import compiled_table
 
     stdout = console()
     if not (compiled.rolls or compiled.effects or compiled.unsupported):

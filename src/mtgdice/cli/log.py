@@ -8,7 +8,7 @@ exported room log against its revealed seeds. Errors are one line on stderr with
 ``log list`` shows each roll as a person reads it: a plain roll's notation and total, a coin's
 heads or tails, the matched row by its printed label (``10—19``), whole room ids.
 
-This module leaves out the logic (``mtgdice.log``, ``mtgdice.fair``) and writing rolls to the log.
+This module leaves out the logic (``mtgdice.log``, ``mtgdice.fair.commit``) and writing rolls to the log.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Any
 
 import click
 
-from mtgdice.cli import CARDS_HELP, CONTEXT, DB_HELP, LazyGroup, console, fail, out
+from mtgdice.cli.common import CARDS_HELP, CONTEXT, DB_HELP, LazyGroup, console, fail, out
 
 MAX_UNVERIFIABLE_SHOWN = 10
 
@@ -112,7 +112,7 @@ class RowLabels:
 
     def _table(self, request: dict[str, Any], roll_index: int) -> Any:
         from mtgdice.errors import MtgDiceError
-        from mtgdice.jsonio import card_from
+        from mtgdice.io.jsonio import card_from
 
         try:
             cards = None

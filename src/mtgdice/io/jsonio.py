@@ -1,7 +1,7 @@
 """The JSON interface (spec/json-interface.md): request objects in, outcome objects out, checked at the edge.
 
 :func:`request_from_json` reads a ``resolve`` request object into a typed
-:class:`~mtgdice.request.RollRequest` — every field checked, an unknown one refused with the
+:class:`~mtgdice.game.request.RollRequest` — every field checked, an unknown one refused with the
 nearest known name (``"batlefield"``: did you mean ``"battlefield"``?) — and :func:`request_json`
 writes one back (the roll log stores it so). :func:`outcome_json` writes a resolution or a coin
 flip as the outcome object; :func:`resolve_json` does the three in a row. Every problem with the
@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from mtgdice.errors import InputError
-from mtgdice.request import (
+from mtgdice.game.request import (
     CardRef,
     CardSource,
     Outcome,

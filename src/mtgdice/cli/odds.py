@@ -1,5 +1,5 @@
 """``mtgdice odds``, ``mtgdice simulate`` and ``mtgdice fairness``: thin shells over
-:mod:`mtgdice.odds`, :mod:`mtgdice.sim` and :mod:`mtgdice.fairness` (no rules logic here).
+:mod:`mtgdice.odds`, :mod:`mtgdice.sim` and :mod:`mtgdice.fair.selftest` (no rules logic here).
 
 ``odds`` reads a request like ``resolve`` (docs/odds.md: the json-interface.md fields without
 ``dice``, plus ``policy``) from a file or stdin, or takes ``--card`` and board options; it prints
@@ -19,7 +19,17 @@ from typing import Any
 
 import click
 
-from mtgdice.cli import CONTEXT, CardOptions, card_options, catalog, console, fail, needs_cards, out, read_request
+from mtgdice.cli.common import (
+    CONTEXT,
+    CardOptions,
+    card_options,
+    catalog,
+    console,
+    fail,
+    needs_cards,
+    out,
+    read_request,
+)
 
 POLICIES = ("decline", "accept", "maximize", "minimize")
 POLICY_HELP = "How optional decisions are answered: decline, accept, maximize or minimize."
@@ -36,9 +46,9 @@ def odds_request(request: dict[str, Any], cards: Any) -> tuple[str, Any, Any]:
     '1/4'
     """
     from mtgdice.errors import InputError
-    from mtgdice.jsonio import request_from_json
+    from mtgdice.game.request import prepare
+    from mtgdice.io.jsonio import request_from_json
     from mtgdice.odds import odds
-    from mtgdice.request import prepare
 
     for field in ("dice", "planar", "coins", "random"):
         if request.get(field):
@@ -210,7 +220,7 @@ def odds_command(
     """Exact odds of a card's roll (--card NAME with a board, or a JSON request in FILE or on stdin):
     each row, each result, expected executions and triggers."""
     from mtgdice.errors import MtgDiceError
-    from mtgdice.jsonio import card_from, dumps
+    from mtgdice.io.jsonio import card_from, dumps
 
     card = options.card
     try:
@@ -264,8 +274,8 @@ def simulate_command(
     """Simulate many rolls of a card's instruction (numpy, seeded; --card NAME with a board, or a
     JSON request in FILE or on stdin, as `odds` reads it): rows, results, roll again, triggers."""
     from mtgdice.errors import InputError, MtgDiceError
-    from mtgdice.jsonio import card_from, dumps, request_from_json
-    from mtgdice.request import prepare
+    from mtgdice.game.request import prepare
+    from mtgdice.io.jsonio import card_from, dumps, request_from_json
 
     card = options.card
     try:
@@ -387,8 +397,8 @@ class CountingSource:
 def fairness_command(rolls: int, dice: str, source: str, seed: int | None, as_json: bool) -> None:
     """Roll a dice source many times and test each die size with a chi-square test."""
     from mtgdice.errors import MtgDiceError
-    from mtgdice.fairness import FairnessReport, die_fairness, fairness_table, parse_dice, source_named
-    from mtgdice.jsonio import dumps
+    from mtgdice.fair.selftest import FairnessReport, die_fairness, fairness_table, parse_dice, source_named
+    from mtgdice.io.jsonio import dumps
     from mtgdice.rules.budget import Meter
 
     try:
