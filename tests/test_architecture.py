@@ -46,10 +46,10 @@ ALLOWED: dict[str, frozenset[str]] = {
 TOP = {"__init__": frozenset({"rules", "text"}), "errors": frozenset({"rules"})}
 TOP_FILES = {"__init__.py", "errors.py", "py.typed"}
 SHELLS = ("cli", "web")
-# Inside cli/: the group imports the shared helpers; a command module imports the helpers and the
-# renderers, never the package (``mtgdice.cli``) nor another command.
-CLI_INSIDE = {"__init__": {"common"}, "__main__": {""}, "common": set(), "render": set()}
-CLI_COMMAND = {"common", "render"}
+# Inside cli/: the group imports the shared helpers; a command module imports the helpers, never
+# the package (``mtgdice.cli``) nor another command.
+CLI_INSIDE = {"__init__": {"common"}, "__main__": {""}, "common": set()}
+CLI_COMMAND = {"common"}
 
 
 def _imports(path: Path) -> list[str]:

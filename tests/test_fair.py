@@ -32,7 +32,7 @@ SEED = bytes(range(32))
 
 
 def reference_faces(server_seed: bytes, client_seeds: list[str], nonce: int, sizes: list[int | None]) -> list[object]:
-    """The derivation exactly as fair.py's docstring describes it, written independently."""
+    """The derivation exactly as fair/commit.py's docstring describes it, written independently."""
     joined = ",".join(sorted(client_seeds))
     planar = ["chaos", "planeswalk", "blank", "blank", "blank", "blank"]
     stream: list[int] = []

@@ -68,7 +68,7 @@ def compile_command(
     if as_json:
         out(dumps(compiled.to_json()))
         return
-    from mtgdice.cli.render import compiled_table
+    from mtgdice.io.render import compiled_table
 
     stdout = console()
     if not (compiled.rolls or compiled.effects or compiled.unsupported):

@@ -104,7 +104,7 @@ def roll_command(
 def _roll_plain(spec: str, source: Any, as_json: bool, roll_log: Any) -> None:
     """Plain dice notation: no card, no Magic effect (the board options do not apply). Kept light:
     no compiler, no card data; logged as the JSON request ``request_json`` would write for it."""
-    from mtgdice.cli.render import plain_lines
+    from mtgdice.io.render import plain_lines
     from mtgdice.rules.plain import roll_plain
     from mtgdice.text.notation import parse_plain
 
@@ -217,8 +217,8 @@ class PromptChooser:
         from rich.prompt import Confirm, IntPrompt, Prompt
 
         from mtgdice.cli.common import console
-        from mtgdice.cli.render import dice_line
         from mtgdice.errors import MtgDiceError
+        from mtgdice.io.render import dice_line
         from mtgdice.rules import Ask
         from mtgdice.rules.choices import check_answer
 
@@ -250,8 +250,8 @@ class PromptChooser:
 
 def _show(outcome: Any, instruction: Any, as_json: bool, title: str) -> None:
     from mtgdice.cli.common import console
-    from mtgdice.cli.render import execution_summary, execution_table, flip_lines, resolution_lines
     from mtgdice.io.jsonio import dumps, outcome_json
+    from mtgdice.io.render import execution_summary, execution_table, flip_lines, resolution_lines
     from mtgdice.rules import FlipResolution
 
     if as_json:

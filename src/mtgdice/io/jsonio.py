@@ -6,7 +6,7 @@ nearest known name (``"batlefield"``: did you mean ``"battlefield"``?) — and :
 writes one back (the roll log stores it so). :func:`outcome_json` writes a resolution or a coin
 flip as the outcome object; :func:`resolve_json` does the three in a row. Every problem with the
 input is an :class:`~mtgdice.errors.InputError` naming the field. Renderers for people live in
-:mod:`mtgdice.cli.render`; the rules live in ``rules``.
+:mod:`mtgdice.io.render`; the rules live in ``rules``.
 """
 
 from __future__ import annotations
