@@ -42,9 +42,14 @@ ALLOWED: dict[str, frozenset[str]] = {
         {"mtgdice", "rules", "text", "cards", "odds", "sim", "game", "io", "fair", "log", "web", "errors"}
     ),
 }
-# The modules allowed at the top level, and what they import.
-TOP = {"__init__": frozenset({"rules", "text"}), "errors": frozenset({"rules"})}
-TOP_FILES = {"__init__.py", "errors.py", "py.typed"}
+# The modules allowed at the top level, and what they import: the package's faces (``__init__``, and
+# ``__main__`` for ``python -m mtgdice`` if there is one, which only starts the CLI) and ``errors``.
+TOP = {
+    "__init__": frozenset({"rules", "text"}),
+    "__main__": frozenset({"cli"}),
+    "errors": frozenset({"rules"}),
+}
+TOP_FILES = {"__init__.py", "__main__.py", "errors.py", "py.typed"}
 SHELLS = ("cli", "web")
 # Inside cli/: the group imports the shared helpers; a command module imports the helpers, never
 # the package (``mtgdice.cli``) nor another command.
