@@ -204,3 +204,12 @@ def test_fairness_warns_when_fewer_than_five_rolls_are_expected_per_face(rolls: 
     assert [line.split()[2].rstrip(":") for line in warnings] == warned
     report = json.loads(result.stdout)
     assert [die["too_few"] is not None for die in report["dice"]] == [name in warned for name in ("d6", "d20")]
+
+
+def test_the_readme_first_command_needs_nothing_beside_the_clone() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    first = readme.split("```sh\n", 1)[1].splitlines()[0]
+    assert first.endswith(""".venv/bin/mtgdice roll --card "Wizard's Spellbook" --with "Pixie Guide\"""")
+    assert "--cards" not in first and "shared" not in first
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert """venv/bin/mtgdice roll --card "Wizard's Spellbook" --with "Pixie Guide\"""" in ci
