@@ -77,10 +77,10 @@ class Execution:
     lowest or highest result when each player rolled.
 
     >>> from mtgdice import ScriptedSource, compile_text, resolve
-    >>> card = compile_text("Roll two d20 and ignore the lower roll.\\n1\u20149 | Scry 1.\\n10\u201420 | Scry 2.")
-    >>> execution = resolve(card.rolls[0], source="Example", dice=ScriptedSource([4, 17])).executions[0]
+    >>> card = compile_text("Roll two d12 and ignore the lower roll.\\n1\u20146 | Scry 1.\\n7\u201412 | Scry 2.")
+    >>> execution = resolve(card.rolls[0], source="Example", dice=ScriptedSource([4, 11])).executions[0]
     >>> [(die.natural, die.fate.value) for die in execution.dice], execution.results, execution.row
-    ([(4, 'ignored'), (17, 'counted')], (17,), 1)
+    ([(4, 'ignored'), (11, 'counted')], (11,), 1)
     """
 
     dice: tuple[DieRoll, ...]
