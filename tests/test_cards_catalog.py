@@ -256,7 +256,8 @@ def test_index_path_from_environment(clean_env: Path, monkeypatch: pytest.Monkey
     assert default_catalog(None).lookup("clam-i-am").name == "Clam-I-Am"
 
 
-def test_no_card_data_says_what_to_do(clean_env: Path) -> None:
+def test_no_card_data_says_what_to_do(clean_env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MTGDICE_EMBEDDED_CARDS", "0")  # else the data inside the package is found
     with pytest.raises(InputError) as raised:
         default_catalog(None)
     assert str(raised.value) == (

@@ -244,7 +244,10 @@ def test_serve_checks_the_port_and_the_card_data_before_announcing(cards_path: s
         result = run("serve", "--port", port, "--cards", cards_path, "--db", str(tmp_path / "r.sqlite"), timeout=30)
     assert "serving on" not in result.stderr
     one_line_error(result, "--port", port)
-    env = {k: v for k, v in os.environ.items() if k != "MTGDICE_CARDS"} | {"MTGDICE_INDEX": str(tmp_path / "none")}
+    env = {k: v for k, v in os.environ.items() if k != "MTGDICE_CARDS"} | {
+        "MTGDICE_INDEX": str(tmp_path / "none"),
+        "MTGDICE_EMBEDDED_CARDS": "0",
+    }
     no_cards = run("serve", "--port", "0", "--db", str(tmp_path / "r.sqlite"), env=env, timeout=30)
     assert "serving on" not in no_cards.stderr
     one_line_error(no_cards, "no card data", "--no-cards")

@@ -328,7 +328,11 @@ def test_cli_replay(db: Path) -> None:
 
 
 def test_cli_replay_without_card_data_says_what_it_could_not_check(db: Path, tmp_path: Path) -> None:
-    no_cards = {"MTGDICE_CARDS": None, "MTGDICE_INDEX": str(tmp_path / "no-index.sqlite")}
+    no_cards = {
+        "MTGDICE_CARDS": None,
+        "MTGDICE_INDEX": str(tmp_path / "no-index.sqlite"),
+        "MTGDICE_EMBEDDED_CARDS": "0",
+    }
     result = runner.invoke(app, ["replay", "--db", str(db)], env=no_cards)
     assert result.exit_code == 3, result.output
     assert "2 of 3 rolls replay" in result.output  # the planar die and the d6 need no card data

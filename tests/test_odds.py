@@ -313,7 +313,7 @@ def test_policies_on_an_optional_modifier(policy: str, either: bool, low: int, h
 def test_too_large_to_enumerate_is_an_error() -> None:
     # A trigger on the third die this turn reads positions: only the enumeration may count it.
     board = Board(battlefield=(Permanent("Third", (Trigger(nth_this_turn=3),)),))
-    with pytest.raises(RollLimitError, match="simulation"):
+    with pytest.raises(RollLimitError, match="mtgdice simulate"):
         odds(RollInstruction(Amount(12), Die(20)), board=board)
 
 

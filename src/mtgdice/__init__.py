@@ -44,6 +44,12 @@ if TYPE_CHECKING:
     from mtgdice.text import CompiledCard, compile_text, mentions_dice
 
 __version__ = "0.1.0"
+"""The version of this release (also ``mtgdice --version``); the packaging reads it from here.
+
+>>> import mtgdice
+>>> mtgdice.__version__.count(".")
+2
+"""
 
 _TEXT = ("CompiledCard", "compile_text", "mentions_dice")
 

@@ -1,4 +1,6 @@
-"""Card lookup by name: :class:`CardCatalog` and where card data comes from (:func:`default_catalog`).
+"""Card lookup by name: :class:`CardCatalog` and where card data comes from (:func:`card_source`,
+:func:`default_catalog`): ``--cards PATH``, else ``$MTGDICE_CARDS``, else the user's index, else the
+card data embedded in the package (:mod:`mtgdice.cards.embedded`).
 
 Names match when they are equal after :func:`~mtgdice.cards.scryfall.fold_name` (case, accents,
 quote styles and surrounding spaces ignored); the front face of a multi-face card names the card
@@ -16,11 +18,12 @@ import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from mtgdice.cards.embedded import EMBEDDED_NAME, embedded_enabled, load_embedded
 from mtgdice.cards.index import default_index_path, read_records
 from mtgdice.cards.scryfall import CardRecord, fold_name, iter_records
 from mtgdice.errors import AmbiguousCardError, InputError, UnknownCardError
 
-__all__ = ["CardCatalog", "default_catalog"]
+__all__ = ["CardCatalog", "CardSource", "card_source", "default_catalog", "optional_catalog"]
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 _SUGGESTIONS = 3
@@ -143,20 +146,78 @@ class CardCatalog:
         return f"; did you mean {_quoted_list(near)}?" if near else ""
 
 
-def default_catalog(cards_path: str | os.PathLike[str] | None = None) -> CardCatalog:
-    """The card data to use: ``--cards PATH``, else ``$MTGDICE_CARDS``, else the local index.
+@dataclass(frozen=True, slots=True)
+class CardSource:
+    """Where card data comes from, in the lookup order: ``kind`` is ``flag`` (``--cards PATH``),
+    ``environment`` (``$MTGDICE_CARDS``), ``index`` (the user's own index, ``$MTGDICE_INDEX`` or the
+    default path) or ``embedded`` (the data inside the package); ``location`` is the path, or
+    ``None`` for the embedded data.
 
-    Raises :class:`~mtgdice.errors.InputError` when there is none.
+    >>> CardSource("flag", "cards.json").describe()
+    '--cards cards.json'
+    """
+
+    kind: str
+    location: str | None = None
+
+    def describe(self) -> str:
+        """The source for people, as ``mtgdice cards info`` prints it."""
+        if self.kind == "flag":
+            return f"--cards {self.location}"
+        if self.kind == "environment":
+            return f"$MTGDICE_CARDS={self.location}"
+        if self.kind == "index":
+            return f"the card index {self.location}"
+        return EMBEDDED_NAME
+
+    def load(self) -> CardCatalog:
+        """The catalog of this source (a file or index problem is a one-line ``InputError``)."""
+        if self.location is None:
+            return CardCatalog(load_embedded(), EMBEDDED_NAME)
+        if self.kind == "index":
+            return CardCatalog.from_index(self.location)
+        return CardCatalog.from_path(self.location)
+
+
+def card_source(cards_path: str | os.PathLike[str] | None = None) -> CardSource | None:
+    """The card data to use, first found in this order: ``cards_path`` (the ``--cards`` flag),
+    ``$MTGDICE_CARDS``, the user's index (:func:`~mtgdice.cards.index.default_index_path`, when the
+    file exists), the data embedded in the package (unless ``$MTGDICE_EMBEDDED_CARDS=0``).
+    ``None`` when there is none.
+
+    >>> from unittest import mock
+    >>> with mock.patch.dict("os.environ", {"MTGDICE_CARDS": "mine.json"}):
+    ...     card_source(None).describe(), card_source("other.json").describe()
+    ('$MTGDICE_CARDS=mine.json', '--cards other.json')
+    >>> with mock.patch.dict("os.environ", {"MTGDICE_CARDS": "", "MTGDICE_INDEX": "/nowhere/cards.sqlite"}):
+    ...     card_source(None).describe()
+    'the embedded card data'
     """
     if cards_path is not None and str(cards_path):
-        return CardCatalog.from_path(cards_path)
+        return CardSource("flag", str(cards_path))
     from_env = os.environ.get("MTGDICE_CARDS")
     if from_env:
-        return CardCatalog.from_path(from_env)
+        return CardSource("environment", from_env)
     index_path = default_index_path()
     if index_path.is_file():
-        return CardCatalog.from_index(index_path)
-    raise InputError("cards", "no card data: pass --cards PATH, set MTGDICE_CARDS, or run 'mtgdice cards import FILE'")
+        return CardSource("index", str(index_path))
+    if embedded_enabled():
+        return CardSource("embedded")
+    return None
+
+
+def default_catalog(cards_path: str | os.PathLike[str] | None = None) -> CardCatalog:
+    """The card data to use (:func:`card_source`): ``--cards PATH``, else ``$MTGDICE_CARDS``, else
+    the local index, else the data embedded in the package.
+
+    Raises :class:`~mtgdice.errors.InputError` when there is none (the embedded data turned off).
+    """
+    source = card_source(cards_path)
+    if source is None:
+        raise InputError(
+            "cards", "no card data: pass --cards PATH, set MTGDICE_CARDS, or run 'mtgdice cards import FILE'"
+        )
+    return source.load()
 
 
 def optional_catalog(cards_path: str | os.PathLike[str] | None = None) -> CardCatalog | None:

@@ -1,5 +1,5 @@
-"""``mtgdice cards``: build, refresh and search the local card index (a thin shell over
-:mod:`mtgdice.cards`).
+"""``mtgdice cards``: build, refresh and search the local card index, and say which card data is in
+use (a thin shell over :mod:`mtgdice.cards`).
 
 Every error is one line on stderr and exit status 2. Progress bars (importing, downloading) are
 drawn on stderr when it is a terminal. Left out: card lookup for the rules commands (they take
@@ -23,7 +23,8 @@ DB_HELP = "The card index (default: $MTGDICE_INDEX, else $XDG_DATA_HOME/mtgdice/
 
 @click.group("cards", cls=LazyGroup, context_settings=CONTEXT)
 def cards_group() -> None:
-    """Card data: import a Scryfall bulk file, download the current one, search the local index."""
+    """Card data: import a Scryfall bulk file, download the current one, search the local index, show
+    which card data is used (--cards, $MTGDICE_CARDS, your index, else the data inside the package)."""
 
 
 @contextmanager
@@ -110,3 +111,36 @@ def search_command(query: str, db: str | None, as_json: bool) -> None:
             features += f" (not compiled: {card.compile_error})"
         table.add_row(card.name, card.type_line, features)
     console().print(table)
+
+
+@cards_group.command("info", context_settings=CONTEXT)
+@click.option("--cards", "cards_path", metavar="PATH", help="A card file, as the rules commands take it.")
+def info_command(cards_path: str | None) -> None:
+    """Which card data the commands use, the lookup order, and where the embedded data comes from."""
+    import os
+
+    from mtgdice.cards.catalog import card_source
+    from mtgdice.cards.embedded import EMBEDDED_NAME, embedded_enabled, embedded_info
+    from mtgdice.cards.index import default_index_path
+
+    with _one_line_errors():
+        source = card_source(cards_path)
+        catalog = source.load() if source is not None else None
+        embedded = embedded_info()
+    if source is None or catalog is None:
+        out("Card data in use: none (the embedded data is turned off by $MTGDICE_EMBEDDED_CARDS).")
+    else:
+        out(f"Card data in use: {source.describe()} ({len(catalog):,} cards).")
+    index_path = default_index_path()
+    from_env = os.environ.get("MTGDICE_CARDS")
+    steps = [
+        f"--cards PATH: {cards_path if cards_path else 'not given'}",
+        f"$MTGDICE_CARDS: {from_env if from_env else 'not set'}",
+        f"your card index ($MTGDICE_INDEX or the default path) {index_path}: "
+        + ("present" if index_path.is_file() else "absent (mtgdice cards import FILE builds it)"),
+        f"{EMBEDDED_NAME}: " + ("on" if embedded_enabled() else "off ($MTGDICE_EMBEDDED_CARDS)"),
+    ]
+    out("Lookup order, the first found is used:")
+    for number, step in enumerate(steps, 1):
+        out(f"  {number}. {step}")
+    out(f"Embedded card data: {embedded.describe()}.")

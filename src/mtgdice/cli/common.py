@@ -33,7 +33,10 @@ COMMANDS = {
 }
 """Each subcommand and where it lives, ``module:attribute``; a module is imported when its command runs."""
 
-CARDS_HELP = "Scryfall-format card file (default: $MTGDICE_CARDS, then the card index of `mtgdice cards`)."
+CARDS_HELP = (
+    "Scryfall-format card file (default: $MTGDICE_CARDS, then the card index of `mtgdice cards`, "
+    "then the card data inside the package; `mtgdice cards info` shows which)."
+)
 DB_HELP = "The roll log (default: $MTGDICE_DB, else $XDG_DATA_HOME/mtgdice/rolls.sqlite, ~/.local/share by default)."
 BOARD_HELP = (
     "separated by ';' (commas belong to names), repeatable; NAME@2 sets a level, NAME+2 two +1/+1 counters, "

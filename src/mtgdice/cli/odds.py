@@ -421,6 +421,10 @@ def fairness_command(rolls: int, dice: str, source: str, seed: int | None, as_js
         report = FairnessReport(source, results)
     except MtgDiceError as error:
         fail(str(error))
+    for result in results:
+        warning = result.too_few()
+        if warning:
+            out(f"mtgdice: warning: {warning}", err=True)
     if as_json:
         out(dumps(report.to_json()))
         return

@@ -22,6 +22,9 @@ from mtgdice.rules.budget import Meter
 ALPHA = 0.001
 """A die fails when its p-value is below this (a fair source fails one test in a thousand)."""
 
+MIN_EXPECTED = 5.0
+"""Chi-square's approximation holds only when every face is expected this many times or more."""
+
 
 @dataclass(frozen=True, slots=True)
 class DieFairness:
@@ -38,6 +41,25 @@ class DieFairness:
     @property
     def fair(self) -> bool:
         return self.p_value >= ALPHA
+
+    def too_few(self) -> str | None:
+        """A warning when some face is expected fewer than :data:`MIN_EXPECTED` times (the test's
+        p-value is not valid then), else ``None``.
+
+        >>> from mtgdice.rules import SeededSource
+        >>> print(die_fairness(SeededSource(1), Die(20), 60).too_few())
+        d20: 3 rolls expected per face, fewer than the 5 chi-square needs; use --rolls 100 or more
+        >>> die_fairness(SeededSource(1), Die(20), 100).too_few() is None
+        True
+        """
+        fewest = min(want for _, want in self.expected)
+        if fewest >= MIN_EXPECTED:
+            return None
+        needed = math.ceil(self.rolls * MIN_EXPECTED / fewest)
+        return (
+            f"{self.die.name}: {fewest:g} rolls expected per face, fewer than the {MIN_EXPECTED:g} chi-square "
+            f"needs; use --rolls {needed} or more"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +85,7 @@ class FairnessReport:
                     "degrees_of_freedom": result.degrees,
                     "p_value": result.p_value,
                     "fair": result.fair,
+                    "too_few": result.too_few(),
                     "observed": dict(result.observed),
                 }
                 for result in self.dice

@@ -432,7 +432,7 @@ class Game:
         return next((card for card in roller.battlefield if card.name == name), None)
 
     def _who_decides(self, roller: Player, decision: Decision, view: _View) -> str:
-        """The game player a decision belongs to (DESIGN.md §3.15): the owner of the permanent
+        """The game player a decision belongs to (docs/design.md §15): the owner of the permanent
         whose effect asks when it is another player's, else the seat the rules name."""
         if decision.zone is Zone.OPPONENTS and decision.position is not None and decision.player != YOU:
             return view.owners[decision.position]

@@ -77,7 +77,7 @@ def expectations(
             if summary.again and summary.again_times > 1 and not _settled(found[index[summary.state]], summary.state):
                 raise RollLimitError(
                     "odds: a repeat asks for several executions from a turn state later executions can still "
-                    "change; this roll is not solved exactly (use simulation)"
+                    "change; this roll is not solved exactly (estimate it with 'mtgdice simulate')"
                 )
     solution = _solve(matrix, size)
     if any(line[0] < 0 for line in solution):

@@ -403,7 +403,7 @@ def brute_force(problem: Problem, first_roll: int | None = None) -> dict[Summary
     if first_roll * math.log(max(faces, 1)) > math.log(runs):
         raise RollLimitError(
             f"odds: {faces}^{first_roll} face sequences for the first roll alone are more than the {runs} "
-            "this roll's decisions let the odds engine enumerate; use simulation (mtgdice.sim) instead"
+            "this roll's decisions let the odds engine enumerate; estimate it with 'mtgdice simulate' instead"
         )
     return Search(problem, first_roll).distribution()
 

@@ -4,7 +4,7 @@ A :class:`Permanent` is a card in a zone with its compiled effects and its state
 counters, tapped, stored results, CR 706.8). A :class:`Holder` is one effect found on the board
 with where it is: the resolver hands it to the effect, which asks it whose rolls it sees and who
 controls it. Zone order — battlefield, opponents, graveyard, command, list order within each — is
-the order effects are met in (DESIGN.md §3.5).
+the order effects are met in (docs/design.md §5).
 """
 
 from __future__ import annotations

@@ -88,7 +88,7 @@ class Meter:
         if self.runs > self.budget.runs:
             raise RollLimitError(
                 f"budget: more than {self.budget.runs} resolutions for one answer; "
-                "use simulation for this roll, or a smaller board"
+                "estimate this roll with 'mtgdice simulate', or use a smaller board"
             )
 
     def spend_rolls(self, rolls: int) -> None:

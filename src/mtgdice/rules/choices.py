@@ -1,4 +1,4 @@
-"""Decisions met while resolving, and the injected ``Chooser`` that answers them (DESIGN.md §4).
+"""Decisions met while resolving, and the injected ``Chooser`` that answers them (docs/design.md, choices).
 
 Every decision (ignore which tied die, reroll or not, apply an optional modifier, increase or
 decrease, choose one result, roll again, which stored results to reroll) is a :class:`Decision`
@@ -80,7 +80,21 @@ class Decision:
 
 @runtime_checkable
 class Chooser(Protocol):
-    """Answers decisions: ``bool`` for yes/no, ``int`` for pick one, ``tuple[int, ...]`` for pick any."""
+    """Answers decisions: ``bool`` for yes/no, ``int`` for pick one, ``tuple[int, ...]`` for pick any.
+
+    Any object with a ``decide`` method is one; this one takes the highest of the offered values:
+
+    >>> from mtgdice import ScriptedSource, compile_text, resolve
+    >>> class Highest:
+    ...     def decide(self, decision):
+    ...         return max(range(len(decision.values)), key=decision.values.__getitem__)
+    >>> isinstance(Highest(), Chooser)
+    True
+    >>> card = compile_text("Roll two d6 and choose one result.\\n1\u20143 | Scry 1.\\n4\u20146 | Draw a card.")
+    >>> outcome = resolve(card.rolls[0], source="Example", dice=ScriptedSource([2, 5]), chooser=Highest())
+    >>> outcome.executions[0].chosen, outcome.executions[0].row, outcome.decisions[0][0].prompt
+    (1, 1, 'Choose one result')
+    """
 
     def decide(self, decision: Decision) -> Answer: ...
 
@@ -146,6 +160,13 @@ class ScriptedChooser:
 
 
 class Policy(enum.Enum):
+    """How a :class:`PolicyChooser` answers: decline every optional action, accept every one, or
+    take the options that make the result as large or as small as they can.
+
+    >>> Policy("maximize"), [policy.value for policy in Policy]
+    (<Policy.MAXIMIZE: 'maximize'>, ['decline', 'accept', 'maximize', 'minimize'])
+    """
+
     DECLINE = "decline"
     ACCEPT = "accept"
     MAXIMIZE = "maximize"

@@ -18,7 +18,12 @@ from mtgdice.rules.records import direct_init
 
 
 class PlanarFace(enum.Enum):
-    """The faces of the planar die (CR 901.3): one chaos, one planeswalk, four blank."""
+    """The faces of the planar die (CR 901.3): one chaos, one planeswalk, four blank.
+
+    >>> from mtgdice import PLANAR_DIE
+    >>> [face.value for face in PLANAR_DIE.faces].count("blank")
+    4
+    """
 
     BLANK = "blank"
     CHAOS = "chaos"
@@ -73,10 +78,22 @@ PLANAR_FACES: tuple[Face, ...] = (
     PlanarFace.BLANK,
 )
 PLANAR_DIE = Die(None)
+"""The planar die (CR 901.3): six faces, one chaos, one planeswalk, four blank; it has no number.
+
+>>> PLANAR_DIE.planar, PLANAR_DIE.sides, len(PLANAR_DIE.faces)
+(True, None, 6)
+"""
 
 
 class Fate(enum.Enum):
-    """What became of a physical die (CR 706.6, Unfinity reroll ruling)."""
+    """What became of a physical die (CR 706.6, Unfinity reroll ruling).
+
+    >>> from mtgdice import ScriptedSource, compile_text, resolve
+    >>> card = compile_text("Roll two d6 and ignore the lower roll.")
+    >>> outcome = resolve(card.rolls[0], source="Example", dice=ScriptedSource([6, 3]))
+    >>> [die.fate for die in outcome.executions[0].dice]
+    [<Fate.COUNTED: 'counted'>, <Fate.IGNORED: 'ignored'>]
+    """
 
     COUNTED = "counted"
     IGNORED = "ignored"

@@ -1,4 +1,4 @@
-"""What an effect reads or changes of a roll: its footprint (DESIGN.md §2).
+"""What an effect reads or changes of a roll: its footprint (docs/design.md, architecture).
 
 Every effect class declares a :class:`Footprint`; so does the roll instruction itself. The odds
 engine and the simulation take a shortcut only when the footprint of everything on the board is

@@ -1,4 +1,4 @@
-"""Players as a roll sees them: seats, whose rolls an effect sees, who decides (DESIGN.md §3.15).
+"""Players as a roll sees them: seats, whose rolls an effect sees, who decides (docs/design.md §15).
 
 A resolution is seen from the side of the player who resolves it: that player is seat 0
 (:data:`YOU`); the other players are seats 1, 2, ... in turn order. Every permanent in the
@@ -67,7 +67,7 @@ class Scope(enum.Enum):
 
 
 class Decider(enum.Enum):
-    """Who answers a decision an effect asks (DESIGN.md §3.15)."""
+    """Who answers a decision an effect asks (docs/design.md §15)."""
 
     ROLLER = "roller"
     CONTROLLER = "controller"

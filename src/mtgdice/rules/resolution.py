@@ -1,4 +1,4 @@
-"""Resolving one roll instruction, CR 706 step by step (DESIGN.md §3).
+"""Resolving one roll instruction, CR 706 step by step (docs/design.md).
 
 :func:`resolve` carries out an instruction against a board, with faces from a ``DiceSource`` and
 decisions from a ``Chooser``. One execution is:
@@ -75,6 +75,12 @@ class Execution:
     then ``rows``); ``outcomes`` indexes the instruction's outcomes that hold; ``again_times`` is
     how many more executions a roll again or repeat asks for; ``standing`` are the seats with the
     lowest or highest result when each player rolled.
+
+    >>> from mtgdice import ScriptedSource, compile_text, resolve
+    >>> card = compile_text("Roll two d12 and ignore the lower roll.\\n1\u20146 | Scry 1.\\n7\u201412 | Scry 2.")
+    >>> execution = resolve(card.rolls[0], source="Example", dice=ScriptedSource([4, 11])).executions[0]
+    >>> [(die.natural, die.fate.value) for die in execution.dice], execution.results, execution.row
+    ([(4, 'ignored'), (11, 'counted')], (11,), 1)
     """
 
     dice: tuple[DieRoll, ...]
@@ -103,7 +109,7 @@ class Execution:
     @property
     def table_value(self) -> int | None:
         """What a results table read once is read with (CR 706.3a): the chosen result, the only
-        counted result, or the total when several dice count (DESIGN.md §3.7)."""
+        counted result, or the total when several dice count (docs/design.md §7)."""
         return read_once(self.counted, self.chosen)
 
     @property
@@ -131,7 +137,14 @@ def total_of(dice: Sequence[DieRoll]) -> int | None:
 @dataclass(frozen=True, slots=True)
 class Resolution:
     """Everything that happened: executions, triggerings, stored results, decisions asked, and
-    the turn afterwards."""
+    the turn afterwards.
+
+    >>> from mtgdice import ScriptedSource, compile_text, resolve
+    >>> card = compile_text("Roll a d6.\\n1\u20143 | Scry 1.\\n4\u20146 | Draw a card.")
+    >>> outcome = resolve(card.rolls[0], source="Example", dice=ScriptedSource([5]))
+    >>> len(outcome.executions), outcome.executions[0].row, outcome.triggers, outcome.source
+    (1, 1, (), 'scripted')
+    """
 
     executions: tuple[Execution, ...]
     triggers: tuple[TriggerHit, ...]
@@ -493,7 +506,7 @@ class _Resolution(Decisions):
         self._set(die.index, fate=Fate.REROLLED)
         if holder is not None:
             self.made.add((holder.key, die.index))
-        # A reroll is a new roll of that die: the replacements meet it again (DESIGN.md §3.5).
+        # A reroll is a new roll of that die: the replacements meet it again (docs/design.md §5).
         first = len(self.records)
         self._roll(self._plan(1, die.die, roller))
         for position in range(first, len(self.records)):
@@ -918,12 +931,12 @@ def _same_effect(effect: EffectBase) -> object:
 
 
 def read_once(counted: Sequence[DieRoll], chosen: int | None) -> int | None:
-    """The value a table read once is read with (CR 706.3a, DESIGN.md §3.7)."""
+    """The value a table read once is read with (CR 706.3a, docs/design.md §7)."""
     if chosen is not None:
         return counted[chosen].result
     if len(counted) == 1:
         return counted[0].result
-    # Several dice count and the table is read once: by their total (DESIGN.md §3.7).
+    # Several dice count and the table is read once: by their total (docs/design.md §7).
     return total_of(counted)
 
 

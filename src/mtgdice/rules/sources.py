@@ -23,7 +23,16 @@ from mtgdice.rules.errors import DiceExhaustedError, InputError
 class DiceSource(Protocol):
     """Anything that can show the face of one die.
 
-    ``name`` is recorded with every roll so a log says where its faces came from.
+    ``name`` is recorded with every roll so a log says where its faces came from. A loaded die for
+    a test, say:
+
+    >>> from mtgdice import Die, PLANAR_DIE, PlanarFace
+    >>> class AlwaysHigh:
+    ...     name = "always high"
+    ...     def roll(self, die):
+    ...         return PlanarFace.CHAOS if die == PLANAR_DIE else die.sides
+    >>> isinstance(AlwaysHigh(), DiceSource), AlwaysHigh().roll(Die(20)), AlwaysHigh().roll(PLANAR_DIE)
+    (True, 20, <PlanarFace.CHAOS: 'chaos'>)
     """
 
     name: str

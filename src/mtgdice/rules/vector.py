@@ -1,4 +1,4 @@
-"""The steps of one execution over numpy arrays: many simulated rolls at once (DESIGN.md §2).
+"""The steps of one execution over numpy arrays: many simulated rolls at once (docs/design.md, architecture).
 
 Each function here is the array form of a step of ``rules/resolution.py`` and calls the array form
 each effect class provides beside its scalar behaviour (``Replacement.vectorised``,

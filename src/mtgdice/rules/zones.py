@@ -1,7 +1,7 @@
 """Zones a card can be in for a roll, and who controls what is there (json-interface.md zones).
 
 Zone order — battlefield, opponents, graveyard, command — is the order effects are met in
-(DESIGN.md §3.5); list order within a zone comes after it.
+(docs/design.md §5); list order within a zone comes after it.
 """
 
 from __future__ import annotations

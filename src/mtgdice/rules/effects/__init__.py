@@ -1,4 +1,4 @@
-"""Effects that act on other rolls: one class per kind, each acting at its own step (DESIGN.md §2, §3).
+"""Effects that act on other rolls: one class per kind, each acting at its own step (docs/design.md).
 
 A kind is a frozen dataclass built by the compiler from text; it declares its footprint and does
 its own work when the resolver reaches its step (:mod:`mtgdice.rules.effects.base`). Kinds are

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 
 class Step(enum.Enum):
-    """Where in the pipeline an effect acts (rules/resolution.py, DESIGN.md §3)."""
+    """Where in the pipeline an effect acts (rules/resolution.py, docs/design.md)."""
 
     COUNT = "count"  # replacements of "roll one or more dice": add dice and ignore some (CR 616, 706.6)
     EACH_DIE = "each die"  # replacements of "roll a die": roll two of that die and ignore one
@@ -46,7 +46,7 @@ REPLACEMENT_STEPS = (Step.COUNT, Step.EACH_DIE)
 
 
 class Event(enum.Enum):
-    """The two events of a roll (DESIGN.md §3.10)."""
+    """The two events of a roll (docs/design.md §10)."""
 
     DIE_ROLLED = "die rolled"  # once per counted die: "whenever you roll a die / a 6"
     DICE_ROLLED = "dice rolled"  # once per execution and roller: "whenever you roll one or more dice"

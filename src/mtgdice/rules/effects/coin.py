@@ -56,7 +56,7 @@ class PairEachCoin(CoinEffect):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ReflipPermission(CoinEffect):
-    """Reflip a coin, paying ``cost`` (its controller decides, DESIGN.md §3.15)."""
+    """Reflip a coin, paying ``cost`` (its controller decides, docs/design.md §15)."""
 
     step: ClassVar[Step] = Step.COIN
     kind: ClassVar[str] = "reflip"

@@ -3,7 +3,7 @@
 A reroll is a new roll of that die: per-die replacements apply to it again (the pair-each-die
 ruling: it "applies to rerolls as well"), and the rerolled-away roll "essentially never happened" (Unfinity
 ruling): it triggers nothing and no effect considers it. The controller of the permission decides
-whether to use it (DESIGN.md §3.15); when it is "reroll any die" on another player's die, the
+whether to use it (docs/design.md §15); when it is "reroll any die" on another player's die, the
 controller rolls the new die (Pippa ruling).
 """
 

@@ -1,4 +1,4 @@
-"""Triggered abilities on the events of a roll (DESIGN.md §3.10).
+"""Triggered abilities on the events of a roll (docs/design.md §10).
 
 ``DieRolled`` happens once per counted die (roller, sides, natural, result, its number among the
 roller's dice this turn), ``DiceRolled`` once per execution and roller. Ignored and rerolled-away
