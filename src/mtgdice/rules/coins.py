@@ -29,6 +29,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from mtgdice.rules.amounts import Amount
 from mtgdice.rules.board import Board, Holder
@@ -171,9 +172,7 @@ class FlipInstruction:
     @property
     def amounts(self) -> tuple[str, ...]:
         """Names of the variable amounts this instruction needs."""
-        return tuple(
-            dict.fromkeys(a.name for a in (self.count, self.times) if a is not None and a.name is not None)
-        )
+        return tuple(dict.fromkeys(a.name for a in (self.count, self.times) if a is not None and a.name is not None))
 
     def outcomes_holding(self, coins: Sequence[CoinFlip]) -> tuple[int, ...]:
         """The outcomes that hold for one execution's counted coins ("otherwise" when none did)."""
@@ -339,7 +338,7 @@ class _Flip(Decisions):
         holders = effects_of(board).coins
         self.partners: tuple[Holder[CoinEffect], ...] = tuple(h for h in holders if h.effect.partners())
         self.reflips = tuple(h for h in holders if isinstance(h.effect, ReflipPermission))
-        self.triggered = tuple(h for h in holders if isinstance(h.effect, CoinTrigger))
+        self.triggered = tuple(cast(Holder[CoinTrigger], h) for h in holders if isinstance(h.effect, CoinTrigger))
         self.fixed_call = call
         self.coins: list[CoinFlip] = []
         self.reflipped = 0

@@ -66,7 +66,7 @@ def speaks(sentence: str) -> bool:
 def speaks_of_result(sentence: str) -> bool:
     """Whether a sentence names a result: marked only inside a text that :func:`speaks` elsewhere.
 
-    >>> speaks_of_result("You gain life equal to the result.")
+    >>> speaks_of_result("Scry X, where X is that result.")
     True
     """
     return _RESULT.search(sentence) is not None
@@ -76,7 +76,7 @@ def marked(sentences: list[str]) -> list[int]:
     """The indices of the sentences of one text that speak of dice or coins: each that
     :func:`speaks`, and each that names a result when another does.
 
-    >>> marked(["Roll a d6.", "Draw cards equal to the result.", "Flying."])
+    >>> marked(["Roll a d6.", "Scry X, where X is that result.", "Flying."])
     [0, 1]
     """
     strong = [index for index, sentence in enumerate(sentences) if speaks(sentence)]

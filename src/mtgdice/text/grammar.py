@@ -1295,7 +1295,13 @@ def _until(f: Fields) -> FlipTail:
 
 FLIP_UNTIL = Rule(
     "FLIP_UNTIL",
-    seq("until", words("you", "they", "that player"), _WIN_OR_LOSE, words("a flip", "a coin flip"), opt(cap("stop", "or choose to stop flipping"))),
+    seq(
+        "until",
+        words("you", "they", "that player"),
+        _WIN_OR_LOSE,
+        words("a flip", "a coin flip"),
+        opt(cap("stop", "or choose to stop flipping")),
+    ),
     build=_until,
     doc='"until you lose a flip", "until you win a flip", "... or choose to stop flipping".',
 )
@@ -1421,7 +1427,8 @@ COIN_IF = Rule(
         cap("text", rest()),
     ),
     build=_coin_if,
-    doc='"If you win the flip, ...", "when you lose the flip, ...", "if you win 2 or more flips, ...", "if you win all the flips, ...".',
+    doc='"If you win the flip, ...", "when you lose the flip, ...", "if you win 2 or more flips, ...", '
+    '"if you win all the flips, ...".',
 )
 
 _COMES_UP = words("comes up", "came up", "come up", "lands", "land")
@@ -1456,7 +1463,7 @@ _COUNTED_COIN = alt(
     seq(_COIN_NOUN, opt(words("that", "which")), _COMES_UP, _SIDE),
     seq(words("player", "players"), "whose coin", _COMES_UP, _SIDE),
 )
-_EACH_COIN = seq(alt(words("for each", "to each", "each"), "where x is the number of"), _COUNTED_COIN)
+_EACH_COIN = seq(alt(words("for each", "to each", "each"), seq("where x is", "the number", "of")), _COUNTED_COIN)
 
 
 def _coin_each(f: Fields) -> CoinWhen:
@@ -1469,7 +1476,7 @@ COIN_EACH = Rule(
     seq(opt(span(until=_EACH_COIN)), _EACH_COIN, opt(rest())),
     build=_coin_each,
     doc='"For each flip you win, ...", "... for each flip you won", "... for each coin that comes up heads", '
-    '"each player whose coin comes up tails ...", "where X is the number of coins that came up heads".',
+    '"each player whose coin comes up tails ...", "X ..., where X is how many coins came up heads" (its words).',
 )
 
 COIN_REPEAT = Rule(
@@ -1488,6 +1495,7 @@ COIN_REPEAT = Rule(
     build=lambda f: Until.ALL_HEADS,
     doc='"Repeat this process until both players\' coins come up heads on the same flip."',
 )
+
 
 @dataclass(frozen=True, slots=True)
 class CoinTriggerWords:
