@@ -148,15 +148,23 @@ def resolution_lines(resolution: Resolution) -> list[str]:
 
 
 def flip_lines(flip: FlipResolution) -> list[str]:
-    """A coin flip for people: each coin (ignored and reflipped ones marked), the result, the call."""
+    """A flip for people: each execution's coins (ignored and reflipped ones marked, with the call
+    and whether it won), the counted sides, flips won and lost, the triggers."""
     lines = []
-    for coin in flip.coins:
-        fate = "" if coin.counted else f" ({'ignored' if coin.fate.value == 'ignored' else 'reflipped'})"
-        lines.append(f"  coin {coin.index + 1}: {coin.side.value}{fate}")
+    several = len(flip.executions) > 1
+    for number, execution in enumerate(flip.executions):
+        if several:
+            lines.append(f"Flip {number + 1}:")
+        for coin in execution.coins:
+            fate = "" if coin.counted else f" ({'ignored' if coin.fate.value == 'ignored' else 'reflipped'})"
+            called = "" if coin.call is None else f", called {coin.call.value}: {'won' if coin.won else 'lost'}"
+            lines.append(f"  coin {coin.index + 1}: {coin.side.value}{called}{fate}")
     results = ", ".join(side.value for side in flip.results)
     lines.append(f"Coin: {results}")
-    if flip.won is not None and flip.call is not None:
-        lines.append(f"Called {flip.call.value}: {'won' if all(flip.won) else 'lost'} the flip (CR 705.1)")
+    if flip.won is not None:
+        lines.append(f"Flips won: {flip.flips_won}, lost: {flip.flips_lost} (CR 705.1)")
+    if flip.triggers:
+        lines.append("Triggered: " + ", ".join(hit.card for hit in flip.triggers))
     lines.append(f"Dice source: {flip.source}")
     return lines
 

@@ -289,6 +289,54 @@ class FlipResolution:
         return TurnState(self.used)
 
 
+@dataclass(frozen=True, slots=True)
+class FlipState:
+    """What one execution of a flip leaves for the next: once-each-turn uses, permanents tapped and
+    counters paid for costs (so that an exact solver can carry them from execution to execution)."""
+
+    used: frozenset[str] = frozenset()
+    tapped: frozenset[str] = frozenset()
+    counters_paid: tuple[tuple[tuple[str, str], int], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class FlipStep:
+    """One execution of a flip instruction from a state: what it came to, the triggers it caused,
+    whether the instruction asks to be carried out again (a limit of times aside), the state after."""
+
+    execution: FlipExecution
+    triggers: tuple[CoinTriggered, ...]
+    again: bool
+    state: FlipState
+
+
+def flip_step(
+    instruction: FlipInstruction,
+    *,
+    count: int,
+    source: DiceSource,
+    board: Board,
+    chooser: Chooser,
+    state: FlipState = FlipState(),
+    players: int = 2,
+    name: str = "coin",
+) -> FlipStep:
+    """Carry out ``instruction`` once from ``state`` (the odds engine's step; :func:`flip` loops it).
+
+    >>> from mtgdice.rules.sources import ScriptedSource
+    >>> from mtgdice.rules.choices import ScriptedChooser
+    >>> until = FlipInstruction(call=True, until=Until.LOSE)
+    >>> step = flip_step(until, count=1, source=ScriptedSource([1]), board=Board(), chooser=ScriptedChooser([0]))
+    >>> step.execution.won, step.again
+    (1, True)
+    """
+    run = _Flip(instruction, source, board, chooser, TurnState(state.used), None)
+    run.tapped = set(state.tapped)
+    run.counters_paid = dict(state.counters_paid)
+    execution, triggers, again = run.step(count, instruction.flipper.seats(players), name)
+    return FlipStep(execution, tuple(triggers), again, run.state)
+
+
 def flip(
     instruction: FlipInstruction,
     *,
@@ -344,18 +392,16 @@ class _Flip(Decisions):
         self.reflipped = 0
 
     def run(self, count: int, times: int | None, players: int, name: str, limit: int | None) -> FlipResolution:
-        instruction = self.instruction
         executions: list[FlipExecution] = []
         triggers: list[CoinTriggered] = []
-        seats = instruction.flipper.seats(players)
+        seats = self.instruction.flipper.seats(players)
         while True:
-            execution = self._execution(count, seats)
+            execution, caused, again = self.step(count, seats, name)
             executions.append(execution)
-            for coin in execution.counted:
-                triggers += self._triggers(coin, name)
+            triggers += caused
             if limit is not None and len(executions) >= limit:
                 break
-            if not self._again(execution, len(executions), times):
+            if not again or (times is not None and len(executions) >= times):
                 break
             if len(executions) >= MAX_EXECUTIONS:
                 raise RollLimitError(
@@ -365,10 +411,23 @@ class _Flip(Decisions):
             tuple(executions), frozenset(self.used), self.source.name, tuple(self.asked), tuple(triggers), name
         )
 
-    def _again(self, execution: FlipExecution, done: int, times: int | None) -> bool:
-        """Whether the instruction is carried out once more (CR 705; like CR 706.3c)."""
+    def step(self, count: int, seats: tuple[Seat, ...], name: str) -> tuple[FlipExecution, list[CoinTriggered], bool]:
+        """One execution, the triggers it caused, and whether the instruction asks for another."""
+        execution = self._execution(count, seats)
+        triggers: list[CoinTriggered] = []
+        for coin in execution.counted:
+            triggers += self._triggers(coin, name)
+        return execution, triggers, self._again(execution)
+
+    @property
+    def state(self) -> FlipState:
+        return FlipState(frozenset(self.used), frozenset(self.tapped), tuple(sorted(self.counters_paid.items())))
+
+    def _again(self, execution: FlipExecution) -> bool:
+        """Whether the instruction asks to be carried out once more (CR 705; like CR 706.3c); a
+        limit of times is the caller's."""
         until = self.instruction.until
-        if until is None or (times is not None and done >= times):
+        if until is None:
             return False
         if until is Until.LOSE and execution.lost:
             return False
