@@ -18,7 +18,7 @@ keep is chosen to win the flip (the flipper's own interest, CR 705.1) unless the
 from __future__ import annotations
 
 import math
-from collections import Counter
+from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -26,7 +26,6 @@ from fractions import Fraction
 from mtgdice.rules import Board
 from mtgdice.rules.choices import Answer, Ask, Decision, Policy, PolicyChooser, Topic
 from mtgdice.rules.coins import (
-    COIN,
     CoinFace,
     CoinReads,
     FlipInstruction,
@@ -150,7 +149,7 @@ class _Solver:
         return flip_step(
             self.instruction,
             count=self.count,
-            source=_Faces(faces),  # type: ignore[arg-type]
+            source=_Faces(faces),
             board=self.board,
             chooser=self.chooser,
             state=state,
@@ -195,7 +194,7 @@ class _Solver:
         key = (state, done if self.times is not None else 0)
         if key in self._expect:
             return self._expect[key]
-        total: Counter[str] = Counter()
+        total: defaultdict[str, Fraction] = defaultdict(Fraction)
         loop = Fraction(0)
         for p, step in self.steps(state):
             execution = step.execution
@@ -224,7 +223,7 @@ class _Solver:
         key = (state, done if self.times is not None else 0, so_far)
         if key in self._totals:
             return self._totals[key]
-        found: Counter[Totals] = Counter()
+        found: defaultdict[Totals, Fraction] = defaultdict(Fraction)
         loop = Fraction(0)
         for p, step in self.steps(state):
             won = min(so_far[0] + step.execution.won, self.cap_won)
@@ -279,7 +278,7 @@ def coin_odds(
         for side in CoinFace
         if counted
     )
-    won: Counter[int] = Counter()
+    won: defaultdict[int, Fraction] = defaultdict(Fraction)
     for p, step in first:
         won[step.execution.won] += p
     triggers = tuple(

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from mtgdice.odds.coins import CoinPolicy
 from mtgdice.rules import Board
-from mtgdice.rules.coins import CoinFace, CoinReads, FlipInstruction, FlipResolution, flip
+from mtgdice.rules.coins import CoinReads, FlipInstruction, FlipResolution, flip
 from mtgdice.rules.errors import InputError
 from mtgdice.rules.sources import SeededSource
 
