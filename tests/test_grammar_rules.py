@@ -56,10 +56,10 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "COIN_IF": (
         "Flip a coin. If you lose the flip, ~ deals 2 damage to you.",
         "{T}: Flip two coins. If you win 2 or more flips, draw three cards.",
-        "Whenever ~ attacks, flip five coins. If you win all the flips, you win the game.",
+        "Whenever ~ attacks, flip five coins. If you win all the flips, roll a d20.",
     ),
     "COIN_SIDE_IF": (
-        "Flip a coin. If it comes up tails, exile ~.",
+        "Flip a coin. If it comes up tails, roll a d6 and ~ deals that much damage to you.",
         "Flip two coins. If both coins come up tails, draw 3 cards.",
         "At the beginning of your upkeep, flip a coin. If the coin comes up heads, put a +1/+1 counter on ~.",
     ),

@@ -66,11 +66,14 @@ class CoinFace(enum.Enum):
 
 class Until(enum.Enum):
     """When a flip instruction stops carrying itself out again: "until you lose/win a flip", or
-    "repeat this process until <every coin> come(s) up heads" (``ALL_HEADS``)."""
+    "repeat this process until <every coin> come(s) up heads" (``ALL_HEADS``), or whenever a player
+    decides to flip again (``CHOSEN``)."""
 
     LOSE = "lose"
     WIN = "win"
     ALL_HEADS = "all heads"
+    CHOSEN = "chosen"
+    """A player decides after each flip whether to flip again."""
 
 
 class Flipper(enum.Enum):
@@ -435,7 +438,7 @@ class _Flip(Decisions):
             return False
         if until is Until.ALL_HEADS and execution.results and all(s is CoinFace.HEADS for s in execution.results):
             return False
-        if self.instruction.may_stop:
+        if self.instruction.may_stop or until is Until.CHOSEN:
             return self.ask_yes(Topic.ROLL_AGAIN, "Flip again?", player=YOU)
         return True
 

@@ -391,13 +391,16 @@ class _Compiler:
         state.effect = None
         state.last_flip = True
 
-    def update_flip(self, state: _State, outcome: FlipOutcome | None = None, **changes: Any) -> bool:
-        """Add an outcome to the ability's flip (or change it); False when there is none."""
+    def update_flip(
+        self, state: _State, outcome: FlipOutcome | None = None, each_execution: bool = False, **changes: Any
+    ) -> bool:
+        """Add an outcome to the ability's flip (or change it); False when there is none. An outcome
+        after a flip repeated by its own words reads every execution, unless ``each_execution``."""
         if state.flip is None:
             return False
         flip = self.flips[state.flip]
         if outcome is not None:
-            over_all = flip.until is not None and outcome.reads is not CoinReads.NONE
+            over_all = flip.until is not None and outcome.reads is not CoinReads.NONE and not each_execution
             changes["outcomes"] = flip.outcomes + (replace(outcome, over_all=over_all),)
         self.flips[state.flip] = replace(flip, **changes)
         return True
@@ -971,6 +974,10 @@ def _flips(c: _Compiler, phrase: g.FlipPhrase, original: str, state: _State) -> 
             count = Amount.named(amount_name("each " + tail.for_each))
         if tail.times is not None:
             times = _count(tail.times)
+        if tail.where is not None:
+            named = Amount.named(amount_name(tail.where), aliases=("X",))
+            count = named if count.name == "X" else count
+            times = named if times is not None and times.name == "X" else times
         until = tail.until or until
         may_stop = may_stop or tail.may_stop
     if count.fixed and count.constant < 0:
@@ -992,7 +999,17 @@ def _flips(c: _Compiler, phrase: g.FlipPhrase, original: str, state: _State) -> 
 def _coin_outcome(c: _Compiler, when: g.CoinWhen, original: str, state: _State) -> bool:
     """An outcome of the ability's flip: won or lost, heads or tails, once or for each flip."""
     outcome = FlipOutcome(original, when.reads, each=when.each, at_least=when.at_least, every=when.every)
-    return c.update_flip(state, outcome)
+    if when.again and state.flip is not None:
+        # Flipping again by choice after a flip won (lost) is flipping until one is lost (won), with a
+        # choice to stop; after either, it is a choice each time.
+        until = c.flips[state.flip].until
+        stops = Until.LOSE if when.reads is CoinReads.WON else Until.WIN
+        chosen = until is not None and until is not stops
+        c.update_flip(state, until=Until.CHOSEN if chosen else stops, may_stop=True)
+    added = c.update_flip(state, outcome, each_execution=when.again)
+    if when.rolls is not None:  # "if you win the flip, roll a d4": the effect's own rolls
+        _report(c, original, _add_rolls(c, when.rolls, original, state))
+    return added
 
 
 def _coin_repeat(c: _Compiler, until: Until, original: str, state: _State) -> bool:

@@ -1282,6 +1282,7 @@ class FlipTail:
     may_stop: bool = False
     times: str | None = None
     for_each: str | None = None
+    where: str | None = None
 
 
 _WIN_WORDS = ("win", "wins", "won")
@@ -1326,7 +1327,13 @@ FLIP_FOR_EACH = Rule(
     build=lambda f: FlipTail(for_each=f["what"]),
     doc='"flip a coin for each opponent you have": the count is that amount.',
 )
-FLIP_TAILS = (FLIP_UNTIL, FLIP_TIMES, FLIP_FOR_EACH)
+FLIP_WHERE = Rule(
+    "FLIP_WHERE",
+    seq(opt(","), "where x is", cap("what", span(stop=".")), END),
+    build=lambda f: FlipTail(where=f["what"]),
+    doc='"flip X coins, where X is <amount>": the amount X names.',
+)
+FLIP_TAILS = (FLIP_UNTIL, FLIP_TIMES, FLIP_FOR_EACH, FLIP_WHERE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -1397,6 +1404,10 @@ class CoinWhen:
     at_least: int = 1
     every: bool = False
     text: str = ""
+    again: bool = False
+    """Its effect flips again by choice ("... decides whether to flip again", "... and repeat this process")."""
+    rolls: Any = None
+    """The rolls of dice its effect makes (``ROLLS_IN_EFFECT``), if any."""
 
 
 def _won_or_lost(f: Fields) -> CoinReads:
@@ -1406,10 +1417,20 @@ def _won_or_lost(f: Fields) -> CoinReads:
 _COIN_WHO = words("you", "they", "that player", "the player", "he or she", "a player", "that opponent")
 
 
+FLIP_AGAIN = Rule(
+    "FLIP_AGAIN",
+    somewhere(alt(seq(words("decide", "decides"), "whether to flip again"), "repeat this process")),
+    doc='An outcome whose effect flips again if a player chooses: "... decides whether to flip again", '
+    '"... unless you pay {3} and repeat this process".',
+)
+
+
 def _coin_if(f: Fields) -> CoinWhen:
     every = "all" in f
     at_least = number(f["n"]) if "n" in f else 1
-    return CoinWhen(_won_or_lost(f), every=every, at_least=at_least, text=f.get("text", ""))
+    return CoinWhen(
+        _won_or_lost(f), every=every, at_least=at_least, text=f.get("text", ""), again="again" in f, rolls=f.get("rolls")
+    )
 
 
 COIN_IF = Rule(
@@ -1424,6 +1445,8 @@ COIN_IF = Rule(
             seq(cap("all", words("all", "all the", "all of the", "both", "each of the")), "flips"),
         ),
         ",",
+        peek(cap("again", FLIP_AGAIN)),
+        peek(cap("rolls", ROLLS_IN_EFFECT)),
         cap("text", rest()),
     ),
     build=_coin_if,
@@ -1452,9 +1475,10 @@ COIN_SIDE_IF = Rule(
         _COMES_UP,
         _SIDE,
         ",",
+        peek(cap("rolls", ROLLS_IN_EFFECT)),
         cap("text", rest()),
     ),
-    build=lambda f: CoinWhen(_side(f), every="all" in f, text=f["text"]),
+    build=lambda f: CoinWhen(_side(f), every="all" in f, text=f["text"], rolls=f.get("rolls")),
     doc='"If the coin comes up heads, ...", "if it comes up tails, ...", "if both coins come up heads, ...".',
 )
 
@@ -1897,6 +1921,8 @@ PRECEDENCE = (
         "'instead roll that many dice plus one' says how a roll is made, it rolls none",
     ),
     (TRIGGER.name, ROLLS.name, "'whenever you roll the planar die, ...' names the trigger's event, not a roll"),
+    (COIN_IF.name, ROLLS.name, "'if you win the flip, roll a d4': an outcome of the flip whose effect rolls"),
+    (COIN_SIDE_IF.name, ROLLS.name, "'if the coin comes up heads, roll a d6': an outcome that rolls"),
     (COIN_REPLACEMENT.name, FLIPS.name, "'instead flip two coins and ignore one' says how a flip is made"),
     (FIRST_FLIP.name, FLIPS.name, "'the first time you flip a coin each turn, ...' names the flip an effect acts on"),
 )
