@@ -18,6 +18,7 @@ import importlib.util
 import json
 import subprocess
 import sys
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -235,7 +236,7 @@ def test_a_coin_is_not_a_die() -> None:
 
 
 def brute_force(
-    instruction: FlipInstruction, board: Board, amounts: dict[str, int], depth: int = 14
+    instruction: FlipInstruction, board: Board, amounts: dict[str, int], depth: int = 10
 ) -> tuple[Fraction, Fraction]:
     """Expected flips won over whole resolutions, by running :func:`flip` on every face sequence of
     up to ``depth`` coins: (the expectation over the sequences that ended, the probability of those
@@ -261,7 +262,9 @@ def brute_force(
     while pending:
         faces = pending.pop()
         try:
-            resolution = flip(instruction, source=Prefix(faces), board=board, chooser=CoinPolicy("decline"), amounts=amounts)
+            resolution = flip(
+                instruction, source=Prefix(faces), board=board, chooser=CoinPolicy("decline"), amounts=amounts
+            )
         except Out:
             if len(faces) >= depth:
                 unfinished += Fraction(1, 2 ** len(faces))
@@ -285,7 +288,17 @@ AMOUNTS = {"X": 2, "that many": 3, "opponents you have": 2}
 
 
 def _flip_cards() -> list[tuple[str, str]]:
-    return [(card["name"], card_text(card)) for card in COIN_CARDS if "flip" in card_text(card).lower()]
+    """The coin cards that flip, one for each kind of flip instruction (the same structure with other
+    words is the same question for the odds)."""
+    seen: set[FlipInstruction] = set()
+    found = []
+    for card in COIN_CARDS:
+        flips = compile_text(card_text(card), name=card["name"]).flips
+        shapes = {replace(f, text="", outcomes=tuple(replace(o, text="") for o in f.outcomes)) for f in flips}
+        if flips and not shapes <= seen:
+            seen |= shapes
+            found.append((card["name"], card_text(card)))
+    return found
 
 
 @pytest.mark.parametrize("board", list(BOARDS), ids=list(BOARDS))
@@ -303,7 +316,7 @@ def test_coin_odds_agree_with_brute_force_for_every_coin_card(board: str) -> Non
             if unfinished == 0:
                 assert exact.expected_won == found, name
             checked += 1
-    assert checked >= 40
+    assert checked >= 15
 
 
 def test_until_you_lose_has_one_expected_flip_won_with_a_fair_coin() -> None:

@@ -1429,7 +1429,12 @@ def _coin_if(f: Fields) -> CoinWhen:
     every = "all" in f
     at_least = number(f["n"]) if "n" in f else 1
     return CoinWhen(
-        _won_or_lost(f), every=every, at_least=at_least, text=f.get("text", ""), again="again" in f, rolls=f.get("rolls")
+        _won_or_lost(f),
+        every=every,
+        at_least=at_least,
+        text=f.get("text", ""),
+        again="again" in f,
+        rolls=f.get("rolls"),
     )
 
 
