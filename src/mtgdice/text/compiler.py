@@ -60,7 +60,13 @@ from mtgdice.text import detector
 from mtgdice.text import grammar as g
 from mtgdice.text.amounts import amount_name
 from mtgdice.text.canonical import render
-from mtgdice.text.normalize import for_matching, replace_self, standard_punctuation, strip_reminder
+from mtgdice.text.normalize import (
+    for_matching,
+    promote_defining_reminders,
+    replace_self,
+    standard_punctuation,
+    strip_reminder,
+)
 from mtgdice.text.parsing import Fields, Refused, Sentence, tokenize
 
 MAX_TEXT = 20_000
@@ -236,7 +242,7 @@ def compile_text(text: str, *, name: str = "", layout: str = "normal", type_line
     if len(text) > MAX_TEXT:
         raise CardTextError(f"text: {len(text)} characters is more than the {MAX_TEXT} a card can have")
     zone = Zone.COMMAND if layout == "planar" or "plane" in type_line.lower().split() else Zone.BATTLEFIELD
-    prepared = replace_self(standard_punctuation(strip_reminder(text)), name)
+    prepared = replace_self(standard_punctuation(strip_reminder(promote_defining_reminders(text))), name)
     compiler = _Compiler(name=name, zone=zone)
     compiler.run(prepared)
     return compiler.result()
@@ -624,7 +630,7 @@ def _scope(who: str) -> Scope:
     """Whose rolls an effect sees: its controller's, an opponent's, or any player's."""
     if who == "you":
         return Scope.YOU
-    if who in ("an opponent", "each opponent", "another player"):
+    if who in ("an opponent", "each opponent", "another player", "your opponents"):
         return Scope.OPPONENT
     return Scope.ANY
 
@@ -953,6 +959,11 @@ def _for_each(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
     return c.add_outcome(state, Outcome(original, condition, reads=Reads.EACH))
 
 
+def _each_who_rolled(c: _Compiler, condition: Condition, original: str, state: _State) -> bool:
+    """ "Each opponent who rolled a 1 loses 2 life": an outcome for each result meeting it."""
+    return c.add_outcome(state, Outcome(original, condition, reads=Reads.EACH))
+
+
 def _otherwise(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
     if state.last_flip:
         return c.update_flip(state, FlipOutcome(original, CoinReads.OTHERWISE))
@@ -1147,6 +1158,7 @@ _ACTIONS: dict[str, Action] = {
     g.CONDITIONAL.name: _conditional,
     g.EFFECT_IF.name: _effect_if,
     g.FOLLOW_UP.name: _follow_up,
+    g.EACH_WHO_ROLLED.name: _each_who_rolled,
     g.FLIPS.name: _flips,
     g.COIN_IF.name: _coin_outcome,
     g.COIN_SIDE_IF.name: _coin_outcome,
@@ -1273,7 +1285,7 @@ def _roll(phrase: g.RollPhrase, original: str, where: str | None) -> tuple[RollI
     """A roll instruction from a roll phrase (its head and tails), and the "where X is" amount left
     for a later roll when this one does not use it."""
     f = phrase.fields
-    if phrase.head == g.REROLL_STORED.name:
+    if phrase.head in (g.REROLL_STORED.name, g.CHOOSE_STORED.name):
         return RollInstruction(Amount.named("chosen stored results"), Die(6), reroll_stored=True, text=original), where
     if phrase.head == g.PLANAR_ROLL.name:
         return RollInstruction(Amount(1), PLANAR_DIE, text=original), where

@@ -162,6 +162,7 @@ WHO = Rule(
         "that player",
         "target player",
         "target opponent",
+        "your opponents",
     ),
     doc='Whose roll: "you", "a player", "any player", "an opponent", ... (``compiler._scope`` reads it).',
 )
@@ -598,6 +599,21 @@ REROLL_STORED = Rule(
     doc='Rerolling results stored on the permanent (CR 706.8b): "reroll any number of its stored results".',
 )
 
+CHOOSE_STORED = Rule(
+    "CHOOSE_STORED",
+    seq(
+        "choose",
+        alt(words("any number of", "1 of", "all of", "each of"), seq("up to", NUMBER, "of")),
+        alt(
+            seq(words("~'s", "its", "the"), words("stored", "installed"), "results"),
+            seq("the results", words("stored", "installed"), "on", words("~", "it")),
+        ),
+        "and reroll",
+        words("it", "them", "those results", "that result"),
+    ),
+    doc='Choosing stored results to roll again (CR 706.8b): "choose one of ~\'s stored results and reroll it".',
+)
+
 # A roll's tails, read one after another from where the dice end; what no tail reads is the rest of
 # the sentence. The tails are disjoint: at a place at most one of them reads (a test checks it).
 TAIL_ALSO = Rule(
@@ -680,7 +696,7 @@ WHERE_X = Rule(
     doc="The amount X names, at the end of the sentence (its noun phrase keeps every clause).",
 )
 
-HEADS = (ROLL, NUMBER_OF_DICE, IMPLICIT_ROLL, PLANAR_ROLL, VISIT_ROLL, REROLL_STORED)
+HEADS = (ROLL, NUMBER_OF_DICE, IMPLICIT_ROLL, PLANAR_ROLL, VISIT_ROLL, REROLL_STORED, CHOOSE_STORED)
 """The ways a sentence rolls dice."""
 _HEAD_WORDS = frozenset().union(*(head.first() or () for head in HEADS))
 _HEADS_BY_WORD = {word: tuple(head for head in HEADS if word in (head.first() or ())) for word in _HEAD_WORDS}
@@ -897,6 +913,28 @@ FOR_EACH = Rule(
     ),
 )
 OTHERWISE = Rule("OTHERWISE", seq("otherwise ,", _EFFECT))
+
+
+def _each_who_rolled(f: Fields) -> Condition:
+    condition = f["cond"]
+    if isinstance(condition, Refused):
+        raise CardTextError(condition.reason)
+    return condition  # type: ignore[no-any-return]
+
+
+EACH_WHO_ROLLED = Rule(
+    "EACH_WHO_ROLLED",
+    seq(
+        words("each player", "each opponent", "each of those players", "a player", "an opponent", "any player"),
+        words("who", "that"),
+        words("rolled", "rolls", "rolls a result of"),
+        cap("cond", CONDITION),
+        opt(","),
+        rest(),
+    ),
+    build=_each_who_rolled,
+    doc='An outcome for each player whose result meets a condition: "each opponent who rolled a 1 loses 2 life".',
+)
 REROLL_TIES = Rule(
     "REROLL_TIES",
     seq(
@@ -1045,7 +1083,8 @@ HOW_PAIR = Rule(
         "of",
         words("those", "that"),
         words("dice", "die"),
-        "and ignore",
+        "and",
+        words("ignore", "ignores"),
         cap("ignore", NUMBER),
         "of",
         words("those", "the"),
@@ -1898,6 +1937,7 @@ SENTENCES = (
     SentenceRule(REROLL_TIES, "after a roll", _after_roll),
     SentenceRule(WHO_HAD, "after a roll by each player", lambda context: context.each_player),
     SentenceRule(STANDING, "after a roll by each player", lambda context: context.each_player),
+    SentenceRule(EACH_WHO_ROLLED, "after a roll by each player", lambda context: context.each_player),
     SentenceRule(OTHERWISE, "after a roll or a flip", lambda context: context.roll or context.flip),
     SentenceRule(FLIPS, "any ability", _always),
     SentenceRule(COIN_TRIGGER, "any ability", _always),
