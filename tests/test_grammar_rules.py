@@ -87,7 +87,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     ),
     "COIN_FOLLOW_UP": (
         "Flip a coin. If you win the flip, draw a card. Double the number of cards with each flip.",
-        "Flip 2 coins. If you lose the flip, sacrifice ~. The flipped coins are then set aside.",
+        "Flip 2 coins. If you lose the flip, sacrifice ~. Scry 1 after each flip.",
         "Flip a coin. If you win the flip, gain 3 life. This repeats with each flip.",
     ),
     "ROW_AGAIN": (

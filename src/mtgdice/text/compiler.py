@@ -916,8 +916,11 @@ _RECOGNISED = {
 def _recognised(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
     name = next(name for name in _RECOGNISED if name in f)
     what, note = _RECOGNISED[name]
-    if not any(isinstance(e, Passive) and e.what == what for e in c.effects):
+    known = next((i for i, e in enumerate(c.effects) if isinstance(e, Passive) and e.what == what), None)
+    if known is None:
         _recognise(c, state, original, what, note)
+    else:  # the same ability again in another sentence: one effect, which keeps every sentence
+        c.effects[known] = replace(c.effects[known], text=f"{c.effects[known].text} {original}")
     if what == "stack dice" and f"no roll: {note}" not in c.notes:
         c.notes.append(f"no roll: {note}")
     if "rolls" in f:

@@ -1274,7 +1274,15 @@ COIN_REPLACEMENT = Rule(
 # outcomes of a flip are sentences of their own after it. Each production builds a typed value.
 
 _FLIP_VERB = words("flip", "flips")
-_COIN_VOCABULARY = frozenset({"flip", "flips", "flipped", "coin", "coins", "heads", "tails"})
+_FLIP_WORDS = frozenset({"flip", "flips", "flipped"})
+_COIN_OUTCOME_WORDS = frozenset({"coin", "coins", "heads", "tails", "win", "wins", "won", "lose", "loses", "lost"})
+
+
+def _names_flips_only(s: Sentence) -> bool:
+    """A sentence that names flips but no coin, side, win or loss (those an outcome production reads)."""
+    return mentions(s, _FLIP_WORDS) and not mentions(s, _COIN_OUTCOME_WORDS) and find(FLIP_HEAD, s) is None
+
+
 _COIN_NOUN = words("coin", "coins")
 
 
@@ -1606,7 +1614,7 @@ FIRST_FLIP = Rule(
 COIN_FOLLOW_UP = Rule(
     "COIN_FOLLOW_UP",
     rest(),
-    build=lambda f: f if mentions(f.sentence, _COIN_VOCABULARY) and find(FLIP_HEAD, f.sentence) is None else REJECT,
+    build=lambda f: f if _names_flips_only(f.sentence) else REJECT,
     doc='A sentence after a flip that speaks of its flips without flipping ("double the stakes with each flip").',
 )
 
