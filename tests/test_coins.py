@@ -379,3 +379,85 @@ def test_roll_odds_and_replay_of_a_coin_card(tmp_path: Path) -> None:
     assert replay.returncode == 0 and "1 of 1" in replay.stdout
     odds = _mtgdice("odds", "--cards", cards, "--card", "Crazed Firecat", "--json")
     assert json.loads(odds.stdout)["expected_won"] == "1"
+
+
+# -- real coin cards that are not in coin-cards.json (Oracle text in current wording) ---------------
+
+OTHER_REAL_CARDS = [
+    # (name, text, [(count, call, until, flipper, outcome readings)], effect kinds)
+    (
+        "Mana Crypt",
+        "At the beginning of your upkeep, flip a coin. If you lose the flip, Mana Crypt deals 3 damage to you.",
+        [(1, True, None, "you", ["lost"])],
+        [],
+    ),
+    (
+        "Zndrsplt, Eye of Wisdom",
+        "At the beginning of combat on your turn, flip a coin until you lose a flip.\n"
+        "Whenever a player wins a coin flip, draw a card.",
+        [(1, True, "lose", "you", [])],
+        ["coin trigger"],
+    ),
+    (
+        "Tavern Scoundrel",
+        "Whenever you win one or more coin flips, create a Treasure token.\n"
+        "{1}, {T}, Sacrifice another permanent: Flip a coin.",
+        [(1, True, None, "you", [])],
+        ["coin trigger"],
+    ),
+    (
+        "Odds // Ends",
+        "Flip a coin. If it comes up heads, counter target instant or sorcery spell. If it comes up tails, copy "
+        "target instant or sorcery spell. You may choose new targets for the copy.",
+        [(1, False, None, "you", ["heads", "tails"])],
+        [],
+    ),
+    (
+        "Planar Chaos",
+        "At the beginning of your upkeep, flip a coin. If you lose the flip, sacrifice Planar Chaos.\n"
+        "Whenever a player casts a spell, that player flips a coin. If that player loses the flip, counter that spell.",
+        [(1, True, None, "you", ["lost"]), (1, True, None, "that player", ["lost"])],
+        [],
+    ),
+    (
+        "Volatile Rig",
+        "Whenever Volatile Rig is dealt damage, flip a coin. If you lose the flip, sacrifice Volatile Rig.\n"
+        "When Volatile Rig dies, flip a coin. If you lose the flip, it deals 4 damage to each creature and each player.",
+        [(1, True, None, "you", ["lost"]), (1, True, None, "you", ["lost"])],
+        [],
+    ),
+    (
+        "Molten Birth",
+        "Create two 1/1 red Elemental creature tokens. Then flip a coin. If you win the flip, return Molten Birth "
+        "to its owner's hand.",
+        [(1, True, None, "you", ["won"])],
+        [],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "flips", "effects"), OTHER_REAL_CARDS, ids=[card[0] for card in OTHER_REAL_CARDS]
+)
+def test_other_real_coin_cards_compile(name: str, text: str, flips: list[Any], effects: list[str]) -> None:
+    compiled = compile_text(text, name=name)
+    assert compiled.unsupported == ()
+    found = [
+        (
+            f.count.describe(),
+            f.call,
+            f.until.value if f.until else None,
+            f.flipper.value,
+            [o.reads.value for o in f.outcomes],
+        )
+        for f in compiled.flips
+    ]
+    assert found == flips
+    assert [effect.kind for effect in compiled.effects] == effects
+
+
+def test_one_or_more_flips_won_triggers_once_an_execution() -> None:
+    scoundrel = {"text": "Whenever you win one or more coin flips, create a Treasure token.", "name": "Scoundrel"}
+    request = {"text": "Flip three coins.", "battlefield": [scoundrel], "coins": ["heads", "heads", "tails"]}
+    outcome = resolve_json(request | {"choices": [0, 0, 0]}, None)
+    assert outcome["won"] == 2 and outcome["triggers"] == ["Scoundrel"]

@@ -418,8 +418,14 @@ class _Flip(Decisions):
         """One execution, the triggers it caused, and whether the instruction asks for another."""
         execution = self._execution(count, seats)
         triggers: list[CoinTriggered] = []
+        batched: set[int] = set()
         for coin in execution.counted:
-            triggers += self._triggers(coin, name)
+            for hit, holder in self._triggers(coin, name):
+                if not holder.effect.batch:
+                    triggers.append(hit)
+                elif id(holder) not in batched:  # CR 603.2c: once for the flips of one event
+                    batched.add(id(holder))
+                    triggers.append(hit)
         return execution, triggers, self._again(execution)
 
     @property
@@ -475,11 +481,11 @@ class _Flip(Decisions):
         sides = (CoinFace.HEADS, CoinFace.TAILS)
         return sides[self.ask_one(Topic.CALL, "Call the flip: heads or tails?", ("heads", "tails"), player=seat)]
 
-    def _triggers(self, coin: CoinFlip, name: str) -> list[CoinTriggered]:
+    def _triggers(self, coin: CoinFlip, name: str) -> list[tuple[CoinTriggered, Holder[CoinTrigger]]]:
         if coin.won is None:
             return []
         return [
-            CoinTriggered(holder.name, coin.index)
+            (CoinTriggered(holder.name, coin.index), holder)
             for holder in self.triggered
             if holder.sees(coin.flipper) and holder.effect.hits(coin.won)
         ]

@@ -1039,7 +1039,10 @@ def _coin_follow_up(c: _Compiler, f: Fields, original: str, state: _State) -> bo
 
 def _coin_trigger(c: _Compiler, words: g.CoinTriggerWords, original: str, state: _State) -> bool:
     effect = _original_effect(original, words.effect)
-    c.add_effect(CoinTrigger(won=words.won, effect=effect, zone=c.zone, scope=_scope(words.who), text=original), state)
+    trigger = CoinTrigger(
+        won=words.won, batch=words.batch, effect=effect, zone=c.zone, scope=_scope(words.who), text=original
+    )
+    c.add_effect(trigger, state)
     return True
 
 

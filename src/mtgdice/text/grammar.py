@@ -1580,6 +1580,8 @@ class CoinTriggerWords:
     who: str
     won: bool
     effect: str
+    batch: bool = False
+    """ "one or more coin flips": once for all the flips of one execution."""
 
 
 COIN_TRIGGER = Rule(
@@ -1588,12 +1590,13 @@ COIN_TRIGGER = Rule(
         words("whenever", "when"),
         cap("who", WHO),
         _WIN_OR_LOSE,
-        words("a coin flip", "a flip"),
+        alt(words("a coin flip", "a flip"), cap("batch", words("1 or more coin flips", "1 or more flips"))),
         ",",
         cap("effect", rest()),
     ),
-    build=lambda f: CoinTriggerWords(f["who"], "win" in f, f["effect"]),
-    doc='"Whenever you win a coin flip, ...", "whenever a player loses a coin flip, ..." (CR 603, 705.1).',
+    build=lambda f: CoinTriggerWords(f["who"], "win" in f, f["effect"], "batch" in f),
+    doc='"Whenever you win a coin flip, ...", "whenever a player loses a coin flip, ...", "whenever you win 1 or '
+    'more coin flips, ..." (CR 603, 705.1).',
 )
 
 FIRST_FLIP = Rule(

@@ -97,6 +97,8 @@ class CoinTrigger(CoinEffect):
     kind: ClassVar[str] = "coin trigger"
 
     won: bool = True
+    batch: bool = False
+    """ "one or more coin flips": triggers once per execution whatever the number of flips it meets."""
     effect: str = ""
 
     def footprint(self) -> Footprint:
@@ -107,4 +109,5 @@ class CoinTrigger(CoinEffect):
         return won is self.won
 
     def _details(self) -> dict[str, Any]:
-        return {"event": "won flip" if self.won else "lost flip", "effect": self.effect}
+        event = "won flip" if self.won else "lost flip"
+        return {"event": event + "s" if self.batch else event, "effect": self.effect}
