@@ -225,7 +225,7 @@ def mentions_dice(text: str) -> bool:
 
 
 def _mentions(text: str) -> bool:
-    return g.mentions_dice(tokenize(for_matching(text))) or detector.speaks(text)
+    return g.mentions_dice(tokenize(for_matching(text))) or detector.speaks(text, languages=False)
 
 
 def compile_text(text: str, *, name: str = "", layout: str = "normal", type_line: str = "") -> CompiledCard:
@@ -309,7 +309,7 @@ class _Compiler:
             self.sentence(cost, ability, cost=None, state=_State(cost=None))
             if len(self.rolls) > first_roll:
                 state.roll = len(self.rolls) - 1
-        state.speaks = detector.speaks(body)
+        state.speaks = detector.speaks(body, languages=False)
         for sentence in _sentences(body):
             self.sentence(sentence, ability, cost=cost, state=state)
         new_rolls = self.rolls[first_roll:]
@@ -456,7 +456,7 @@ class _State:
 
 def _marked(original: str, state: _State) -> bool:
     """Whether the detector marks a sentence no production read (``detector.marked``'s rule)."""
-    return detector.speaks(original) or (state.speaks and detector.speaks_of_result(original))
+    return detector.speaks(original, languages=False) or (state.speaks and detector.speaks_of_result(original))
 
 
 # -- splitting text into abilities and sentences ----------------------------------------------
@@ -1004,7 +1004,7 @@ def _flips(c: _Compiler, phrase: g.FlipPhrase, original: str, state: _State) -> 
     reasons = [
         f"not read: {s.between(*part).strip(' ,')}"
         for part in (phrase.lead, phrase.after)
-        if detector.speaks(s.between(*part))
+        if detector.speaks(s.between(*part), languages=False)
     ]
     _report(c, original, reasons)
     return True

@@ -48,8 +48,10 @@ def _foreign() -> tuple[re.Pattern[str], ...]:
     return tuple(patterns)
 
 
-def speaks(sentence: str) -> bool:
-    """Whether a sentence speaks of dice or coins, in English or any language with a lexicon.
+def speaks(sentence: str, *, languages: bool = True) -> bool:
+    """Whether a sentence speaks of dice or coins, in English or (``languages``) any language with
+    a lexicon. The compiler reads English (other languages are translated before it), so it asks
+    without the lexicons.
 
     >>> speaks("Flip a coin."), speaks("If you win the flip, draw a card."), speaks("Flying")
     (True, True, False)
@@ -60,7 +62,10 @@ def speaks(sentence: str) -> bool:
         return True
     if any(not _CARD_FLIP.match(sentence, found.end()) for found in _FLIP.finditer(sentence)):
         return True
-    return any(pattern.search(sentence.lower()) for pattern in _foreign())
+    if not languages:
+        return False
+    lowered = sentence.lower()
+    return any(pattern.search(lowered) for pattern in _foreign())
 
 
 def speaks_of_result(sentence: str) -> bool:
@@ -72,14 +77,14 @@ def speaks_of_result(sentence: str) -> bool:
     return _RESULT.search(sentence) is not None
 
 
-def marked(sentences: list[str]) -> list[int]:
+def marked(sentences: list[str], *, languages: bool = True) -> list[int]:
     """The indices of the sentences of one text that speak of dice or coins: each that
     :func:`speaks`, and each that names a result when another does.
 
     >>> marked(["Roll a d6.", "Scry X, where X is that result.", "Flying."])
     [0, 1]
     """
-    strong = [index for index, sentence in enumerate(sentences) if speaks(sentence)]
+    strong = [index for index, sentence in enumerate(sentences) if speaks(sentence, languages=languages)]
     if not strong:
         return []
     return [index for index, sentence in enumerate(sentences) if index in strong or speaks_of_result(sentence)]
