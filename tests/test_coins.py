@@ -461,3 +461,14 @@ def test_one_or_more_flips_won_triggers_once_an_execution() -> None:
     request = {"text": "Flip three coins.", "battlefield": [scoundrel], "coins": ["heads", "heads", "tails"]}
     outcome = resolve_json(request | {"choices": [0, 0, 0]}, None)
     assert outcome["won"] == 2 and outcome["triggers"] == ["Scoundrel"]
+
+
+@pytest.mark.parametrize("card", COIN_CARDS, ids=[card["name"] for card in COIN_CARDS])
+def test_a_coin_card_describes_itself_and_reads_back(card: dict[str, Any]) -> None:
+    """``describe()`` writes the flips, outcomes and coin effects canonically; it compiles back."""
+    from mtgdice.text.canonical import structure
+
+    compiled = compile_text(card_text(card), name=card["name"])
+    back = compile_text(compiled.describe(), name=card["name"])
+    assert back.unsupported == ()
+    assert structure(back) == structure(compiled)

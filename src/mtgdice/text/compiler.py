@@ -1020,7 +1020,7 @@ def _coin_outcome(c: _Compiler, when: g.CoinWhen, original: str, state: _State) 
         stops = Until.LOSE if when.reads is CoinReads.WON else Until.WIN
         chosen = until is not None and until is not stops
         c.update_flip(state, until=Until.CHOSEN if chosen else stops, may_stop=True)
-    added = c.update_flip(state, outcome, each_execution=when.again)
+    added = c.update_flip(state, outcome, each_execution=when.again or when.single)
     if when.rolls is not None:  # "if you win the flip, roll a d4": the effect's own rolls
         _report(c, original, _add_rolls(c, when.rolls, original, state))
     return added

@@ -1455,6 +1455,8 @@ class CoinWhen:
     """Its effect flips again by choice ("... decides whether to flip again", "... and repeat this process")."""
     rolls: Any = None
     """The rolls of dice its effect makes (``ROLLS_IN_EFFECT``), if any."""
+    single: bool = False
+    """It reads "the flip" just made (each execution's own), not "a flip" of all of them."""
 
 
 def _won_or_lost(f: Fields) -> CoinReads:
@@ -1482,6 +1484,7 @@ def _coin_if(f: Fields) -> CoinWhen:
         text=f.get("text", ""),
         again="again" in f,
         rolls=f.get("rolls"),
+        single="single" in f,
     )
 
 
@@ -1492,7 +1495,8 @@ COIN_IF = Rule(
         _COIN_WHO,
         _WIN_OR_LOSE,
         alt(
-            words("the flip", "a flip", "1 flip", "that flip"),
+            cap("single", words("the flip", "that flip")),
+            words("a flip", "1 flip"),
             seq(cap("n", NUMBER), alt("or more flips", seq("flips", opt("this way")))),
             seq(cap("all", words("all", "all the", "all of the", "both", "each of the")), "flips"),
         ),
