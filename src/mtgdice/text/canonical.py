@@ -51,7 +51,6 @@ from mtgdice.rules import (
     Scope,
     Trigger,
 )
-
 from mtgdice.rules.coins import CoinReads, FlipInstruction, FlipOutcome, Flipper, Until
 from mtgdice.rules.effects.coin import CoinTrigger
 
