@@ -207,14 +207,30 @@ def test_one_entry_per_sentence_with_every_reason() -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        "Wirf eine Münze. Falls du den Münzwurf gewinnst, ziehe eine Karte.",
-        "Lanza una moneda. Si ganas el lanzamiento, roba una carta.",
         "コインを1枚投げる。",
         "Würfle so lange, bis der Würfel auf der Kante landet.",
+        "Wirf eine Münze, bis sie auf der Kante landet.",
+        "Lanza una moneda al aire y atrápala.",
     ],
 )
 def test_foreign_sentences_are_never_dropped(text: str) -> None:
     assert compile_foreign(text, "Tester").unsupported != ()
+
+
+@pytest.mark.parametrize(
+    ("text", "reads"),
+    [
+        ("Wirf eine Münze. Falls du den Münzwurf gewinnst, ziehe eine Karte.", ["won"]),
+        ("Wirf drei Münzen.", []),
+        ("Lanza una moneda. Si pierdes el lanzamiento, sacrifica esta criatura.", ["lost"]),
+        ("Lancez une pièce. Si vous gagnez le lancer, piochez une carte.", ["won"]),
+    ],
+)
+def test_foreign_flips_compile(text: str, reads: list[str]) -> None:
+    card = compile_foreign(text, "Tester")
+    assert card.unsupported == ()
+    (flip,) = card.flips
+    assert [outcome.reads.value for outcome in flip.outcomes] == reads
 
 
 def test_a_reminder_that_defines_a_roll_is_read_as_that_roll() -> None:
