@@ -27,7 +27,7 @@ import pytest
 
 from mtgdice.jsonio import resolve_json
 from mtgdice.odds.coins import CoinPolicy, coin_odds
-from mtgdice.rules import Board, Permanent
+from mtgdice.rules import Amount, Board, Permanent
 from mtgdice.rules.coins import CoinFace, CoinReads, FlipInstruction, Until, flip
 from mtgdice.rules.dice import Die, Face
 from mtgdice.rules.errors import RollLimitError
@@ -472,3 +472,12 @@ def test_a_coin_card_describes_itself_and_reads_back(card: dict[str, Any]) -> No
     back = compile_text(compiled.describe(), name=card["name"])
     assert back.unsupported == ()
     assert structure(back) == structure(compiled)
+
+
+def test_exact_coin_odds_refuse_what_they_cannot_follow() -> None:
+    many = FlipInstruction(Amount.named("X"), call=True)
+    with pytest.raises(RollLimitError, match="simulate"):
+        coin_odds(many, amounts={"X": 10_000})
+    with pytest.raises(RollLimitError, match="simulate"):
+        coin_odds(many, board=_board(THUMB), amounts={"X": 40})
+    assert coin_odds(many, amounts={"X": 60}).expected_won == 30

@@ -36,10 +36,14 @@ from mtgdice.rules.coins import (
 from mtgdice.rules.dice import Die, Face
 from mtgdice.rules.effects.coin import PairEachCoin, ReflipPermission
 from mtgdice.rules.errors import RollLimitError
-from mtgdice.rules.resolution import MAX_EXECUTIONS, effects_of
+from mtgdice.rules.resolution import effects_of
 
 MAX_SEQUENCES = 1 << 16
 """Most face sequences run for one execution (beyond, the odds are refused with a clear error)."""
+MAX_COINS = 200
+"""Most coins flipped at once whose exact odds are computed (one run per number of heads)."""
+MAX_ORDERED_COINS = 16
+"""Most coins one execution draws when their order matters (every sequence is run: 2^16 at most)."""
 MAX_TIMES = 500
 """Most executions of a flip repeated a fixed number of times that the exact solver follows."""
 
@@ -138,6 +142,14 @@ class _Solver:
         coins = effects_of(board).coins
         self.ordered = any(isinstance(h.effect, PairEachCoin | ReflipPermission) for h in coins)
         self.ordered = self.ordered or len(instruction.flipper.seats(players)) > 1
+        if self.ordered:
+            partners = sum(h.effect.partners() for h in coins)
+            drawn = count * len(instruction.flipper.seats(players)) * (1 + partners)
+            if drawn > MAX_ORDERED_COINS:
+                raise RollLimitError(
+                    f"odds: {drawn} coins in one flip with partner or reflip effects or several flippers; "
+                    f"the exact odds follow at most {MAX_ORDERED_COINS}, use simulate instead"
+                )
         self._steps: dict[FlipState, tuple[tuple[Fraction, FlipStep], ...]] = {}
         over = [o for o in instruction.outcomes if o.over_all and not o.each]
         self.cap_won = max([o.at_least for o in over if o.reads is CoinReads.WON] + [1])
@@ -261,8 +273,8 @@ def coin_odds(
     """
     values = amounts or {}
     count = instruction.count.value(values)
-    if not 0 <= count <= MAX_EXECUTIONS:
-        raise RollLimitError(f"odds: {count} coins at once; the exact odds take 0 to {MAX_EXECUTIONS}")
+    if not 0 <= count <= MAX_COINS:
+        raise RollLimitError(f"odds: {count} coins at once; the exact odds take 0 to {MAX_COINS}, use simulate")
     times = instruction.times.value(values) if instruction.times is not None else None
     if times is not None and not 0 < times <= MAX_TIMES:
         raise RollLimitError(f"odds: a flip repeated {times} times; the exact odds follow 1 to {MAX_TIMES}")
