@@ -195,12 +195,17 @@ _CACHED_LENGTH = 600
 @lru_cache(maxsize=4096)
 def _matching_form(text: str) -> str:
     text = _NOTATION.sub(_notation_words, _SELF.sub("~", standard_punctuation(text)))
+    text = _BARE_DIE.sub("\\1 a \\2", text)
     text = _LIST_DASH.sub("\\1 \u2014 ", _NUMBER_RANGE.sub("\u2014", text))
     return words_to_numbers(text.lower()).strip()
 
 
 _NOTATION = re.compile(r"(?<![\w/+-])(\d*)[dD](\d+)([+-]\d+)?(?![\w/])")
 """Dice notation on a card: ``2d6``, ``d20``, ``1d4+1`` (not inside a word, a mana cost or "+1/+1")."""
+
+
+_BARE_DIE = re.compile(r"\b((?:re)?rolls?) (d\d+)\b", re.IGNORECASE)
+"""A die in notation with no count after "roll" ("roll d12"): one die."""
 
 
 def _notation_words(found: re.Match[str]) -> str:
