@@ -49,6 +49,14 @@ The language, from its words up (``⟨NAME⟩`` is a production of this module):
     what      := a die | one or more dice | condition [on a die] | doubles | your Nth die each turn
                | the planar die | to visit your Attractions                   WHAT, NTH_DIE, ...
     coins     := if who would flip a coin, instead flip N coins and ignore N-1 (CR 705)   COIN_REPLACEMENT
+    flips     := text [flipper] flip(s) count coin(s) flip-tail* text                  FLIPS, FLIP_HEAD
+    flip-tail := until you lose|win a flip [or choose to stop flipping] | N times [or until ...]
+               | for each amount | , where X is amount          FLIP_UNTIL, FLIP_TIMES, FLIP_FOR_EACH, FLIP_WHERE
+    flip-outcome := if|when who win(s)|lose(s) the flip|a flip|N or more flips|all the flips, ...
+               | if the coin|it|both coins come(s) up heads|tails, ... | ... for each flip you won
+               | each player whose coin comes up tails ... | repeat this process until both coins come up heads
+                                                  COIN_IF, COIN_SIDE_IF, COIN_EACH, COIN_REPEAT, COIN_FOLLOW_UP
+    coin-trigger := whenever who win(s)|lose(s) a coin flip | 1 or more coin flips, ...   COIN_TRIGGER, FIRST_FLIP
     face      := each <face> roll of the planar die counts as a <face> roll   FACE_COUNTS_AS
     stored    := store|install the result on ~ | use a stored result for a die   STORE_SENTENCE, USE_STORED
     recognised (not applied): protection from dice, rolled this turn, until a roll, stacked dice   RECOGNISED
