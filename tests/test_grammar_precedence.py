@@ -101,14 +101,16 @@ def undeclared(found: dict[frozenset[str], str]) -> list[str]:
     return sorted(
         f"{' and '.join(sorted(pair))}: {text!r}"
         for pair, text in found.items()
-        if grammar.FALLBACK not in pair and pair not in DECLARED
+        if not grammar.FALLBACKS & pair and pair not in DECLARED
     )
 
 
 def _known_cards() -> list[dict[str, Any]]:
     unseen = Path(__file__).parent / "fixtures" / "unseen_cards.json"
-    return json.loads(shared_path("cards", "dice-cards.json").read_text(encoding="utf-8")) + json.loads(
-        unseen.read_text(encoding="utf-8")
+    return (
+        json.loads(shared_path("cards", "dice-cards.json").read_text(encoding="utf-8"))
+        + json.loads(shared_path("cards", "coin-cards.json").read_text(encoding="utf-8"))
+        + json.loads(unseen.read_text(encoding="utf-8"))
     )
 
 

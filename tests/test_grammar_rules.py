@@ -32,6 +32,64 @@ QUOTED_ABILITIES = (
 ``grammar.mentions_dice``, a test over tokens rather than a production)."""
 
 FAMILIES: dict[str, tuple[str, ...]] = {
+    # Coins (CR 705): written here in Oracle style, none of them a real card's sentence.
+    "FLIPS": (
+        "{2}, {T}: Flip a coin. If you win the flip, draw a card.",
+        "When ~ enters, each player flips 2 coins.",
+        "At the beginning of your end step, flip three coins. For each flip you lose, you lose 1 life.",
+    ),
+    "FLIP_UNTIL": (
+        "Flip a coin until you win a flip. You lose 1 life for each flip you lost.",
+        "{1}{R}: Flip a coin until you lose a flip. Scry 1 for each flip you won.",
+        "Flip two coins until you lose a flip or choose to stop flipping. Draw a card for each flip you won.",
+    ),
+    "FLIP_TIMES": (
+        "Flip a coin X times or until you lose a flip, whichever comes first. Draw a card for each flip you won.",
+        "Flip a coin 3 times or until you win a flip. If you win 1 or more flips, gain 2 life.",
+        "Choose a number. Flip a coin that many times. For each flip you win, create a Treasure token.",
+    ),
+    "FLIP_FOR_EACH": (
+        "Flip a coin for each creature you control. For each flip you win, draw a card.",
+        "When ~ dies, flip a coin for each card in your hand. If you win 2 or more flips, return ~ to your hand.",
+        "{4}: Flip a coin for each opponent you have. For each flip you lose, sacrifice a land.",
+    ),
+    "COIN_IF": (
+        "Flip a coin. If you lose the flip, ~ deals 2 damage to you.",
+        "{T}: Flip two coins. If you win 2 or more flips, draw three cards.",
+        "Whenever ~ attacks, flip five coins. If you win all the flips, roll a d20.",
+    ),
+    "COIN_SIDE_IF": (
+        "Flip a coin. If it comes up tails, roll a d6 and ~ deals that much damage to you.",
+        "Flip two coins. If both coins come up tails, draw 3 cards.",
+        "At the beginning of your upkeep, flip a coin. If the coin comes up heads, put a +1/+1 counter on ~.",
+    ),
+    "COIN_EACH": (
+        "Flip four coins. Create a 1/1 Goblin token for each coin that comes up tails.",
+        "Each player flips a coin. Each player whose coin comes up heads draws 2 cards.",
+        "Flip 3 coins. You gain X life, where X is the number of coins that came up heads.",
+    ),
+    "COIN_REPEAT": (
+        "Each player flips a coin. Each player whose coin comes up tails loses 2 life. Repeat this process "
+        "until all coins come up heads.",
+        "You and target opponent each flip a coin. Repeat this process until both coins come up heads.",
+        "You and target player each flip a coin. ~ deals 3 damage to each player whose coin comes up tails. "
+        "Repeat this process until both players' coins come up heads on the same flip.",
+    ),
+    "COIN_TRIGGER": (
+        "Whenever you lose a coin flip, you gain 2 life.",
+        "Whenever an opponent wins a coin flip, ~ deals 1 damage to that player.",
+        "Whenever a player wins a coin flip, put 3 +1/+1 counters on ~.",
+    ),
+    "FIRST_FLIP": (
+        "The first time you flip one or more coins each turn, you win those flips.",
+        "The first time an opponent flips a coin each turn, that coin comes up tails.",
+        "The first time you flip a coin each turn, draw 2 cards.",
+    ),
+    "COIN_FOLLOW_UP": (
+        "Flip a coin. If you win the flip, draw a card. Double the number of cards with each flip.",
+        "Flip 2 coins. If you lose the flip, sacrifice ~. Scry 1 after each flip.",
+        "Flip a coin. If you win the flip, gain 3 life. This repeats with each flip.",
+    ),
     "ROW_AGAIN": (
         "Roll a d6.\n1\u20145 | Draw a card.\n6 | Draw a card and roll again.",
         "Roll a d12.\n1\u201411 | You gain 2 life.\n12 | Create a Treasure token. You may repeat this process.",
@@ -286,7 +344,7 @@ def test_a_family_text_uses_its_rule_and_compiles(rule: str, text: str) -> None:
         card = compile_text(text, name="Tester")
     assert rule in fired
     assert card.unsupported == ()
-    assert card.rolls or card.effects
+    assert card.instructions or card.effects
 
 
 @pytest.mark.parametrize("text", QUOTED_ABILITIES)

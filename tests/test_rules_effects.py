@@ -153,8 +153,10 @@ def test_an_outcome_on_which_players_had_the_highest_result(run: Any) -> None:
 def test_a_called_flip_is_won_when_the_coin_shows_the_call() -> None:
     won = flip(FlipInstruction(call=True), source=ScriptedSource([1]), call=CoinFace.HEADS)
     assert won.results == (CoinFace.HEADS,) and won.won == (True,)
-    with pytest.raises(ValueError, match="call"):
-        flip(FlipInstruction(call=True), source=ScriptedSource([1]))
+    # Without a call given, the flipper is asked to call (CR 705.1): 1 = tails, then the coin shows heads.
+    asked = flip(FlipInstruction(call=True), source=ScriptedSource([1]), chooser=ScriptedChooser([1]))
+    assert asked.call is CoinFace.TAILS and asked.won == (False,)
+    assert [decision.topic.value for decision, _ in asked.decisions] == ["call"]
     plain = flip(FlipInstruction(Amount(3)), source=ScriptedSource([1, 2, 2]))
     assert plain.results == (CoinFace.HEADS, CoinFace.TAILS, CoinFace.TAILS) and plain.won is None
 

@@ -396,7 +396,7 @@ class CardOptions:
         """``--roll N`` must name one of the card's roll instructions (numbered from 1)."""
         from mtgdice.errors import InputError
 
-        count = len(compiled.rolls)
+        count = len(compiled.instructions)
         if count and self.roll_number > count:
             which = "leave --roll out (or give --roll 1)" if count == 1 else f"give --roll 1 to {count}"
             plural = "s" if count > 1 else ""

@@ -60,6 +60,18 @@ def odds_request(request: dict[str, Any], cards: Any) -> tuple[str, Any, Any]:
         raise InputError("policy", f"{policy!r} is not a policy; use one of {', '.join(POLICIES)}")
     typed = request_from_json(request, allow=("policy",))
     prepared = prepare(typed, cards)
+    if prepared.instruction is None and prepared.flip is not None:  # a coin flip (CR 705)
+        from mtgdice.odds.coins import coin_odds
+
+        flipped = coin_odds(
+            prepared.flip,
+            board=prepared.board,
+            policy=policy,
+            amounts=prepared.amounts,
+            players=typed.players,
+            name=prepared.name,
+        )
+        return prepared.name, prepared.flip, flipped
     if prepared.instruction is None:
         raise InputError("kind", "odds are for dice rolled by the rules: a card, dice or the planar die")
     result = odds(
@@ -219,7 +231,7 @@ def odds_command(
 ) -> None:
     """Exact odds of a card's roll (--card NAME with a board, or a JSON request in FILE or on stdin):
     each row, each result, expected executions and triggers."""
-    from mtgdice.errors import MtgDiceError
+    from mtgdice.errors import InputError, MtgDiceError
     from mtgdice.io.jsonio import card_from, dumps
 
     card = options.card
@@ -232,6 +244,8 @@ def odds_command(
             options.check_roll_number(card_from(request, "card", card_data))
         name, instruction, result = odds_request(request, card_data)
         board = board_label(request)
+        if plot_file is not None and not hasattr(instruction, "die"):
+            raise InputError("--plot", "charts are drawn for dice; a coin flip's odds are printed")
         if plot_file is not None:
             plot(result, instruction, Path(plot_file), f"{name}: {instruction.text}" + (f" ({board})" if board else ""))
     except MtgDiceError as error:
@@ -240,6 +254,10 @@ def odds_command(
         fail(str(error))
     if as_json:
         out(dumps(result.to_json()))
+        return
+    if not hasattr(instruction, "die"):
+        for line in coin_odds_lines(name, instruction, result, board):
+            out(line)
         return
     stdout = console()
     stdout.print(odds_table(name, instruction, result, board))
@@ -291,6 +309,32 @@ def simulate_command(
         typed = request_from_json(request, allow=("policy",))
         prepared = prepare(typed, card_data)
         instruction = prepared.instruction
+        if instruction is None and prepared.flip is not None:  # a coin flip (CR 705)
+            from mtgdice.sim.coins import simulate_flips
+
+            flips = simulate_flips(
+                prepared.flip,
+                rolls=rolls,
+                seed=seed,
+                board=prepared.board,
+                policy=policy,
+                amounts=prepared.amounts,
+                players=typed.players,
+                name=prepared.name,
+            )
+            if as_json:
+                out(dumps(flips.to_json()))
+                return
+            for label, total, squared in (
+                ("flips won", flips.won, flips.won_squared),
+                ("executions", flips.executions, flips.executions_squared),
+            ):
+                mean, error = flips.mean_and_error(total, squared)
+                out(f"{label}: {total:,} ({mean:.4f} per resolution, \u00b1 {error:.4f})")
+            out(f"flips lost: {flips.lost:,} ({flips.lost / flips.rolls:.4f} per resolution)")
+            for trigger_card, count in flips.triggers.items():
+                out(f"triggers of {trigger_card}: {count:,} ({count / flips.rolls:.4f} per resolution)")
+            return
         if instruction is None:
             raise InputError("kind", "simulation is for dice rolled by the rules: a card, dice or the planar die")
         from mtgdice.sim import simulate
@@ -336,6 +380,19 @@ def simulate_command(
         out(f"doubles: {result.doubles:,} ({_share(result.doubles, result.rolls)})")
     for name, count in result.triggers.items():
         out(f"triggers of {name}: {count:,} ({count / result.rolls:.4f} per resolution)")
+
+
+def coin_odds_lines(name: str, flip: Any, result: Any, board: str = "") -> list[str]:
+    """A flip's exact odds for people: each outcome, then flips won and lost, executions, triggers."""
+    lines = [f"{name}: {flip.text}" + (f" ({board})" if board else "")]
+    for outcome, p in zip(flip.outcomes, result.outcomes, strict=True):
+        how = "expected times" if outcome.each else "probability"
+        lines.append(f"  {outcome.text}  {how}: {p} ({float(p):.4f})")
+    lines.append(f"expected flips won: {result.expected_won} ({float(result.expected_won):.4f})")
+    lines.append(f"expected flips lost: {result.expected_lost} ({float(result.expected_lost):.4f})")
+    lines.append(f"expected executions: {result.expected_executions} ({float(result.expected_executions):.4f})")
+    lines += [f"expected triggers of {card}: {p} ({float(p):.4f})" for card, p in result.triggers]
+    return lines
 
 
 def _share(count: int, total: int) -> str:

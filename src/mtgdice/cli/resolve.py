@@ -71,7 +71,7 @@ def compile_command(
     from mtgdice.io.render import compiled_table
 
     stdout = console()
-    if not (compiled.rolls or compiled.effects or compiled.unsupported):
+    if not (compiled.instructions or compiled.effects or compiled.unsupported):
         stdout.print(f"{compiled.name or 'This text'}: no dice instructions or dice effects.", markup=False)
     else:
         stdout.print(compiled_table(compiled))

@@ -179,7 +179,8 @@ def _roll_request(
     outcome = resolve_prepared(prepared, request, source, chooser or scripted)
     if roll_log is not None:
         roll_log.record(request, outcome, source)
-    text = prepared.instruction.text if prepared.instruction is not None else ""
+    shown = prepared.instruction or prepared.flip
+    text = shown.text if shown is not None else ""
     _show(outcome, prepared.instruction, as_json, title or f"{prepared.name}: {text}")
     if chooser is None and not as_json:
         _say_defaults(scripted.asked[len(request.choices) :])

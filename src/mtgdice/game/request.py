@@ -225,8 +225,11 @@ def board_of(request: RollRequest, cards: CardSource | None) -> Board:
 PLANAR_ROLL = RollInstruction(Amount(1), PLANAR_DIE, text="Roll the planar die.")
 
 
-def instruction_of(request: RollRequest, cards: CardSource | None) -> tuple[CompiledCard | None, RollInstruction]:
-    """The roll instruction a request picks: its card's (``roll``), plain dice, or the planar die."""
+def instruction_of(
+    request: RollRequest, cards: CardSource | None
+) -> tuple[CompiledCard | None, RollInstruction | FlipInstruction]:
+    """The instruction a request picks: its card's (``roll``: a roll or a flip, in text order),
+    plain dice, or the planar die."""
     if request.kind is RollKind.PLANAR:
         return None, PLANAR_ROLL
     if request.kind is RollKind.DICE:
@@ -235,17 +238,18 @@ def instruction_of(request: RollRequest, cards: CardSource | None) -> tuple[Comp
     if request.card is None:
         raise InputError("card", "give the card's name as 'card', or its text as 'text'")
     compiled = compile_ref(request.card, "card", cards)
-    if not compiled.rolls:
+    instructions = compiled.instructions
+    if not instructions:
         reason = f"; {compiled.notes[0]}" if compiled.notes else ""
         unsupported = f"; not understood: {compiled.unsupported[0]!r}" if compiled.unsupported else ""
         raise InputError("card", f"{compiled.name or 'this text'} has no roll instruction{reason}{unsupported}")
-    if request.roll >= len(compiled.rolls):
+    if request.roll >= len(instructions):
         raise InputError(
             "roll",
-            f"{compiled.name} has {len(compiled.rolls)} roll instruction(s), "
-            f"numbered 0 to {len(compiled.rolls) - 1}; got {request.roll}",
+            f"{compiled.name} has {len(instructions)} roll instruction(s), "
+            f"numbered 0 to {len(instructions) - 1}; got {request.roll}",
         )
-    return compiled, compiled.rolls[request.roll]
+    return compiled, instructions[request.roll]
 
 
 def prepare(request: RollRequest, cards: CardSource | None) -> Prepared:
@@ -260,6 +264,8 @@ def prepare(request: RollRequest, cards: CardSource | None) -> Prepared:
         return Prepared("coin", None, None, FlipInstruction(call=request.call is not None), board, amounts)
     compiled, instruction = instruction_of(request, cards)
     name = compiled.name if compiled is not None and compiled.name else request.label
+    if isinstance(instruction, FlipInstruction):  # a card's coin flip (CR 705)
+        return Prepared(name, compiled, None, instruction, board, amounts)
     return Prepared(name, compiled, instruction, None, board, amounts)
 
 
@@ -306,6 +312,8 @@ def resolve_prepared(
             amounts=prepared.amounts,
             turn=request.turn,
             call=request.call,
+            players=request.players,
+            name=prepared.name,
         )
     assert prepared.instruction is not None
     return resolve(

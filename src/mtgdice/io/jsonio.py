@@ -533,7 +533,9 @@ def resolution_json(resolution: Resolution) -> dict[str, Any]:
 
 
 def flip_json(flip: FlipResolution) -> dict[str, Any]:
-    """The outcome object of a coin flip (CR 705): every coin with its fate, the counted sides."""
+    """The outcome object of a flip (CR 705; json-interface.md "Coins on cards"): one entry of
+    ``rolls`` per execution with its coins, counted faces, flips won and lost; the win/lose
+    triggers; and, under ``flip``, every coin with its fate (the earlier shape of a bare flip)."""
     coins = []
     for coin in flip.coins:
         entry: dict[str, Any] = {"side": coin.side.value, "ignored": coin.fate.value == "ignored", "index": coin.index}
@@ -543,19 +545,44 @@ def flip_json(flip: FlipResolution) -> dict[str, Any]:
             entry["reflips"] = coin.reflips
         coins.append(entry)
     data: dict[str, Any] = {
+        "rolls": [_flip_execution_json(execution) for execution in flip.executions],
         "flip": {
             "coins": coins,
             "results": [side.value for side in flip.results],
             "call": flip.call.value if flip.call is not None else None,
             "won": list(flip.won) if flip.won is not None else None,
         },
-        "triggers": [],
+        "won": flip.flips_won,
+        "lost": flip.flips_lost,
+        "triggers": [hit.card for hit in flip.triggers],
         "stored": {},
         "source": flip.source,
         "decisions": _decisions_json(flip),
         "used": sorted(flip.used),
     }
     return data
+
+
+def _flip_execution_json(execution: Any) -> dict[str, Any]:
+    dice: list[dict[str, Any]] = []
+    for coin in execution.coins:
+        entry: dict[str, Any] = {
+            "sides": "coin",
+            "face": coin.side.value,
+            "call": coin.call.value if coin.call is not None else None,
+            "won": coin.won,
+            "ignored": coin.fate.value == "ignored",
+        }
+        if coin.fate.value == "rerolled":
+            entry["reflipped"] = True
+        dice.append(entry)
+    return {
+        "dice": dice,
+        "results": [side.value for side in execution.results],
+        "won": execution.won,
+        "lost": execution.lost,
+        "outcomes": list(execution.outcomes),
+    }
 
 
 def outcome_json(outcome: Outcome) -> dict[str, Any]:

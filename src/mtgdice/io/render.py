@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from rich.text import Text
 
     from mtgdice.rules import Execution, FlipResolution, Outcome, Resolution, RollInstruction
+    from mtgdice.rules.coins import FlipInstruction
     from mtgdice.text import CompiledCard
 
 
@@ -148,15 +149,23 @@ def resolution_lines(resolution: Resolution) -> list[str]:
 
 
 def flip_lines(flip: FlipResolution) -> list[str]:
-    """A coin flip for people: each coin (ignored and reflipped ones marked), the result, the call."""
+    """A flip for people: each execution's coins (ignored and reflipped ones marked, with the call
+    and whether it won), the counted sides, flips won and lost, the triggers."""
     lines = []
-    for coin in flip.coins:
-        fate = "" if coin.counted else f" ({'ignored' if coin.fate.value == 'ignored' else 'reflipped'})"
-        lines.append(f"  coin {coin.index + 1}: {coin.side.value}{fate}")
+    several = len(flip.executions) > 1
+    for number, execution in enumerate(flip.executions):
+        if several:
+            lines.append(f"Flip {number + 1}:")
+        for coin in execution.coins:
+            fate = "" if coin.counted else f" ({'ignored' if coin.fate.value == 'ignored' else 'reflipped'})"
+            called = "" if coin.call is None else f", called {coin.call.value}: {'won' if coin.won else 'lost'}"
+            lines.append(f"  coin {coin.index + 1}: {coin.side.value}{called}{fate}")
     results = ", ".join(side.value for side in flip.results)
     lines.append(f"Coin: {results}")
-    if flip.won is not None and flip.call is not None:
-        lines.append(f"Called {flip.call.value}: {'won' if all(flip.won) else 'lost'} the flip (CR 705.1)")
+    if flip.won is not None:
+        lines.append(f"Flips won: {flip.flips_won}, lost: {flip.flips_lost} (CR 705.1)")
+    if flip.triggers:
+        lines.append("Triggered: " + ", ".join(hit.card for hit in flip.triggers))
     lines.append(f"Dice source: {flip.source}")
     return lines
 
@@ -166,12 +175,20 @@ def compiled_table(card: CompiledCard) -> Table:
     from rich.table import Table
     from rich.text import Text
 
+    from mtgdice.rules.coins import FlipInstruction
+
     table = Table(title=Text(card.name) if card.name else None, show_lines=False)
     table.add_column("#", justify="right", style="dim")
     table.add_column("ability")
     table.add_column("understood as")
     # Card text goes in as Text: "[+2]" on a card is not rich markup.
-    for index, roll in enumerate(card.rolls):
+    for index, roll in enumerate(card.instructions):
+        if isinstance(roll, FlipInstruction):  # a coin flip (CR 705)
+            table.add_row(f"roll {index + 1}", Text(roll.text), Text(describe_flip(roll)))
+            for flip_outcome in roll.outcomes:
+                reads = flip_outcome.reads.value
+                table.add_row("", Text(f"  {flip_outcome.text}", style="dim"), Text(f"outcome: reads {reads}"))
+            continue
         table.add_row(f"roll {index + 1}", Text(roll.text), Text(describe_roll(roll)))
         for row in roll.table.rows if roll.table is not None else ():
             again = ", roll again" if row.roll_again else ""
@@ -192,6 +209,19 @@ def compiled_table(card: CompiledCard) -> Table:
     for sentence in card.unsupported:
         table.add_row("?", Text(sentence, style="red"), Text("not understood", style="red"))
     return table
+
+
+def describe_flip(flip: FlipInstruction) -> str:
+    """A flip instruction in a few words: "flip 3 coins, called, until you lose a flip"."""
+    count = flip.count.describe()
+    parts = [f"flip {count} coin{'' if count == 1 else 's'}", "called" if flip.call else "not called"]
+    if flip.flipper.value != "you":
+        parts.append(f"by {flip.flipper.value}")
+    if flip.until is not None:
+        parts.append(f"until {flip.until.value}")
+    if flip.times is not None:
+        parts.append(f"at most {flip.times.describe()} times")
+    return ", ".join(parts)
 
 
 def describe_outcome(outcome: Outcome) -> str:

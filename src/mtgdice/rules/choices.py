@@ -49,6 +49,7 @@ class Topic(enum.Enum):
     ROLL_AGAIN = "roll again"  # an optional "you may roll again"
     STORED = "stored"  # which stored results to reroll (CR 706.8b)
     REFLIP = "reflip"  # use a reflip permission on this coin (CR 705)
+    CALL = "call"  # call a coin flip: heads (0) or tails (1) (CR 705.1)
 
 
 @direct_init

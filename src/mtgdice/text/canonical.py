@@ -51,6 +51,8 @@ from mtgdice.rules import (
     Scope,
     Trigger,
 )
+from mtgdice.rules.coins import CoinReads, FlipInstruction, FlipOutcome, Flipper, Until
+from mtgdice.rules.effects.coin import CoinTrigger
 
 if TYPE_CHECKING:
     from mtgdice.text.compiler import CompiledCard
@@ -226,6 +228,73 @@ def render_outcome(outcome: Outcome) -> str:
     return f"Apply {noun.get(reads, 'the result')}."
 
 
+_FLIPPERS = {
+    Flipper.YOU: "Flip",
+    Flipper.THAT_PLAYER: "Target player flips",
+    Flipper.EACH_PLAYER: "Each player flips",
+    Flipper.YOU_AND_OPPONENT: "You and target opponent each flip",
+}
+
+
+def render_flip(flip: FlipInstruction, name: str = "") -> str:
+    """A flip instruction (CR 705) and its outcomes, canonical."""
+    count = flip.count
+    coins = "a coin" if count.fixed and count.constant == 1 else f"{number(count.constant)} coins"
+    where = ""
+    if not count.fixed:
+        coins = "X coins"
+        if count.name == "that many":
+            coins = "that many coins"
+        elif count.name != "X":
+            coins = f"a coin for each {count.name}"
+    head = f"{_FLIPPERS[flip.flipper]} {coins}"
+    stop = " or choose to stop flipping" if flip.may_stop and flip.until in (Until.LOSE, Until.WIN) else ""
+    if flip.times is not None:
+        times = flip.times.name or "X" if not flip.times.fixed else number(flip.times.constant)
+        head += f" {times} times"
+        if flip.until in (Until.LOSE, Until.WIN):
+            head += f" or until you {flip.until.value} a flip{stop}, whichever comes first"
+    elif flip.until in (Until.LOSE, Until.WIN):
+        head += f" until you {flip.until.value} a flip{stop}"
+    sentences = [head + where + "."]
+    sentences += [_flip_outcome(outcome, flip.until) for outcome in flip.outcomes]
+    if flip.until is Until.ALL_HEADS:
+        sentences.append("Repeat this process until all coins come up heads.")
+    return _named(" ".join(sentences), name)
+
+
+def _flip_outcome(outcome: FlipOutcome, until: Until | None) -> str:
+    reads = outcome.reads
+    if reads is CoinReads.OTHERWISE:
+        return f"Otherwise, {_NEUTRAL}."
+    if reads is CoinReads.NONE:
+        return outcome.text
+    again = ", and you decide whether to flip again" if until is Until.CHOSEN else ""
+    if reads in (CoinReads.WON, CoinReads.LOST):
+        verb = "win" if reads is CoinReads.WON else "lose"
+        if outcome.each:
+            return f"For each flip you {verb}, {_NEUTRAL}."
+        if outcome.every:
+            return f"If you {verb} all the flips, {_NEUTRAL}{again}."
+        if outcome.at_least > 1:
+            return f"If you {verb} {number(outcome.at_least)} or more flips, {_NEUTRAL}{again}."
+        if outcome.over_all:
+            return f"If you {verb} a flip, {_NEUTRAL}{again}."
+        return f"If you {verb} the flip, {_NEUTRAL}{again}."
+    side = reads.value
+    if outcome.each:
+        return f"Apply it for each coin that comes up {side}."
+    if outcome.every:
+        return f"If all the coins come up {side}, {_NEUTRAL}."
+    return f"If the coin comes up {side}, {_NEUTRAL}."
+
+
+def _coin_trigger_sentence(effect: CoinTrigger, who: str, verb: str) -> str:
+    win = ("win" if effect.won else "lose") if verb == "roll" else ("wins" if effect.won else "loses")
+    flips = "one or more coin flips" if effect.batch else "a coin flip"
+    return f"Whenever {who} {win} {flips}, {effect.effect}."
+
+
 def _who(scope: Scope) -> tuple[str, str]:
     return _WHO[scope]
 
@@ -277,6 +346,8 @@ def _effect_sentence(effect: Effect) -> str:
     if isinstance(effect, ReflipPermission):
         assert effect.cost is not None
         return f"{effect.cost.text}: Reflip any coin."
+    if isinstance(effect, CoinTrigger):
+        return _coin_trigger_sentence(effect, who, verb)
     if isinstance(effect, Passive):
         return effect.text
     raise ValueError(f"effect: {type(effect).__name__} has no wording in the dice language")
@@ -348,7 +419,10 @@ def render(card: CompiledCard) -> str:
     """
     paragraphs: list[str] = []
     verbatim = [effect for effect in card.effects if isinstance(effect, (Trigger, Passive))]
-    for roll in card.rolls:
+    for roll in card.instructions:
+        if isinstance(roll, FlipInstruction):
+            paragraphs.append(render_flip(roll, card.name))
+            continue
         if any(roll.text and roll.text.startswith(effect.text) for effect in verbatim if effect.text):
             outcomes = " ".join(render_outcome(outcome) for outcome in roll.outcomes)
             if outcomes:
@@ -373,11 +447,24 @@ def structure(card: CompiledCard) -> tuple[Any, ...]:
     )
     effects = tuple(_without_text(effect) for effect in card.effects)
     details = tuple(effect.details for effect in card.effects if isinstance(effect, Passive))
-    return rolls, effects, details
+    flips = tuple(
+        replace(
+            flip,
+            text="",
+            outcomes=tuple(
+                replace(outcome, text="" if outcome.reads is not CoinReads.NONE else outcome.text)
+                for outcome in flip.outcomes
+            ),
+        )
+        for flip in card.flips
+    )
+    return rolls, effects, details, flips
 
 
 def _without_text(effect: Effect) -> Any:
     if isinstance(effect, Passive):
         return effect
+    if isinstance(effect, CoinTrigger):
+        return replace(effect, text="")
     assert is_dataclass(effect)
     return replace(effect, text="") if any(field.name == "text" for field in fields(effect)) else effect

@@ -53,11 +53,20 @@ from mtgdice.rules import (
     Trigger,
     Zone,
 )
+from mtgdice.rules.coins import CoinReads, FlipInstruction, FlipOutcome, Until
+from mtgdice.rules.effects.coin import CoinTrigger
 from mtgdice.rules.errors import CardTextError
+from mtgdice.text import detector
 from mtgdice.text import grammar as g
 from mtgdice.text.amounts import amount_name
 from mtgdice.text.canonical import render
-from mtgdice.text.normalize import for_matching, replace_self, standard_punctuation, strip_reminder
+from mtgdice.text.normalize import (
+    for_matching,
+    promote_defining_reminders,
+    replace_self,
+    standard_punctuation,
+    strip_reminder,
+)
 from mtgdice.text.parsing import Fields, Refused, Sentence, tokenize
 
 MAX_TEXT = 20_000
@@ -79,6 +88,26 @@ class CompiledCard:
     effects: tuple[Effect, ...] = ()
     unsupported: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+    flips: tuple[FlipInstruction, ...] = ()
+    flip_positions: tuple[int, ...] = ()
+    """Where each flip stands among the card's instructions in text order (``instructions``)."""
+
+    @property
+    def instructions(self) -> tuple[RollInstruction | FlipInstruction, ...]:
+        """Every roll and flip instruction in text order: what ``compile --json`` lists as
+        ``rolls`` and a request's ``roll`` numbers.
+
+        >>> [type(i).__name__ for i in compile_text("Roll a d6. Flip a coin.").instructions]
+        ['RollInstruction', 'FlipInstruction']
+        """
+        if not self.flips:
+            return self.rolls
+        positions = self.flip_positions or tuple(range(len(self.rolls), len(self.rolls) + len(self.flips)))
+        found: list[RollInstruction | FlipInstruction] = []
+        rolls, flips = iter(self.rolls), iter(self.flips)
+        for index in range(len(self.rolls) + len(self.flips)):
+            found.append(next(flips) if index in positions else next(rolls))
+        return tuple(found)
 
     def describe(self) -> str:
         """The card in canonical English, which compiles back to the same structure (``canonical.py``)."""
@@ -88,7 +117,10 @@ class CompiledCard:
         """The ``compile`` JSON object of json-interface.md."""
         return {
             "name": self.name,
-            "rolls": [roll_json(roll) for roll in self.rolls],
+            "rolls": [
+                roll_json(roll) if isinstance(roll, RollInstruction) else flip_instruction_json(roll)
+                for roll in self.instructions
+            ],
             "effects": [effect.describe() for effect in self.effects],
             "unsupported": list(self.unsupported),
             "notes": list(self.notes),
@@ -147,6 +179,28 @@ def roll_json(roll: RollInstruction) -> dict[str, Any]:
     }
 
 
+def flip_instruction_json(flip: FlipInstruction) -> dict[str, Any]:
+    """A flip instruction as json-interface.md's "Coins on cards" lists it, with the dice fields
+    a flip does not use at their empty values."""
+    return {
+        "count": flip.count.describe(),
+        "sides": "coin",
+        "call": flip.call,
+        "until": flip.until.value if flip.until is not None else None,
+        "times": flip.times.describe() if flip.times is not None else None,
+        "may_stop": flip.may_stop,
+        "flipper": flip.flipper.value,
+        "ignore_lowest": 0,
+        "modifier": None,
+        "amounts": list(flip.amounts),
+        "choose": False,
+        "table": None,
+        "roll_again": flip.until is not None,
+        "outcomes": [outcome.describe() for outcome in flip.outcomes],
+        "text": flip.text,
+    }
+
+
 def outcome_json(outcome: Outcome) -> dict[str, Any]:
     data: dict[str, Any] = {
         "when": "doubles" if outcome.doubles else (outcome.condition.describe() if outcome.condition else None),
@@ -171,7 +225,7 @@ def mentions_dice(text: str) -> bool:
 
 
 def _mentions(text: str) -> bool:
-    return g.mentions_dice(tokenize(for_matching(text)))
+    return g.mentions_dice(tokenize(for_matching(text))) or detector.speaks(text, languages=False)
 
 
 def compile_text(text: str, *, name: str = "", layout: str = "normal", type_line: str = "") -> CompiledCard:
@@ -188,7 +242,7 @@ def compile_text(text: str, *, name: str = "", layout: str = "normal", type_line
     if len(text) > MAX_TEXT:
         raise CardTextError(f"text: {len(text)} characters is more than the {MAX_TEXT} a card can have")
     zone = Zone.COMMAND if layout == "planar" or "plane" in type_line.lower().split() else Zone.BATTLEFIELD
-    prepared = replace_self(standard_punctuation(strip_reminder(text)), name)
+    prepared = replace_self(standard_punctuation(strip_reminder(promote_defining_reminders(text))), name)
     compiler = _Compiler(name=name, zone=zone)
     compiler.run(prepared)
     return compiler.result()
@@ -215,12 +269,24 @@ class _Compiler:
     effects: list[Effect] = field(default_factory=list)
     unsupported: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    flips: list[FlipInstruction] = field(default_factory=list)
+    flip_positions: list[int] = field(default_factory=list)
 
     def result(self) -> CompiledCard:
         rolls = [_named_roll(roll, self.name) for roll in _link_stored(self.rolls)]
         effects = [_named_effect(effect, self.name) for effect in self.effects]
         unsupported = [_named(text, self.name) for text in self.unsupported]
-        return CompiledCard(self.name, tuple(rolls), tuple(effects), tuple(unsupported), tuple(self.notes))
+        wins = any(isinstance(effect, CoinTrigger) for effect in self.effects)
+        flips = tuple(_called(flip, wins, self.name) for flip in self.flips)
+        return CompiledCard(
+            self.name,
+            tuple(rolls),
+            tuple(effects),
+            tuple(unsupported),
+            tuple(self.notes),
+            flips,
+            tuple(self.flip_positions),
+        )
 
     def run(self, prepared: str) -> None:
         for ability in _abilities(prepared, self.unsupported):
@@ -243,6 +309,7 @@ class _Compiler:
             self.sentence(cost, ability, cost=None, state=_State(cost=None))
             if len(self.rolls) > first_roll:
                 state.roll = len(self.rolls) - 1
+        state.speaks = detector.speaks(body, languages=False)
         for sentence in _sentences(body):
             self.sentence(sentence, ability, cost=cost, state=state)
         new_rolls = self.rolls[first_roll:]
@@ -296,7 +363,7 @@ class _Compiler:
                 return
             if understood:
                 return
-        if g.mentions_dice(s):
+        if g.mentions_dice(s) or _marked(original, state):
             self.unsupported.append(original)
 
     def context(self, state: _State) -> g.Context:
@@ -309,6 +376,7 @@ class _Compiler:
             effect=state.effect is not None,
             pending=state.pending_cost is not None,
             activated=state.cost is not None,
+            flip=state.flip is not None,
         )
 
     # -- helpers used by the actions ------------------------------------------------------------
@@ -320,6 +388,28 @@ class _Compiler:
         self.rolls.append(roll)
         state.roll = len(self.rolls) - 1
         state.effect = None
+        state.last_flip = False
+
+    def add_flip(self, flip: FlipInstruction, state: _State) -> None:
+        self.flip_positions.append(len(self.rolls) + len(self.flips))
+        self.flips.append(flip)
+        state.flip = len(self.flips) - 1
+        state.effect = None
+        state.last_flip = True
+
+    def update_flip(
+        self, state: _State, outcome: FlipOutcome | None = None, each_execution: bool = False, **changes: Any
+    ) -> bool:
+        """Add an outcome to the ability's flip (or change it); False when there is none. An outcome
+        after a flip repeated by its own words reads every execution, unless ``each_execution``."""
+        if state.flip is None:
+            return False
+        flip = self.flips[state.flip]
+        if outcome is not None:
+            over_all = flip.until is not None and outcome.reads is not CoinReads.NONE and not each_execution
+            changes["outcomes"] = flip.outcomes + (replace(outcome, over_all=over_all),)
+        self.flips[state.flip] = replace(flip, **changes)
+        return True
 
     def add_effect(self, effect: Effect, state: _State) -> None:
         self.effects.append(effect)
@@ -357,6 +447,16 @@ class _State:
     effect: int | None = None
     trigger: bool = False
     pending_cost: tuple[str, Scope, int | None, str] | None = None  # (cost, who, sides, sentence) of "you may <cost>"
+    flip: int | None = None
+    last_flip: bool = False
+    """The latest instruction of the ability is a flip (an "otherwise" is its outcome)."""
+    speaks: bool = False
+    """The ability speaks of dice or coins (``detector``): a sentence naming a result is marked too."""
+
+
+def _marked(original: str, state: _State) -> bool:
+    """Whether the detector marks a sentence no production read (``detector.marked``'s rule)."""
+    return detector.speaks(original, languages=False) or (state.speaks and detector.speaks_of_result(original))
 
 
 # -- splitting text into abilities and sentences ----------------------------------------------
@@ -530,7 +630,7 @@ def _scope(who: str) -> Scope:
     """Whose rolls an effect sees: its controller's, an opponent's, or any player's."""
     if who == "you":
         return Scope.YOU
-    if who in ("an opponent", "each opponent", "another player"):
+    if who in ("an opponent", "each opponent", "another player", "your opponents"):
         return Scope.OPPONENT
     return Scope.ANY
 
@@ -816,8 +916,11 @@ _RECOGNISED = {
 def _recognised(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
     name = next(name for name in _RECOGNISED if name in f)
     what, note = _RECOGNISED[name]
-    if not any(isinstance(e, Passive) and e.what == what for e in c.effects):
+    known = next((i for i, e in enumerate(c.effects) if isinstance(e, Passive) and e.what == what), None)
+    if known is None:
         _recognise(c, state, original, what, note)
+    else:  # the same ability again in another sentence: one effect, which keeps every sentence
+        c.effects[known] = replace(c.effects[known], text=f"{c.effects[known].text} {original}")
     if what == "stack dice" and f"no roll: {note}" not in c.notes:
         c.notes.append(f"no roll: {note}")
     if "rolls" in f:
@@ -859,8 +962,104 @@ def _for_each(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
     return c.add_outcome(state, Outcome(original, condition, reads=Reads.EACH))
 
 
+def _each_who_rolled(c: _Compiler, condition: Condition, original: str, state: _State) -> bool:
+    """ "Each opponent who rolled a 1 loses 2 life": an outcome for each result meeting it."""
+    return c.add_outcome(state, Outcome(original, condition, reads=Reads.EACH))
+
+
 def _otherwise(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
+    if state.last_flip:
+        return c.update_flip(state, FlipOutcome(original, CoinReads.OTHERWISE))
     return c.add_outcome(state, Outcome(original, reads=Reads.OTHERWISE))
+
+
+# -- coins (CR 705) --------------------------------------------------------------------------------
+
+
+def _flips(c: _Compiler, phrase: g.FlipPhrase, original: str, state: _State) -> bool:
+    """A flip instruction: its coins, who flips, and its tails; text before or after it that
+    speaks of dice or coins is reported."""
+    count = _count(phrase.head.count)
+    until: Until | None = None
+    times: Amount | None = None
+    may_stop = False
+    for tail in phrase.tails:
+        if tail.for_each is not None:
+            count = Amount.named(amount_name("each " + tail.for_each))
+        if tail.times is not None:
+            times = _count(tail.times)
+        if tail.where is not None:
+            named = Amount.named(amount_name(tail.where), aliases=("X",))
+            count = named if count.name == "X" else count
+            times = named if times is not None and times.name == "X" else times
+        until = tail.until or until
+        may_stop = may_stop or tail.may_stop
+    if count.fixed and count.constant < 0:
+        raise CardTextError(f"count: {count.constant} coins cannot be flipped")
+    c.add_flip(
+        FlipInstruction(count, True, until, times, may_stop, phrase.head.flipper, text=original),
+        state,
+    )
+    s = phrase.sentence
+    reasons = [
+        f"not read: {s.between(*part).strip(' ,')}"
+        for part in (phrase.lead, phrase.after)
+        if detector.speaks(s.between(*part), languages=False)
+    ]
+    _report(c, original, reasons)
+    return True
+
+
+def _coin_outcome(c: _Compiler, when: g.CoinWhen, original: str, state: _State) -> bool:
+    """An outcome of the ability's flip: won or lost, heads or tails, once or for each flip."""
+    outcome = FlipOutcome(original, when.reads, each=when.each, at_least=when.at_least, every=when.every)
+    if when.again and state.flip is not None:
+        # Flipping again by choice after a flip won (lost) is flipping until one is lost (won), with a
+        # choice to stop; after either, it is a choice each time.
+        until = c.flips[state.flip].until
+        stops = Until.LOSE if when.reads is CoinReads.WON else Until.WIN
+        chosen = until is not None and until is not stops
+        c.update_flip(state, until=Until.CHOSEN if chosen else stops, may_stop=True)
+    added = c.update_flip(state, outcome, each_execution=when.again or when.single)
+    if when.rolls is not None:  # "if you win the flip, roll a d4": the effect's own rolls
+        _report(c, original, _add_rolls(c, when.rolls, original, state))
+    return added
+
+
+def _coin_repeat(c: _Compiler, until: Until, original: str, state: _State) -> bool:
+    """ "Repeat this process until both players' coins come up heads": flipped again until then."""
+    assert state.flip is not None
+    return c.update_flip(state, until=until, text=f"{c.flips[state.flip].text} {original}")
+
+
+def _coin_follow_up(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
+    """A sentence after a flip that names its flips without flipping: kept as an outcome's text."""
+    return c.update_flip(state, FlipOutcome(original))
+
+
+def _coin_trigger(c: _Compiler, words: g.CoinTriggerWords, original: str, state: _State) -> bool:
+    effect = _original_effect(original, words.effect)
+    trigger = CoinTrigger(
+        won=words.won, batch=words.batch, effect=effect, zone=c.zone, scope=_scope(words.who), text=original
+    )
+    c.add_effect(trigger, state)
+    return True
+
+
+def _first_flip(c: _Compiler, words: g.CoinTriggerWords, original: str, state: _State) -> bool:
+    note = "an effect on the first flip of a turn; the rest of its effect is kept as text"
+    _recognise(c, state, original, "first flip each turn", note, _scope(words.who), {"effect": words.effect})
+    return True
+
+
+def _called(flip: FlipInstruction, wins: bool, name: str) -> FlipInstruction:
+    """A flip is called (CR 705.1) unless its card reads only heads or tails (CR 705.2)."""
+    reads = {outcome.reads for outcome in flip.outcomes}
+    sides = bool(reads & {CoinReads.HEADS, CoinReads.TAILS})
+    won_or_lost = wins or flip.until in (Until.LOSE, Until.WIN) or bool(reads & {CoinReads.WON, CoinReads.LOST})
+    text = _named(flip.text, name)
+    outcomes = tuple(replace(outcome, text=_named(outcome.text, name)) for outcome in flip.outcomes)
+    return replace(flip, call=won_or_lost or not sides, text=text, outcomes=outcomes)
 
 
 def _ties(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
@@ -920,7 +1119,7 @@ def _follow_up(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
     s = f.sentence
     if state.roll is not None and g.uses_result(s):
         return c.add_outcome(state, Outcome(original, reads=_reads(s.text)))
-    if state.roll is None and g.mentions_dice(s):
+    if state.roll is None and (g.mentions_dice(s) or (state.trigger and g.uses_result(s))):
         return c.extend_effect(state, original)
     return g.mentions_dice(s)
 
@@ -965,6 +1164,15 @@ _ACTIONS: dict[str, Action] = {
     g.CONDITIONAL.name: _conditional,
     g.EFFECT_IF.name: _effect_if,
     g.FOLLOW_UP.name: _follow_up,
+    g.EACH_WHO_ROLLED.name: _each_who_rolled,
+    g.FLIPS.name: _flips,
+    g.COIN_IF.name: _coin_outcome,
+    g.COIN_SIDE_IF.name: _coin_outcome,
+    g.COIN_EACH.name: _coin_outcome,
+    g.COIN_REPEAT.name: _coin_repeat,
+    g.COIN_FOLLOW_UP.name: _coin_follow_up,
+    g.COIN_TRIGGER.name: _coin_trigger,
+    g.FIRST_FLIP.name: _first_flip,
 }
 """What each production of ``grammar.SENTENCES`` means."""
 
@@ -1083,7 +1291,7 @@ def _roll(phrase: g.RollPhrase, original: str, where: str | None) -> tuple[RollI
     """A roll instruction from a roll phrase (its head and tails), and the "where X is" amount left
     for a later roll when this one does not use it."""
     f = phrase.fields
-    if phrase.head == g.REROLL_STORED.name:
+    if phrase.head in (g.REROLL_STORED.name, g.CHOOSE_STORED.name):
         return RollInstruction(Amount.named("chosen stored results"), Die(6), reroll_stored=True, text=original), where
     if phrase.head == g.PLANAR_ROLL.name:
         return RollInstruction(Amount(1), PLANAR_DIE, text=original), where

@@ -49,6 +49,14 @@ The language, from its words up (``⟨NAME⟩`` is a production of this module):
     what      := a die | one or more dice | condition [on a die] | doubles | your Nth die each turn
                | the planar die | to visit your Attractions                   WHAT, NTH_DIE, ...
     coins     := if who would flip a coin, instead flip N coins and ignore N-1 (CR 705)   COIN_REPLACEMENT
+    flips     := text [flipper] flip(s) count coin(s) flip-tail* text                  FLIPS, FLIP_HEAD
+    flip-tail := until you lose|win a flip [or choose to stop flipping] | N times [or until ...]
+               | for each amount | , where X is amount          FLIP_UNTIL, FLIP_TIMES, FLIP_FOR_EACH, FLIP_WHERE
+    flip-outcome := if|when who win(s)|lose(s) the flip|a flip|N or more flips|all the flips, ...
+               | if the coin|it|both coins come(s) up heads|tails, ... | ... for each flip you won
+               | each player whose coin comes up tails ... | repeat this process until both coins come up heads
+                                                  COIN_IF, COIN_SIDE_IF, COIN_EACH, COIN_REPEAT, COIN_FOLLOW_UP
+    coin-trigger := whenever who win(s)|lose(s) a coin flip | 1 or more coin flips, ...   COIN_TRIGGER, FIRST_FLIP
     face      := each <face> roll of the planar die counts as a <face> roll   FACE_COUNTS_AS
     stored    := store|install the result on ~ | use a stored result for a die   STORE_SENTENCE, USE_STORED
     recognised (not applied): protection from dice, rolled this turn, until a roll, stacked dice   RECOGNISED
@@ -73,6 +81,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from mtgdice.rules import AnyOf, Condition, Event, FaceIs, InRange, NaturalMax, PlanarFace
+from mtgdice.rules.coins import CoinReads, Flipper, Until
 from mtgdice.rules.errors import CardTextError
 from mtgdice.text.parsing import (
     CHUNK,
@@ -161,6 +170,7 @@ WHO = Rule(
         "that player",
         "target player",
         "target opponent",
+        "your opponents",
     ),
     doc='Whose roll: "you", "a player", "any player", "an opponent", ... (``compiler._scope`` reads it).',
 )
@@ -597,6 +607,21 @@ REROLL_STORED = Rule(
     doc='Rerolling results stored on the permanent (CR 706.8b): "reroll any number of its stored results".',
 )
 
+CHOOSE_STORED = Rule(
+    "CHOOSE_STORED",
+    seq(
+        "choose",
+        alt(words("any number of", "1 of", "all of", "each of"), seq("up to", NUMBER, "of")),
+        alt(
+            seq(words("~'s", "its", "the"), words("stored", "installed"), "results"),
+            seq("the results", words("stored", "installed"), "on", words("~", "it")),
+        ),
+        "and reroll",
+        words("it", "them", "those results", "that result"),
+    ),
+    doc='Choosing stored results to roll again (CR 706.8b): "choose one of ~\'s stored results and reroll it".',
+)
+
 # A roll's tails, read one after another from where the dice end; what no tail reads is the rest of
 # the sentence. The tails are disjoint: at a place at most one of them reads (a test checks it).
 TAIL_ALSO = Rule(
@@ -679,7 +704,7 @@ WHERE_X = Rule(
     doc="The amount X names, at the end of the sentence (its noun phrase keeps every clause).",
 )
 
-HEADS = (ROLL, NUMBER_OF_DICE, IMPLICIT_ROLL, PLANAR_ROLL, VISIT_ROLL, REROLL_STORED)
+HEADS = (ROLL, NUMBER_OF_DICE, IMPLICIT_ROLL, PLANAR_ROLL, VISIT_ROLL, REROLL_STORED, CHOOSE_STORED)
 """The ways a sentence rolls dice."""
 _HEAD_WORDS = frozenset().union(*(head.first() or () for head in HEADS))
 _HEADS_BY_WORD = {word: tuple(head for head in HEADS if word in (head.first() or ())) for word in _HEAD_WORDS}
@@ -847,6 +872,7 @@ _CONDITIONAL_HEAD = alt(
             seq("the result of", words("that", "the"), "roll is"),
             words("it's", "it is", "that player roll", "that player rolls", "they roll"),
             seq("the total", opt("of", words("those", "the", "their"), words("results", "rolls", "dice")), "is"),
+            seq(words("any of those results", "any of the results", "1 of those results"), words("is", "was")),
         ),
     ),
     "on",
@@ -895,6 +921,28 @@ FOR_EACH = Rule(
     ),
 )
 OTHERWISE = Rule("OTHERWISE", seq("otherwise ,", _EFFECT))
+
+
+def _each_who_rolled(f: Fields) -> Condition:
+    condition = f["cond"]
+    if isinstance(condition, Refused):
+        raise CardTextError(condition.reason)
+    return condition  # type: ignore[no-any-return]
+
+
+EACH_WHO_ROLLED = Rule(
+    "EACH_WHO_ROLLED",
+    seq(
+        words("each player", "each opponent", "each of those players", "a player", "an opponent", "any player"),
+        words("who", "that"),
+        words("rolled", "rolls", "rolls a result of"),
+        cap("cond", CONDITION),
+        opt(","),
+        rest(),
+    ),
+    build=_each_who_rolled,
+    doc='An outcome for each player whose result meets a condition: "each opponent who rolled a 1 loses 2 life".',
+)
 REROLL_TIES = Rule(
     "REROLL_TIES",
     seq(
@@ -1043,7 +1091,8 @@ HOW_PAIR = Rule(
         "of",
         words("those", "that"),
         words("dice", "die"),
-        "and ignore",
+        "and",
+        words("ignore", "ignores"),
         cap("ignore", NUMBER),
         "of",
         words("those", "the"),
@@ -1227,6 +1276,363 @@ COIN_REPLACEMENT = Rule(
     build=_coins,
     doc='A partner-coin replacement (CR 705, 616): "if you would flip a coin, instead flip 2 coins and ignore 1".',
 )
+
+# -- coins (CR 705) -------------------------------------------------------------------------------
+# A flip instruction is read like a roll: its head anywhere in the sentence, then its tails; the
+# outcomes of a flip are sentences of their own after it. Each production builds a typed value.
+
+_FLIP_VERB = words("flip", "flips")
+_FLIP_WORDS = frozenset({"flip", "flips", "flipped"})
+_COIN_OUTCOME_WORDS = frozenset({"coin", "coins", "heads", "tails", "win", "wins", "won", "lose", "loses", "lost"})
+
+
+def _names_flips_only(s: Sentence) -> bool:
+    """A sentence that names flips but no coin, side, win or loss (those an outcome production reads)."""
+    return mentions(s, _FLIP_WORDS) and not mentions(s, _COIN_OUTCOME_WORDS) and find(FLIP_HEAD, s) is None
+
+
+_COIN_NOUN = words("coin", "coins")
+
+
+@dataclass(frozen=True, slots=True)
+class FlipHead:
+    """ "<who> flip(s) <count> coin(s)": who flips and how many coins, as written."""
+
+    flipper: Flipper
+    count: str
+
+
+_FLIPPERS = {
+    "you": Flipper.YOU,
+    "each player": Flipper.EACH_PLAYER,
+    "that player": Flipper.THAT_PLAYER,
+    "the player": Flipper.THAT_PLAYER,
+    "target player": Flipper.THAT_PLAYER,
+    "target opponent": Flipper.THAT_PLAYER,
+    "they": Flipper.THAT_PLAYER,
+    "you and target opponent each": Flipper.YOU_AND_OPPONENT,
+    "you and target player each": Flipper.YOU_AND_OPPONENT,
+    "you and an opponent each": Flipper.YOU_AND_OPPONENT,
+}
+
+FLIP_HEAD = Rule(
+    "FLIP_HEAD",
+    seq(
+        opt(cap("flipper", words(*_FLIPPERS))),
+        _FLIP_VERB,
+        cap("count", COUNT),
+        _COIN_NOUN,
+    ),
+    build=lambda f: FlipHead(_FLIPPERS[f.get("flipper") or "you"], f["count"]),
+    doc='"Flip a coin", "flip 3 coins", "each player flips a coin", "you and target opponent each flip a coin".',
+)
+
+
+@dataclass(frozen=True, slots=True)
+class FlipTail:
+    """What follows a flip's coins: "until you lose a flip [or choose to stop flipping]", "N times",
+    "for each <amount>" (as written)."""
+
+    until: Until | None = None
+    may_stop: bool = False
+    times: str | None = None
+    for_each: str | None = None
+    where: str | None = None
+
+
+_WIN_WORDS = ("win", "wins", "won")
+_LOSE_WORDS = ("lose", "loses", "lost")
+_WIN_OR_LOSE = alt(cap("win", words(*_WIN_WORDS)), cap("lose", words(*_LOSE_WORDS)))
+
+
+def _until(f: Fields) -> FlipTail:
+    return FlipTail(until=Until.WIN if "win" in f else Until.LOSE, may_stop="stop" in f)
+
+
+FLIP_UNTIL = Rule(
+    "FLIP_UNTIL",
+    seq(
+        "until",
+        words("you", "they", "that player"),
+        _WIN_OR_LOSE,
+        words("a flip", "a coin flip"),
+        opt(cap("stop", "or choose to stop flipping")),
+    ),
+    build=_until,
+    doc='"until you lose a flip", "until you win a flip", "... or choose to stop flipping".',
+)
+FLIP_TIMES = Rule(
+    "FLIP_TIMES",
+    seq(
+        cap("times", alt(words("that many", "x"), NUMBER)),
+        "times",
+        opt("or", cap("until", FLIP_UNTIL)),
+        opt(", whichever comes first"),
+    ),
+    build=lambda f: FlipTail(
+        until=f["until"].until if "until" in f else None,
+        may_stop="until" in f and f["until"].may_stop,
+        times=f["times"],
+    ),
+    doc='"that many times or until you lose a flip, whichever comes first".',
+)
+FLIP_FOR_EACH = Rule(
+    "FLIP_FOR_EACH",
+    seq("for each", cap("what", span(stop=", ."))),
+    build=lambda f: FlipTail(for_each=f["what"]),
+    doc='"flip a coin for each opponent you have": the count is that amount.',
+)
+FLIP_WHERE = Rule(
+    "FLIP_WHERE",
+    seq(opt(","), "where x is", cap("what", span(stop=".")), END),
+    build=lambda f: FlipTail(where=f["what"]),
+    doc='"flip X coins, where X is <amount>": the amount X names.',
+)
+FLIP_TAILS = (FLIP_UNTIL, FLIP_TIMES, FLIP_FOR_EACH, FLIP_WHERE)
+
+
+@dataclass(frozen=True, slots=True)
+class FlipPhrase:
+    """A sentence's flip: the text before it, its head and tails, and the text after them."""
+
+    sentence: Sentence
+    lead: tuple[int, int]
+    head: FlipHead
+    tails: tuple[FlipTail, ...]
+    after: tuple[int, int]
+
+
+class _Flips(Parser):
+    """``text FLIP_HEAD FLIP_TAIL* text``: the first flip of a sentence, wherever it stands."""
+
+    __slots__ = ()
+
+    def parse(self, s: Sentence, i: int) -> Result | None:
+        n = len(s.words)
+        for j in range(i, n):
+            if s.words[j] not in _FLIP_STARTS or (reading := FLIP_HEAD.attempt(s, j)) is None:
+                continue
+            end, head, used = reading
+            tails: list[FlipTail] = []
+            progressed = True
+            while progressed and end < n:
+                progressed = False
+                for tail in FLIP_TAILS:
+                    if tail.may_read(s, end) and (found := tail.attempt(s, end)) is not None:
+                        if isinstance(found[1], Refused):
+                            continue
+                        tails.append(found[1])
+                        used += found[2]
+                        end = found[0]
+                        progressed = True
+                        break
+            if isinstance(head, Refused):
+                return None
+            phrase = FlipPhrase(s, (i, j), head, tuple(tails), (end, n))
+            return (n, (("flips", phrase), *(("#", name) for name in used)))
+        return None
+
+    def clauses(self) -> tuple[frozenset[str], ...]:
+        return (frozenset({"flip", "flips"}), frozenset({"coin", "coins"}))
+
+    def notation(self) -> str:
+        return "<text> FLIP_HEAD FLIP_TAIL* <text>"
+
+
+_FLIP_STARTS = frozenset({phrase.split()[0] for phrase in _FLIPPERS} | {"flip", "flips"})
+
+FLIPS = Rule(
+    "FLIPS",
+    _Flips(),
+    build=lambda f: f["flips"],
+    doc="A sentence that flips coins (CR 705): its flip, with the text before and after it.",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class CoinWhen:
+    """What an outcome of a flip reads (``reads``), how often (``each``), how many flips must meet
+    it (``at_least``) or whether all must (``every``), and the effect's words."""
+
+    reads: CoinReads
+    each: bool = False
+    at_least: int = 1
+    every: bool = False
+    text: str = ""
+    again: bool = False
+    """Its effect flips again by choice ("... decides whether to flip again", "... and repeat this process")."""
+    rolls: Any = None
+    """The rolls of dice its effect makes (``ROLLS_IN_EFFECT``), if any."""
+    single: bool = False
+    """It reads "the flip" just made (each execution's own), not "a flip" of all of them."""
+
+
+def _won_or_lost(f: Fields) -> CoinReads:
+    return CoinReads.WON if "win" in f else CoinReads.LOST
+
+
+_COIN_WHO = words("you", "they", "that player", "the player", "he or she", "a player", "that opponent")
+
+
+FLIP_AGAIN = Rule(
+    "FLIP_AGAIN",
+    somewhere(alt(seq(words("decide", "decides"), "whether to flip again"), "repeat this process")),
+    doc='An outcome whose effect flips again if a player chooses: "... decides whether to flip again", '
+    '"... unless you pay {3} and repeat this process".',
+)
+
+
+def _coin_if(f: Fields) -> CoinWhen:
+    every = "all" in f
+    at_least = number(f["n"]) if "n" in f else 1
+    return CoinWhen(
+        _won_or_lost(f),
+        every=every,
+        at_least=at_least,
+        text=f.get("text", ""),
+        again="again" in f,
+        rolls=f.get("rolls"),
+        single="single" in f,
+    )
+
+
+COIN_IF = Rule(
+    "COIN_IF",
+    seq(
+        words("if", "when"),
+        _COIN_WHO,
+        _WIN_OR_LOSE,
+        alt(
+            cap("single", words("the flip", "that flip")),
+            words("a flip", "1 flip"),
+            seq(cap("n", NUMBER), alt("or more flips", seq("flips", opt("this way")))),
+            seq(cap("all", words("all", "all the", "all of the", "both", "each of the")), "flips"),
+        ),
+        ",",
+        peek(cap("again", FLIP_AGAIN)),
+        peek(cap("rolls", ROLLS_IN_EFFECT)),
+        cap("text", rest()),
+    ),
+    build=_coin_if,
+    doc='"If you win the flip, ...", "when you lose the flip, ...", "if you win 2 or more flips, ...", '
+    '"if you win all the flips, ...".',
+)
+
+_COMES_UP = words("comes up", "came up", "come up", "lands", "land")
+_SIDE = cap("side", words("heads", "tails"))
+
+
+def _side(f: Fields) -> CoinReads:
+    return CoinReads.HEADS if f["side"] == "heads" else CoinReads.TAILS
+
+
+COIN_SIDE_IF = Rule(
+    "COIN_SIDE_IF",
+    seq(
+        "if",
+        alt(
+            seq("the", opt(words("first", "second")), "coin"),
+            "it",
+            "that coin",
+            seq(cap("all", words("both", "all", "all the", "both of the", "all of the", "each of the")), "coins"),
+        ),
+        _COMES_UP,
+        _SIDE,
+        ",",
+        peek(cap("rolls", ROLLS_IN_EFFECT)),
+        cap("text", rest()),
+    ),
+    build=lambda f: CoinWhen(_side(f), every="all" in f, text=f["text"], rolls=f.get("rolls")),
+    doc='"If the coin comes up heads, ...", "if it comes up tails, ...", "if both coins come up heads, ...".',
+)
+
+_COUNTED_COIN = alt(
+    seq(words("flip", "flips"), opt("that"), _COIN_WHO, _WIN_OR_LOSE),
+    seq(_COIN_NOUN, opt(words("that", "which")), _COMES_UP, _SIDE),
+    seq(words("player", "players"), "whose coin", _COMES_UP, _SIDE),
+)
+_EACH_COIN = seq(alt(words("for each", "to each", "each"), seq("where x is", "the number", "of")), _COUNTED_COIN)
+
+
+def _coin_each(f: Fields) -> CoinWhen:
+    reads = _side(f) if "side" in f else _won_or_lost(f)
+    return CoinWhen(reads, each=True, text=f.text)
+
+
+COIN_EACH = Rule(
+    "COIN_EACH",
+    seq(opt(span(until=_EACH_COIN)), _EACH_COIN, opt(rest())),
+    build=_coin_each,
+    doc='"For each flip you win, ...", "... for each flip you won", "... for each coin that comes up heads", '
+    '"each player whose coin comes up tails ...", "X ..., where X is how many coins came up heads" (its words).',
+)
+
+COIN_REPEAT = Rule(
+    "COIN_REPEAT",
+    seq(
+        "repeat this process until",
+        words("both", "all", "each"),
+        opt(words("players", "player's", "of the")),
+        opt("'"),
+        _COIN_NOUN,
+        _COMES_UP,
+        cap("side", "heads"),
+        opt("on the same flip"),
+        END,
+    ),
+    build=lambda f: Until.ALL_HEADS,
+    doc='"Repeat this process until both players\' coins come up heads on the same flip."',
+)
+
+
+@dataclass(frozen=True, slots=True)
+class CoinTriggerWords:
+    """A coin trigger's parts: whose flips (as written), won or lost, and its effect."""
+
+    who: str
+    won: bool
+    effect: str
+    batch: bool = False
+    """ "one or more coin flips": once for all the flips of one execution."""
+
+
+COIN_TRIGGER = Rule(
+    "COIN_TRIGGER",
+    seq(
+        words("whenever", "when"),
+        cap("who", WHO),
+        _WIN_OR_LOSE,
+        alt(words("a coin flip", "a flip"), cap("batch", words("1 or more coin flips", "1 or more flips"))),
+        ",",
+        cap("effect", rest()),
+    ),
+    build=lambda f: CoinTriggerWords(f["who"], "win" in f, f["effect"], "batch" in f),
+    doc='"Whenever you win a coin flip, ...", "whenever a player loses a coin flip, ...", "whenever you win 1 or '
+    'more coin flips, ..." (CR 603, 705.1).',
+)
+
+FIRST_FLIP = Rule(
+    "FIRST_FLIP",
+    seq(
+        "the first time",
+        cap("who", WHO),
+        _FLIP_VERB,
+        words("1 or more coins", "a coin"),
+        words("each turn", "this turn"),
+        ",",
+        cap("effect", rest()),
+    ),
+    build=lambda f: CoinTriggerWords(f["who"], True, f["effect"]),
+    doc='"The first time you flip one or more coins each turn, ..." (an effect on that flip).',
+)
+
+COIN_FOLLOW_UP = Rule(
+    "COIN_FOLLOW_UP",
+    rest(),
+    build=lambda f: f if _names_flips_only(f.sentence) else REJECT,
+    doc='A sentence after a flip that speaks of its flips without flipping ("double the stakes with each flip").',
+)
+
 
 # -- triggers (CR 603, 706.2) -------------------------------------------------------------------
 
@@ -1507,6 +1913,8 @@ class Context:
     """An optional cost ("you may pay {1}.") waits for "if you do, ..."."""
     activated: bool = False
     """The ability has a cost before a colon."""
+    flip: bool = False
+    """A flip instruction before, in the same ability (a flip's outcome needs one)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -1524,6 +1932,10 @@ def _always(context: Context) -> bool:
 
 def _after_roll(context: Context) -> bool:
     return context.roll
+
+
+def _after_flip(context: Context) -> bool:
+    return context.flip
 
 
 SENTENCES = (
@@ -1548,7 +1960,16 @@ SENTENCES = (
     SentenceRule(REROLL_TIES, "after a roll", _after_roll),
     SentenceRule(WHO_HAD, "after a roll by each player", lambda context: context.each_player),
     SentenceRule(STANDING, "after a roll by each player", lambda context: context.each_player),
-    SentenceRule(OTHERWISE, "after a roll", _after_roll),
+    SentenceRule(EACH_WHO_ROLLED, "after a roll by each player", lambda context: context.each_player),
+    SentenceRule(OTHERWISE, "after a roll or a flip", lambda context: context.roll or context.flip),
+    SentenceRule(FLIPS, "any ability", _always),
+    SentenceRule(COIN_TRIGGER, "any ability", _always),
+    SentenceRule(FIRST_FLIP, "any ability", _always),
+    SentenceRule(COIN_IF, "after a flip", _after_flip),
+    SentenceRule(COIN_SIDE_IF, "after a flip", _after_flip),
+    SentenceRule(COIN_EACH, "after a flip", _after_flip),
+    SentenceRule(COIN_REPEAT, "after a flip", _after_flip),
+    SentenceRule(COIN_FOLLOW_UP, "after a flip", _after_flip),
     SentenceRule(ROLLS, "any ability", _always),
     SentenceRule(CONDITIONAL, "after a roll", _after_roll),
     SentenceRule(
@@ -1568,6 +1989,10 @@ PRECEDENCE = (
         "'instead roll that many dice plus one' says how a roll is made, it rolls none",
     ),
     (TRIGGER.name, ROLLS.name, "'whenever you roll the planar die, ...' names the trigger's event, not a roll"),
+    (COIN_IF.name, ROLLS.name, "'if you win the flip, roll a d4': an outcome of the flip whose effect rolls"),
+    (COIN_SIDE_IF.name, ROLLS.name, "'if the coin comes up heads, roll a d6': an outcome that rolls"),
+    (COIN_REPLACEMENT.name, FLIPS.name, "'instead flip two coins and ignore one' says how a flip is made"),
+    (FIRST_FLIP.name, FLIPS.name, "'the first time you flip a coin each turn, ...' names the flip an effect acts on"),
 )
 """Every pair of productions that read the same sentence, the winner first, and why. A test reads
 every sentence of the known cards, the synthetic families and generated Oracle texts with every
@@ -1576,6 +2001,8 @@ production, and fails on a pair not listed here."""
 FALLBACK = FOLLOW_UP.name
 """The production that reads a sentence only when no other does: a sentence after a roll that uses
 its dice ("you gain life equal to that result")."""
+FALLBACKS = frozenset({FALLBACK, COIN_FOLLOW_UP.name})
+"""Every fallback: the dice one, and its coin twin (a sentence after a flip that names flips)."""
 
 _BEATS = {(winner, loser) for winner, loser, _why in PRECEDENCE}
 
@@ -1616,7 +2043,7 @@ def choose(found: list[Reading]) -> Reading | list[Reading] | None:
     """The reading of a sentence: the one production that read it, the winner of a declared pair,
     or any production over :data:`FALLBACK`; a list when the readings conflict undeclared."""
     if len(found) > 1:
-        found = [r for r in found if r.production != FALLBACK] or found
+        found = [r for r in found if r.production not in FALLBACKS] or found
     if len(found) > 1:
         found = [r for r in found if not any((other.production, r.production) in _BEATS for other in found)]
     if not found:

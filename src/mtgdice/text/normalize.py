@@ -51,6 +51,21 @@ _SELF = re.compile(
 _SPACES = re.compile(r"[ \t]+")
 
 
+_DEFINING_REMINDER = re.compile(r"\((?P<roll>(?:Roll|Flip) [^()]*?)[.!]?\)")
+
+
+def promote_defining_reminders(text: str) -> str:
+    """Reminder text that is itself a roll or flip instruction ("make a charisma check. (Roll a
+    d20.)") defines the roll the ability makes: it becomes rules text, a sentence of its own.
+
+    >>> promote_defining_reminders("Make a strength check. (Roll a d20.) If the result is 15, draw.")
+    'Make a strength check. Roll a d20. If the result is 15, draw.'
+    """
+    if "(" not in text:
+        return text
+    return _DEFINING_REMINDER.sub(lambda found: found.group("roll") + ".", text)
+
+
 def strip_reminder(text: str) -> str:
     """Remove reminder text in parentheses (it explains rules and never adds any).
 
@@ -163,6 +178,11 @@ def for_matching(text: str) -> str:
 
     >>> for_matching("1-9 | Create two tokens.")
     '1—9 | create 2 tokens.'
+
+    Dice written in notation read as words: "roll 2d6" is "roll 2 d6", "+1" after them "and add 1".
+
+    >>> for_matching("Roll 2d6+1.")
+    'roll 2 d6 and add 1.'
     """
     # The compiler asks again for the same sentences (abilities, rules, costs): short texts are
     # remembered, so memory stays bounded (a card's whole text may be 20 000 characters).
@@ -174,6 +194,23 @@ _CACHED_LENGTH = 600
 
 @lru_cache(maxsize=4096)
 def _matching_form(text: str) -> str:
-    text = _SELF.sub("~", standard_punctuation(text))
+    text = _NOTATION.sub(_notation_words, _SELF.sub("~", standard_punctuation(text)))
+    text = _BARE_DIE.sub("\\1 a \\2", text)
     text = _LIST_DASH.sub("\\1 \u2014 ", _NUMBER_RANGE.sub("\u2014", text))
     return words_to_numbers(text.lower()).strip()
+
+
+_NOTATION = re.compile(r"(?<![\w/+-])(\d*)[dD](\d+)([+-]\d+)?(?![\w/])")
+"""Dice notation on a card: ``2d6``, ``d20``, ``1d4+1`` (not inside a word, a mana cost or "+1/+1")."""
+
+
+_BARE_DIE = re.compile(r"\b((?:re)?rolls?) (d\d+)\b", re.IGNORECASE)
+"""A die in notation with no count after "roll" ("roll d12"): one die."""
+
+
+def _notation_words(found: re.Match[str]) -> str:
+    count, sides, modifier = found.group(1), found.group(2), found.group(3)
+    written = f"{count} d{sides}" if count else f"d{sides}"
+    if not modifier:
+        return written
+    return f"{written} and {'add' if modifier[0] == '+' else 'subtract'} {modifier[1:]}"

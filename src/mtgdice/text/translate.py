@@ -41,6 +41,8 @@ Lexicon format (all keys optional except ``code``):
 - ``level``: a regex with ``{N}`` for a Class card's level line after its cost ("Stufe 2").
 - ``dice_words``: a regex that tells a sentence mentions dice (``dN`` always does); such a sentence
   that no pattern reads is returned as untranslated.
+- ``coin_words``: a regex for coins and flips (CR 705), read by ``text.detector`` with ``dice_words``:
+  a sentence about coins that no pattern reads is returned as untranslated too.
 
 A group may be named ``n2``, ``count2`` ... where a pattern needs ``n`` twice in alternatives.
 """
@@ -57,6 +59,7 @@ from importlib import resources
 from typing import Any
 
 from mtgdice.rules.errors import CardTextError
+from mtgdice.text import detector
 from mtgdice.text import grammar as g
 from mtgdice.text.compiler import MAX_TEXT, CompiledCard, compile_text
 from mtgdice.text.normalize import NUMBER_WORDS, standard_punctuation, strip_reminder
@@ -429,6 +432,11 @@ def _sentences(paragraph: str) -> list[str]:
     return [part.strip() for part in _SENTENCE_END.split(paragraph) if part.strip()]
 
 
+_ROW_CUT = re.compile(r"(?<=[.!)\u3002\uff0e])\s*(?=\d+\s*(?:[\u2014\u2013~\u301c-]\s*\d+\s*|\+\s*)?[|\uff5c])")
+"""Where a results-table row starts after a sentence end on the same line ("... W20. 1–9 | ..."),
+in any language: a table written on one line reads as the same table on its own lines."""
+
+
 def _row(line: str, lex: Lexicon) -> str | None:
     """A results-table row in English layout, its own text kept (with "roll again" translated)."""
     # The grammar's own row phrases read it, once the printed range dashes are its em dash.
@@ -479,8 +487,7 @@ def to_english(text: str, lang: str | None = None) -> tuple[str, str, list[str]]
     text = strip_reminder(unicodedata.normalize("NFKC", text))
     entries: list[tuple[str, str]] = []
     untranslated: list[str] = []
-    for raw in text.split("\n"):
-        line = raw.strip()
+    for line in (piece.strip() for raw in text.split("\n") for piece in _ROW_CUT.split(raw)):
         if not line:
             continue
         row = _row(line, lex)
@@ -521,7 +528,7 @@ def _paragraph(line: str, lex: Lexicon) -> tuple[str, list[str]]:
             if word is not None:
                 result = _translate_sentence(word.group("rest"), lex)
         if result is None:
-            if _mentions_dice(normalised, lex):
+            if _mentions_dice(normalised, lex) or detector.speaks(sentence):
                 missed.append(sentence)
             continue
         sentence_english, leftover = result

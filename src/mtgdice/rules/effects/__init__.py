@@ -8,7 +8,7 @@ they may shortcut; an undeclared one sends them the exact way).
 """
 
 from mtgdice.rules.effects.base import Cost, EffectBase, Event, RollContext, Step
-from mtgdice.rules.effects.coin import CoinEffect, PairEachCoin, ReflipPermission
+from mtgdice.rules.effects.coin import CoinEffect, CoinTrigger, PairEachCoin, ReflipPermission
 from mtgdice.rules.effects.face import FaceCountsAs, FaceEffect
 from mtgdice.rules.effects.modifier import ModifierEffect, ResultModifier
 from mtgdice.rules.effects.passive import Passive
@@ -31,6 +31,7 @@ EFFECT_KINDS: dict[str, type[EffectBase]] = {
         Passive,
         PairEachCoin,
         ReflipPermission,
+        CoinTrigger,
     )
 }
 
@@ -38,6 +39,7 @@ __all__ = [
     "EFFECT_KINDS",
     "ChosenIgnore",
     "CoinEffect",
+    "CoinTrigger",
     "Cost",
     "Effect",
     "EffectBase",

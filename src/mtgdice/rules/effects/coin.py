@@ -86,3 +86,28 @@ class ReflipPermission(CoinEffect):
 
     def _details(self) -> dict[str, Any]:
         return {"cost": self.cost.text if self.cost else None, "activated": self.activated}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CoinTrigger(CoinEffect):
+    """ "Whenever <who> win(s) (or lose(s)) a coin flip, <effect>" (CR 603, 705.1): triggers once
+    per counted flip won (or lost) by a player its scope sees; an uncalled flip triggers nothing."""
+
+    step: ClassVar[Step] = Step.COIN
+    kind: ClassVar[str] = "coin trigger"
+
+    won: bool = True
+    batch: bool = False
+    """ "one or more coin flips": triggers once per execution whatever the number of flips it meets."""
+    effect: str = ""
+
+    def footprint(self) -> Footprint:
+        return Footprint.TRIGGERS
+
+    def hits(self, won: bool) -> bool:
+        """Whether a flip won (``True``) or lost triggers this ability."""
+        return won is self.won
+
+    def _details(self) -> dict[str, Any]:
+        event = "won flip" if self.won else "lost flip"
+        return {"event": event + "s" if self.batch else event, "effect": self.effect}

@@ -1,0 +1,90 @@
+"""Which sentences speak of dice or coins: a detector that shares nothing with the grammar.
+
+The compiler must never drop a dice or coin sentence in silence (json-interface.md): every
+sentence this detector marks is either read by a production of the grammar or listed in
+``unsupported`` with its reason. For that promise to mean something the detector is written apart
+from the grammar, with its own small vocabulary:
+
+- English: die, dice, ``dN``, ``N-sided``, the planar die, roll / reroll in every form, "chaos
+  ensues", coin(s), heads, tails, flip / reflip in every form (not "flip it", the flip of a
+  Kamigawa flip card), and "result(s)" in a text that speaks of dice or coins elsewhere;
+- every other language: the ``dice_words`` and ``coin_words`` of its lexicon
+  (``text/lexicons/<code>.json``).
+
+It reads plain text (reminder text is the caller's business: a reminder that defines a roll is
+read as that roll by the compiler). What it leaves out: what a sentence means.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+from importlib import resources
+
+_ENGLISH = re.compile(
+    r"\b(?:dice|die|d\d+s?|\d+-sided|planar die|re-?roll(?:s|ed|ing)?|roll(?:s|ed|ing)?|chaos ensues"
+    r"|coins?|heads|tails|re-?flip(?:s|ped|ping)?)\b",
+    re.IGNORECASE,
+)
+_FLIP = re.compile(r"\bflip(?:s|ped|ping)?\b", re.IGNORECASE)
+_CARD_FLIP = re.compile(r"\s+(?:it|~|this|them|target)(?!\w)", re.IGNORECASE)
+"""What follows "flip" when a card is flipped (Kamigawa flip cards), not a coin: "flip it", "flip ~"."""
+_RESULT = re.compile(r"\bresults?\b", re.IGNORECASE)
+
+
+@cache
+def _foreign() -> tuple[re.Pattern[str], ...]:
+    """Each lexicon's dice and coin words (one pattern per language)."""
+    patterns: list[re.Pattern[str]] = []
+    folder = resources.files("mtgdice.text.lexicons")
+    for entry in sorted(folder.iterdir(), key=lambda item: item.name):
+        if not entry.name.endswith(".json") or entry.name == "en.json":
+            continue
+        data = json.loads(entry.read_text(encoding="utf-8"))
+        parts = [part for part in (data.get("dice_words"), data.get("coin_words")) if part]
+        if parts:
+            patterns.append(re.compile("|".join(f"(?:{part})" for part in parts), re.IGNORECASE))
+    return tuple(patterns)
+
+
+def speaks(sentence: str, *, languages: bool = True) -> bool:
+    """Whether a sentence speaks of dice or coins, in English or (``languages``) any language with
+    a lexicon. The compiler reads English (other languages are translated before it), so it asks
+    without the lexicons.
+
+    >>> speaks("Flip a coin."), speaks("If you win the flip, draw a card."), speaks("Flying")
+    (True, True, False)
+    >>> speaks("Würfle einen W20."), speaks("Flip ~.")
+    (True, False)
+    """
+    if _ENGLISH.search(sentence):
+        return True
+    if any(not _CARD_FLIP.match(sentence, found.end()) for found in _FLIP.finditer(sentence)):
+        return True
+    if not languages:
+        return False
+    lowered = sentence.lower()
+    return any(pattern.search(lowered) for pattern in _foreign())
+
+
+def speaks_of_result(sentence: str) -> bool:
+    """Whether a sentence names a result: marked only inside a text that :func:`speaks` elsewhere.
+
+    >>> speaks_of_result("Scry X, where X is that result.")
+    True
+    """
+    return _RESULT.search(sentence) is not None
+
+
+def marked(sentences: list[str], *, languages: bool = True) -> list[int]:
+    """The indices of the sentences of one text that speak of dice or coins: each that
+    :func:`speaks`, and each that names a result when another does.
+
+    >>> marked(["Roll a d6.", "Scry X, where X is that result.", "Flying."])
+    [0, 1]
+    """
+    strong = [index for index, sentence in enumerate(sentences) if speaks(sentence, languages=languages)]
+    if not strong:
+        return []
+    return [index for index, sentence in enumerate(sentences) if index in strong or speaks_of_result(sentence)]
