@@ -5,11 +5,14 @@
 with the rooms' state beside them;
 :func:`verify_export` checks an exported room log against its revealed commit-reveal seeds
 (:mod:`mtgdice.fair`); :func:`replay` resolves logged requests again with their logged faces.
+A roll travels as one typed :class:`RollRecord` (request, outcome, faces, provenance); the log
+writes and reads it through one codec, :mod:`mtgdice.io.record`.
 
 A shared room, with :class:`mtgdice.fair.Room` (a value: keep the new one each step):
 
 >>> import tempfile, pathlib
 >>> from mtgdice.fair import Room
+>>> from mtgdice.log import RollLog, verify_export
 >>> from mtgdice.request import CardRef, RollRequest, resolve_request
 >>> from mtgdice.rules import ScriptedChooser
 >>> log = RollLog(pathlib.Path(tempfile.mkdtemp()) / "rolls.sqlite")
@@ -30,40 +33,89 @@ A shared room, with :class:`mtgdice.fair.Room` (a value: keep the new one each s
 This package leaves out the CLI (``mtgdice.cli_log``) and rendering for people.
 """
 
-from mtgdice.log.records import LoggedRoll, outcome_faces
-from mtgdice.log.replay import ReplayResult, replay, replay_roll
-from mtgdice.log.store import (
-    EXPORT_FORMAT,
-    LogEntry,
-    RevealStep,
-    RollLog,
-    RoomTransaction,
-    SqlLog,
-    StoredRoom,
-    default_db_path,
-    log_fields,
-    open_log,
-)
-from mtgdice.log.verify import RollCheck, Status, VerifyReport, verify_export
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from mtgdice.log.records import LoggedRoll, Proof, Provenance, RollRecord, SourceKind, faces_of
+    from mtgdice.log.replay import ReplayResult, record_of, replay, replay_roll
+    from mtgdice.log.store import (
+        EXPORT_FORMAT,
+        LogEntry,
+        RevealStep,
+        RollLog,
+        RoomTransaction,
+        SqlLog,
+        StoredRoom,
+        default_db_path,
+        open_log,
+    )
+    from mtgdice.log.verify import RollCheck, Status, VerifyReport, verify_export
 
 __all__ = [
     "EXPORT_FORMAT",
     "LogEntry",
     "LoggedRoll",
+    "Proof",
+    "Provenance",
     "ReplayResult",
     "RevealStep",
     "RollCheck",
     "RollLog",
+    "RollRecord",
     "RoomTransaction",
+    "SourceKind",
     "SqlLog",
     "Status",
     "StoredRoom",
     "VerifyReport",
     "default_db_path",
-    "log_fields",
+    "faces_of",
     "open_log",
-    "outcome_faces",
+    "record_of",
     "replay",
     "replay_roll",
     "verify_export",
 ]
+
+_MODULES = {
+    "EXPORT_FORMAT": "mtgdice.log.store",
+    "LogEntry": "mtgdice.log.store",
+    "LoggedRoll": "mtgdice.log.records",
+    "Proof": "mtgdice.log.records",
+    "Provenance": "mtgdice.log.records",
+    "ReplayResult": "mtgdice.log.replay",
+    "RevealStep": "mtgdice.log.store",
+    "RollCheck": "mtgdice.log.verify",
+    "RollLog": "mtgdice.log.store",
+    "RollRecord": "mtgdice.log.records",
+    "RoomTransaction": "mtgdice.log.store",
+    "SourceKind": "mtgdice.log.records",
+    "SqlLog": "mtgdice.log.store",
+    "Status": "mtgdice.log.verify",
+    "StoredRoom": "mtgdice.log.store",
+    "VerifyReport": "mtgdice.log.verify",
+    "default_db_path": "mtgdice.log.store",
+    "faces_of": "mtgdice.log.records",
+    "open_log": "mtgdice.log.store",
+    "record_of": "mtgdice.log.replay",
+    "replay": "mtgdice.log.replay",
+    "replay_roll": "mtgdice.log.replay",
+    "verify_export": "mtgdice.log.verify",
+}
+"""Where each public name lives: loaded on first use (the codec, ``mtgdice.io.record``, imports
+``records`` without the store)."""
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _MODULES:
+        raise AttributeError(f"module 'mtgdice.log' has no attribute {name!r}")
+    value = getattr(importlib.import_module(_MODULES[name]), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

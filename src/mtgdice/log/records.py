@@ -1,262 +1,284 @@
-"""One logged roll as a value, the faces an outcome object shows, the log's hash chain and card references.
+"""One roll as a typed record, from the resolver to the log and back.
 
-**The hash chain.** Each commit-reveal roll of a room is logged with ``chain``, the SHA-256 of
-its recorded fields and the previous roll's ``chain`` (:func:`roll_hash`; the room's first roll
-follows :data:`~mtgdice.fair.GENESIS`). Editing, removing or reordering a roll changes every
-hash after it, and each commitment a room publishes after a reveal covers the hash its rolls
-reached (:mod:`mtgdice.fair`), so a commitment a player copied pins every roll before it.
+A :class:`RollRecord` is what resolving a request comes to: the typed request, the typed outcome,
+every face drawn (:func:`faces_of`, the one place faces are read off an outcome) and its
+:class:`Provenance` — which source drew the faces (secure, seeded, scripted, commit-reveal), its
+seed or its commit-reveal :class:`Proof`, when, in which room, by whom. The log stores it through
+one codec, :mod:`mtgdice.io.record`, as a row: the request and outcome as JSON text, the rest as
+columns. Reading a row back gives a :class:`LoggedRoll` (the row, typed); resolving its request
+again with its faces gives the record back (:func:`mtgdice.log.replay.record_of`), and the logged
+outcome is the witness it is compared with.
 
-**Cards by reference.** A logged request names a card from the card data by its name and
-``oracle_hash``, the hash of what the compiler reads of it (:func:`card_hash`); only a card given
-by its own text carries the text. ``mtgdice verify --cards`` checks the hashes against its card
-data before it resolves the roll again.
+**The hash chain** and **cards by reference** (a card named from the card data is logged with the
+hash of its text) are the codec's: :func:`~mtgdice.io.record.roll_hash`,
+:func:`~mtgdice.io.record.card_hash`.
 
-This module leaves out storage (``store``), checking (``verify``) and re-resolving (``replay``).
+This module leaves out JSON (``mtgdice.io.record``), storage (``store``), checking (``verify``)
+and re-resolving (``replay``).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
-from collections.abc import Mapping
+import enum
 from dataclasses import dataclass
-from typing import Any
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Union
 
-from mtgdice.fair import DrawJSON
+from mtgdice.errors import InputError
+from mtgdice.rules.coins import COIN, FlipResolution
+from mtgdice.rules.plain import PlainResult, PlainRoll
 
-CHAINED_FIELDS = (
-    "room", "time", "player", "by", "source", "commitment", "client_seeds", "nonce", "faces", "request", "outcome",
-)  # fmt: skip
-"""The fields of an exported roll its hash covers, with the previous roll's hash (``prev``)."""
-CARD_HASH = "oracle_hash"
-"""The key of a card reference's text hash in a logged request."""
-CARD_HASH_LENGTH = 32
-ZONE_KEYS = ("battlefield", "opponents", "graveyard", "command")
+if TYPE_CHECKING:
+    from mtgdice.fair import Draw
+    from mtgdice.request import Outcome, RollRequest
+    from mtgdice.rules.sources import DiceSource
+
+__all__ = [
+    "LoggedRoll",
+    "Proof",
+    "Provenance",
+    "RollRecord",
+    "Shown",
+    "SourceKind",
+    "faces_of",
+    "utc_now",
+]
+
+_CODEC_NAMES = frozenset({"CARD_HASH", "canonical", "card_hash", "card_refs", "roll_hash"})
 
 
-def canonical(value: Any) -> bytes:
-    """The bytes a hash of a JSON value is taken over: keys sorted, no spaces, ASCII (other characters
-    as JSON escapes), as Python's ``json.dumps(value, sort_keys=True, separators=(",", ":"))`` writes it.
+def __getattr__(name: str) -> object:
+    """The hash chain's and card references' names, which live in the codec, found here too."""
+    if name in _CODEC_NAMES:
+        from mtgdice.io import record
 
-    >>> canonical({"b": [1, "x"], "a": None})
-    b'{"a":null,"b":[1,"x"]}'
+        return getattr(record, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+Request = Union["RollRequest", PlainRoll]
+"""What was asked: a typed request, or plain dice notation (no board applies to it, CR 706 aside)."""
+
+
+class SourceKind(enum.Enum):
+    """Where the faces came from (DESIGN.md §4): what a replay and ``verify`` can say of them."""
+
+    SECURE = "secure"
+    SEEDED = "seeded"
+    SCRIPTED = "scripted"
+    COMMIT_REVEAL = "commit-reveal"
+
+    @classmethod
+    def named(cls, name: str, field: str = "source") -> SourceKind:
+        """The kind a source's ``name`` says.
+
+        >>> SourceKind.named("commit-reveal")
+        <SourceKind.COMMIT_REVEAL: 'commit-reveal'>
+        """
+        try:
+            return cls(name)
+        except ValueError:
+            kinds = ", ".join(kind.value for kind in cls)
+            raise InputError(field, f"{str(name)[:40]!r} is not a source of dice; the sources are {kinds}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class Proof:
+    """What a commit-reveal roll is checked against: the room's commitment, the players' client
+    seeds (sorted) and the roll's nonce (:mod:`mtgdice.fair`)."""
+
+    commitment: str
+    client_seeds: tuple[str, ...]
+    nonce: int
+
+
+def utc_now() -> str:
+    """The current time, UTC, ISO 8601 with microseconds."""
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+@dataclass(frozen=True, slots=True)
+class Provenance:
+    """Where a roll comes from: its source of faces, that source's ``seed`` (a seeded source given
+    a whole number) or ``proof`` (commit-reveal), the time (UTC, ISO 8601), the room, the player
+    it is shown as, ``by`` (whose request spent its nonce) and the game's turn."""
+
+    source: SourceKind
+    time: str
+    seed: int | None = None
+    proof: Proof | None = None
+    room: str | None = None
+    player: str | None = None
+    by: str | None = None
+    turn: int | None = None
+
+    @classmethod
+    def of(
+        cls,
+        source: DiceSource,
+        *,
+        time: str | None = None,
+        room: str | None = None,
+        player: str | None = None,
+        by: str | None = None,
+        turn: int | None = None,
+    ) -> Provenance:
+        """The provenance of a roll drawn from ``source``, now unless ``time`` is given.
+
+        >>> from mtgdice.rules.sources import SeededSource
+        >>> Provenance.of(SeededSource(7), time="2026-01-01T00:00:00+00:00").seed
+        7
+        """
+        kind = SourceKind.named(source.name)
+        seed = getattr(source, "seed", None)
+        proof = None
+        if kind is SourceKind.COMMIT_REVEAL:
+            proof = Proof(source.commitment, tuple(source.client_seeds), source.nonce)  # type: ignore[attr-defined]
+        return cls(
+            kind,
+            time or utc_now(),
+            seed if isinstance(seed, int) and not isinstance(seed, bool) else None,
+            proof,
+            room,
+            player,
+            by,
+            turn,
+        )
+
+
+def faces_of(outcome: Outcome) -> tuple[Draw, ...]:
+    """Every face an outcome shows, in the order drawn: a die as ``(sides, natural)``, the planar
+    die as ``("planar", face)``, a coin (CR 705, drawn as a d2) as ``(2, 1)`` heads or ``(2, 2)``
+    tails, a plain roll's dice term by term (a Fudge die, drawn as a d3, as ``(3, value + 2)``).
+
+    >>> from mtgdice.rules.plain import DiceGroup, roll_plain
+    >>> from mtgdice.rules.sources import ScriptedSource
+    >>> faces_of(roll_plain(PlainRoll((DiceGroup(2, 6),)), ScriptedSource([4, 1])))
+    ((6, 4), (6, 1))
     """
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode("ascii")
+    if isinstance(outcome, FlipResolution):
+        return tuple((COIN.sides or 2, coin.side.face) for coin in sorted(outcome.coins, key=lambda c: c.index))
+    if isinstance(outcome, PlainResult):
+        return outcome.draws
+    faces: list[Draw] = []
+    for execution in outcome.executions:
+        for roll in execution.dice:
+            face = roll.planar_face if roll.die.planar else roll.natural
+            if face is not None:
+                faces.append(("planar" if roll.die.planar else roll.die.sides or 0, face))
+    return tuple(faces)
 
 
-def roll_hash(prev: str, roll: Mapping[str, Any]) -> str:
-    """The hash of one logged roll (an exported roll object) following the roll whose hash is ``prev``.
+@dataclass(frozen=True, slots=True)
+class RollRecord:
+    """One roll, typed: the request, its outcome, every face drawn in order, and its provenance.
 
-    >>> from mtgdice.fair import GENESIS
-    >>> first = roll_hash(GENESIS, {"nonce": 0, "faces": [[20, 7]]})
-    >>> first != roll_hash(GENESIS, {"nonce": 0, "faces": [[20, 8]]}), roll_hash(first, {}) != roll_hash(GENESIS, {})
-    (True, True)
-    """
-    body = {key: roll.get(key) for key in CHAINED_FIELDS}
-    body["prev"] = prev
-    return hashlib.sha256(canonical(body)).hexdigest()
+    ``outcome`` is None only for a roll that was refused after its nonce was spent (``refused``
+    says why; ``faces`` are what it drew before it stopped).
 
-
-def card_hash(record: Any) -> str:
-    """The hash of what the compiler reads of a card record: its name, layout, type line and Oracle text.
-
-    >>> from types import SimpleNamespace
-    >>> card = SimpleNamespace(name="Ogre", layout="normal", type_line="Creature", oracle_text="Roll a d20.")
-    >>> other = SimpleNamespace(**{**vars(card), "oracle_text": "Roll a d6."})
-    >>> len(card_hash(card)), card_hash(card) == card_hash(other)
-    (32, False)
-    """
-    read = [
-        record.name,
-        getattr(record, "layout", "normal") or "normal",
-        getattr(record, "type_line", "") or "",
-        getattr(record, "oracle_text", "") or "",
-    ]
-    return hashlib.sha256(canonical(read)).hexdigest()[:CARD_HASH_LENGTH]
-
-
-def card_refs(request: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any] | str]]:
-    """Every card a logged request names from the card data, as ``(where, reference)``: the
-    request's own card and each zone item given by name (a bare name, or an object with ``card``).
-
-    >>> [where for where, _ in card_refs({"card": "Ogre", "battlefield": ["Imp", {"text": "Roll a d6."}]})]
-    ['card', 'battlefield[0]']
-    """
-    found: list[tuple[str, Mapping[str, Any] | str]] = []
-    if isinstance(request.get("card"), str) and "text" not in request:
-        found.append(("card", request))
-    for zone in ZONE_KEYS:
-        items = request.get(zone)
-        for position, item in enumerate(items if isinstance(items, list) else []):
-            if isinstance(item, str) or (isinstance(item, Mapping) and "text" not in item and "card" in item):
-                found.append((f"{zone}[{position}]", item))
-    return found
-
-
-def with_card_hashes(request: Mapping[str, Any], hashes: Mapping[str, str]) -> dict[str, Any]:
-    """A logged request whose cards named from the card data carry their text hash (``hashes`` by name).
-
-    >>> with_card_hashes({"card": "Ogre", "battlefield": ["Imp"]}, {"Ogre": "a1", "Imp": "b2"})
-    {'card': 'Ogre', 'battlefield': [{'card': 'Imp', 'oracle_hash': 'b2'}], 'oracle_hash': 'a1'}
+    >>> from mtgdice.rules.plain import DiceGroup, roll_plain
+    >>> from mtgdice.rules.sources import ScriptedSource
+    >>> source = ScriptedSource([5])
+    >>> plain = PlainRoll((DiceGroup(1, 20),))
+    >>> record = RollRecord.of(plain, roll_plain(plain, source), source)
+    >>> record.faces, record.provenance.source
+    (((20, 5),), <SourceKind.SCRIPTED: 'scripted'>)
     """
 
-    def item(value: Any) -> Any:
-        if isinstance(value, str) and value in hashes:
-            return {"card": value, CARD_HASH: hashes[value]}
-        if isinstance(value, Mapping) and "text" not in value and value.get("card") in hashes:
-            return {**value, CARD_HASH: hashes[value["card"]]}
-        return value
+    request: Request
+    outcome: Outcome | None
+    faces: tuple[Draw, ...]
+    provenance: Provenance
+    refused: str | None = None
 
-    result = dict(request)
-    if isinstance(result.get("card"), str) and "text" not in result and result["card"] in hashes:
-        result[CARD_HASH] = hashes[result["card"]]
-    for zone in ZONE_KEYS:
-        if isinstance(result.get(zone), list):
-            result[zone] = [item(value) for value in result[zone]]
-    return result
+    @classmethod
+    def of(
+        cls,
+        request: Request,
+        outcome: Outcome | None,
+        source: DiceSource,
+        *,
+        refused: str | None = None,
+        time: str | None = None,
+        room: str | None = None,
+        player: str | None = None,
+        by: str | None = None,
+        turn: int | None = None,
+    ) -> RollRecord:
+        """The record of ``request`` resolved with ``source``: a commit-reveal source gives the faces
+        it drew (a refused roll's too), another the faces the outcome shows."""
+        if outcome is None and not refused:
+            raise InputError("outcome", "a roll without an outcome gives the reason it was refused")
+        provenance = Provenance.of(source, time=time, room=room, player=player, by=by, turn=turn)
+        drawn = getattr(source, "draws", None) if provenance.proof is not None else None
+        if drawn is not None:
+            faces: tuple[Draw, ...] = tuple(drawn)
+        else:
+            faces = faces_of(outcome) if outcome is not None else ()
+        return cls(request, outcome, faces, provenance, refused if outcome is None else None)
 
 
-def without_card_hashes(request: Mapping[str, Any]) -> dict[str, Any]:
-    """A logged request as the JSON reader takes it (the text hashes left out).
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """What a logged outcome showed, for listing (read by the codec, never resolved): each
+    execution's counted results, a plain roll's ``total``, a flip's counted ``coins`` (sides), the
+    answers of its decisions in order, and ``refused`` for a roll that did not resolve."""
 
-    >>> without_card_hashes({"card": "Ogre", "oracle_hash": "a1", "graveyard": [{"card": "Imp", "oracle_hash": "b2"}]})
-    {'card': 'Ogre', 'graveyard': [{'card': 'Imp'}]}
-    """
-
-    def item(value: Any) -> Any:
-        return {k: v for k, v in value.items() if k != CARD_HASH} if isinstance(value, Mapping) else value
-
-    result = {key: value for key, value in request.items() if key != CARD_HASH}
-    for zone in ZONE_KEYS:
-        if isinstance(result.get(zone), list):
-            result[zone] = [item(value) for value in result[zone]]
-    return result
+    results: tuple[tuple[int | str | None, ...], ...] = ()
+    total: int | None = None
+    coins: tuple[str, ...] | None = None
+    answers: tuple[object, ...] = ()
+    refused: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class LoggedRoll:
-    """One row of the roll log: the request, its outcome and where the faces came from.
-
-    ``faces`` lists every face drawn, in order, as JSON pairs (``[20, 7]``, ``["planar", "chaos"]``).
-    ``commitment``, ``client_seeds`` and ``nonce`` are set for commit-reveal rolls only. ``card``
-    and ``row`` (the first execution's matched row) are copies of the request and outcome, for
-    listing; ``turn`` is the game's turn when a table rolled it (not exported). ``by`` is the
-    player whose request spent the nonce (``"api"``: the room's token), ``chain`` the roll's hash.
-
-    >>> roll = LoggedRoll(1, None, "2026-01-01T00:00:00+00:00", None, {"text": "Roll a d6."},
-    ...                   {"rolls": [{"dice": [], "results": [4], "row": None}]}, "secure", [[6, 4]])
-    >>> roll.results
-    [[4]]
-    """
+    """One row of the roll log, read back: its id, provenance and faces typed, its request and
+    outcome as the JSON text that was written (:mod:`mtgdice.io.record` reads them: ``request_of``,
+    ``shown``), ``card`` and ``row`` (the first execution's matched row) kept for listing, and
+    ``chain``, its hash in its room's chain (None outside one)."""
 
     id: int
-    room: str | None
-    time: str
-    player: str | None
-    request: dict[str, Any]
-    outcome: dict[str, Any]
-    source: str
-    faces: list[DrawJSON]
-    commitment: str | None = None
-    client_seeds: tuple[str, ...] = ()
-    nonce: int | None = None
+    provenance: Provenance
+    faces: tuple[Draw, ...]
+    request: str
+    outcome: str
     card: str | None = None
     row: int | None = None
-    turn: int | None = None
-    by: str | None = None
     chain: str | None = None
 
     @property
-    def results(self) -> list[list[Any]]:
-        """The counted results of each execution, as the outcome lists them."""
-        return [list(execution.get("results", [])) for execution in _executions(self.outcome)]
+    def room(self) -> str | None:
+        return self.provenance.room
 
-    def export_json(self) -> dict[str, Any]:
-        """The roll as it appears in an exported room log (what ``mtgdice verify`` reads)."""
-        return {
-            "id": self.id,
-            "nonce": self.nonce,
-            "client_seeds": list(self.client_seeds),
-            "commitment": self.commitment,
-            "source": self.source,
-            "room": self.room,
-            "time": self.time,
-            "player": self.player,
-            "by": self.by,
-            "request": self.request,
-            "outcome": self.outcome,
-            "faces": self.faces,
-            "chain": self.chain,
-        }
+    @property
+    def time(self) -> str:
+        return self.provenance.time
 
+    @property
+    def player(self) -> str | None:
+        return self.provenance.player
 
-def _executions(outcome: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    rolls = outcome.get("rolls", [])
-    return [execution for execution in rolls if isinstance(execution, Mapping)] if isinstance(rolls, list) else []
+    @property
+    def source(self) -> str:
+        return self.provenance.source.value
 
+    @property
+    def turn(self) -> int | None:
+        return self.provenance.turn
 
-def _coin_index(coin: Mapping[str, Any]) -> int:
-    index = coin.get("index")
-    return index if isinstance(index, int) else 0
+    @property
+    def by(self) -> str | None:
+        return self.provenance.by
 
+    @property
+    def nonce(self) -> int | None:
+        return self.provenance.proof.nonce if self.provenance.proof is not None else None
 
-def outcome_faces(outcome: Mapping[str, Any]) -> list[list[Any]]:
-    """The faces an outcome object shows, die by die in the order drawn (json-interface.md), as
-    the log records draws: a numbered die ``[sides, natural]``, the planar die ``["planar", face]``;
-    a coin of a flip (CR 705, drawn as a d2) ``[2, 1]`` for heads and ``[2, 2]`` for tails, in coin
-    order; a plain roll's dice term by term (a Fudge die, drawn as a d3, ``[3, value + 2]``).
+    @property
+    def commitment(self) -> str | None:
+        return self.provenance.proof.commitment if self.provenance.proof is not None else None
 
-    >>> outcome_faces({"rolls": [{"dice": [{"sides": 20, "natural": 7},
-    ...                                    {"sides": "planar", "natural": None, "face": "chaos"}]}]})
-    [[20, 7], ['planar', 'chaos']]
-    >>> outcome_faces({"flip": {"coins": [{"side": "tails", "index": 1}, {"side": "heads", "index": 0}]}})
-    [[2, 1], [2, 2]]
-    >>> outcome_faces({"kind": "plain", "terms": [{"rolls": [{"sides": 6, "face": 4}, {"sides": "F", "face": -1}]}]})
-    [[6, 4], [3, 1]]
-    """
-    flip = outcome.get("flip")
-    if isinstance(flip, Mapping):
-        coins = [coin for coin in flip.get("coins", []) if isinstance(coin, Mapping)]
-        ordered = sorted(coins, key=_coin_index)
-        return [[2, {"heads": 1, "tails": 2}.get(str(coin.get("side")), "?")] for coin in ordered]
-    terms = outcome.get("terms")
-    if isinstance(terms, list):
-        plain: list[list[Any]] = []
-        for term in terms:
-            rolls = term.get("rolls", []) if isinstance(term, Mapping) else []
-            for die in rolls if isinstance(rolls, list) else []:
-                if not isinstance(die, Mapping):
-                    plain.append(["?", "?"])
-                elif die.get("sides") == "F":
-                    value = die.get("face")
-                    plain.append([3, value + 2 if isinstance(value, int) else "?"])
-                else:
-                    plain.append([die.get("sides"), die.get("face")])
-        return plain
-    faces: list[list[Any]] = []
-    for execution in _executions(outcome):
-        dice = execution.get("dice", [])
-        for die in dice if isinstance(dice, list) else []:
-            if not isinstance(die, Mapping):
-                faces.append(["?", "?"])  # shown as a mismatch by verify
-            elif die.get("sides") == "planar":
-                faces.append(["planar", die.get("face")])
-            else:
-                faces.append([die.get("sides"), die.get("natural")])
-    return faces
-
-
-def first_row(outcome: Mapping[str, Any]) -> int | None:
-    """The matched row of the first execution, if any."""
-    executions = _executions(outcome)
-    row = executions[0].get("row") if executions else None
-    return row if isinstance(row, int) and not isinstance(row, bool) else None
-
-
-def card_label(request: Mapping[str, Any]) -> str | None:
-    """The name of the request's card (``card``, else ``name``), for listing."""
-    for key in ("card", "name"):
-        value = request.get(key)
-        if isinstance(value, str) and value:
-            return value
-    return None
+    @property
+    def client_seeds(self) -> tuple[str, ...]:
+        return self.provenance.proof.client_seeds if self.provenance.proof is not None else ()

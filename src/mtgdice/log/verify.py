@@ -27,6 +27,11 @@ A roll whose seed is not revealed yet, that names cards without card data, or th
 logged as refused is *unverifiable*, never valid; so is a log without a hash chain (written before
 ``mtgdice-room-log/2``), as a whole.
 
+A roll of another source (the CLI's: secure, seeded, scripted) has no commitment, so nothing proves
+its faces fair; it is *replayed*: its request resolved again with its faces must give its outcome,
+every face used. A log of such rolls alone (``mtgdice log export`` of the CLI's log) is all right
+when every roll replays.
+
 This module leaves out reading files and printing (the CLI).
 """
 
@@ -41,7 +46,8 @@ from typing import TYPE_CHECKING, Any
 
 from mtgdice.errors import InputError, MtgDiceError
 from mtgdice.fair import GENESIS, DrawJSON, commitment, derive_faces, draw_json, seed_matches
-from mtgdice.log.records import CARD_HASH, LoggedRoll, card_hash, card_refs, outcome_faces, roll_hash
+from mtgdice.io import record as codec
+from mtgdice.io.record import CARD_HASH, card_hash, card_refs, roll_hash
 from mtgdice.rules.dice import Die
 
 if TYPE_CHECKING:
@@ -54,6 +60,7 @@ CHAINED_FORMAT = "mtgdice-room-log/2"
 
 class Status(enum.Enum):
     VERIFIED = "verified"
+    REPLAYED = "replayed"
     UNVERIFIABLE = "unverifiable"
     BAD = "bad"
 
@@ -107,19 +114,26 @@ class VerifyReport:
         return self._with(Status.VERIFIED)
 
     @property
+    def replayed(self) -> tuple[RollCheck, ...]:
+        """Rolls without a commitment (another source) whose outcome follows from their faces."""
+        return self._with(Status.REPLAYED)
+
+    @property
     def failed(self) -> bool:
         """True when anything is wrong: a bad roll or an error of the log."""
         return bool(self.bad or self.errors)
 
     @property
     def ok(self) -> bool:
-        """True when every roll is verified and the log as a whole is proved."""
-        return len(self.verified) == len(self.checks) and not self.errors and not self.unproven
+        """True when every commit-reveal roll is verified, every other roll replayed, and the log is proved."""
+        checked = len(self.verified) + len(self.replayed)
+        return checked == len(self.checks) and not self.errors and not self.unproven
 
     def summary(self) -> str:
         problems = f", {len(self.errors)} errors in the log" if self.errors else ""
+        replayed = f"{len(self.replayed)} replayed, " if self.replayed else ""
         return (
-            f"{len(self.verified)} verified, {len(self.bad)} bad, "
+            f"{len(self.verified)} verified, {replayed}{len(self.bad)} bad, "
             f"{len(self.unverifiable)} unverifiable, of {len(self.checks)} rolls{problems}"
         )
 
@@ -282,18 +296,7 @@ def _check_faces(roll: Mapping[str, Any], owner: _Commitment) -> str | None:
             f"face {position + 1} is {_show(faces[position])} in the log; "
             f"the revealed seed gives {_show(derived[position])}"
         )
-    outcome = roll.get("outcome")
-    if isinstance(outcome, Mapping) and "refused" in outcome:
-        return None  # a refused roll shows no dice; its faces are what it drew before it stopped
-    shown = outcome_faces(outcome) if isinstance(outcome, Mapping) else []
-    position = _first_difference(shown, faces)
-    if position is None:
-        return None
-    if position >= len(shown):
-        return f"the outcome shows {len(shown)} dice but {len(faces)} faces were drawn"
-    if position >= len(faces):
-        return f"the outcome shows {len(shown)} dice but only {len(faces)} faces were drawn"
-    return f"outcome die {position + 1} shows {_show(shown[position])}; the face drawn was {_show(faces[position])}"
+    return None  # the dice the outcome shows are checked by resolving it again with these faces
 
 
 def _resolve_again(roll: Mapping[str, Any], cards: CardSource | None) -> tuple[Status, str] | None:
@@ -321,17 +324,10 @@ def _resolve_again(roll: Mapping[str, Any], cards: CardSource | None) -> tuple[S
                 f"({where}: the card data's text of {str(name)[:60]!r} is not the one the room used; "
                 "give the card data the server had)"
             )
-    faces = roll.get("faces")
-    logged_roll = LoggedRoll(
-        id=roll.get("id", 0),
-        room=roll.get("room"),
-        time=str(roll.get("time", "")),
-        player=roll.get("player"),
-        request=dict(request),
-        outcome=dict(outcome),
-        source=str(roll.get("source", "commit-reveal")),
-        faces=faces if isinstance(faces, list) else [],
-    )
+    try:
+        logged_roll = codec.from_export(roll)
+    except InputError as error:
+        return Status.BAD, str(error)
     result = replay_roll(logged_roll, cards)
     if result.error is not None:
         return Status.BAD, f"resolving its request again with its faces fails: {result.error}"
@@ -350,7 +346,11 @@ def _check_roll(
 
     source = roll.get("source", "commit-reveal")
     if nonce is None or source != "commit-reveal":
-        return verdict(Status.UNVERIFIABLE, f"(rolled with the {source!s} source, not commit-reveal)")
+        found = _resolve_again(roll, cards)
+        if found is not None:
+            return verdict(*found)
+        reason = f"(rolled with the {source!s} source, no commitment: its faces give its outcome)"
+        return verdict(Status.REPLAYED, reason)
     if not _whole(nonce) or nonce < 0:
         return verdict(Status.BAD, f"nonce {nonce!r} is not a whole number 0 or more")
     owner = _owner(roll, nonce, commitments)
@@ -399,7 +399,8 @@ class _Room:
                     covered[opened] = head
             recorded = roll.get("chain")
             if recorded is None:
-                self.unchained += 1
+                if owner is not None or roll.get("nonce") is not None:  # a roll of another source has no chain
+                    self.unchained += 1
                 continue
             if recorded != roll_hash(head, roll):
                 broken[position] = (
