@@ -429,3 +429,31 @@ def test_no_roll_under_a_revealed_seed(log: RollLog) -> None:
     source = room.source()  # the old room, by mistake
     with pytest.raises(InputError, match="already revealed"):
         record(log, D6, None, source, room="table")
+
+
+# -- what logging a plain roll loads ---------------------------------------------------------------
+
+PROBE = """
+import json, sys
+from mtgdice.cli import main
+try:
+    main(["roll", "d20"])
+except SystemExit:
+    pass
+print(json.dumps(sorted(sys.modules)), file=sys.stderr)
+"""
+
+
+def test_logging_a_plain_roll_loads_no_magic_rules_nor_the_request_reader(tmp_path: Path) -> None:
+    """``roll d20`` writes its record through the codec, which loads neither the request reader,
+    the compiler, the resolver of Magic rolls, nor verify and replay."""
+    env = {**os.environ, "MTGDICE_DB": str(tmp_path / "rolls.sqlite")}
+    run = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, timeout=60, env=env)
+    modules = set(json.loads(run.stderr.strip().splitlines()[-1]))
+    assert {"mtgdice.io.record", "mtgdice.log.store"} <= modules  # it was logged, through the codec
+    heavy = ("mtgdice.jsonio", "mtgdice.request", "mtgdice.text.compiler", "mtgdice.rules.resolution",
+             "mtgdice.rules.coins", "mtgdice.log.verify", "mtgdice.log.replay", "pydantic", "msgspec")  # fmt: skip
+    assert sorted(name for name in modules if name.startswith(heavy)) == []
+    with RollLog(tmp_path / "rolls.sqlite") as log:
+        (roll,) = log.rolls()
+    assert roll.source == "secure" and len(roll.faces) == 1 and roll.faces[0][0] == 20

@@ -339,7 +339,9 @@ def verify_command(file: str, cards: str | None, pinned: str | None, as_json: bo
     except MtgDiceError as error:
         fail(str(error))
     if as_json:
-        out(json.dumps(report.to_json(), ensure_ascii=False))
+        from mtgdice.io.record import report_json
+
+        out(json.dumps(report_json(report), ensure_ascii=False))
     else:
         for check in report.bad:
             out(check.line())

@@ -14,13 +14,13 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, TypeAlias
 
-from mtgdice.rules.coins import FlipResolution
 from mtgdice.rules.dice import DieRoll, PlanarFace
 from mtgdice.rules.plain import GroupResult, PlainResult
 from mtgdice.rules.players import YOU, seat_name
 
 if TYPE_CHECKING:
     from mtgdice.rules.choices import Answer, Decision
+    from mtgdice.rules.coins import FlipResolution
     from mtgdice.rules.resolution import Execution, Resolution
 
     Outcome: TypeAlias = Resolution | FlipResolution | PlainResult
@@ -178,10 +178,12 @@ def plain_json(result: PlainResult) -> JSONObject:
 
 def outcome_json(outcome: Outcome) -> JSONObject:
     """The outcome object of a resolution, a coin flip or a plain roll."""
-    if isinstance(outcome, FlipResolution):
-        return flip_json(outcome)
     if isinstance(outcome, PlainResult):
         return plain_json(outcome)
+    from mtgdice.rules.coins import FlipResolution  # here: a plain roll loads no Magic rules
+
+    if isinstance(outcome, FlipResolution):
+        return flip_json(outcome)
     return resolution_json(outcome)
 
 

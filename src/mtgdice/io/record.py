@@ -41,6 +41,7 @@ from mtgdice.rules.dice import PlanarFace
 from mtgdice.rules.plain import PlainRoll
 
 if TYPE_CHECKING:
+    from mtgdice.log.verify import VerifyReport
     from mtgdice.request import RollRequest
 
 __all__ = [
@@ -58,6 +59,7 @@ __all__ = [
     "faces_json",
     "faces_from_json",
     "from_export",
+    "report_json",
     "request_of",
     "roll_hash",
     "shown",
@@ -583,3 +585,19 @@ def differences(logged: JSON, replayed: JSON, path: str = "", limit: int = MAX_D
 def _short(value: JSON) -> str:
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def report_json(report: VerifyReport) -> JSONObject:
+    """A verify report as ``mtgdice verify --json`` prints it: every roll's verdict, the log's errors."""
+    return {
+        "room": report.room,
+        "ok": report.ok,
+        "pinned": report.pinned,
+        "rolls": [
+            {"id": check.id, "nonce": check.nonce, "status": check.status.value, "reason": check.reason}
+            for check in report.checks
+        ],
+        "errors": list(report.errors),
+        "unproven": list(report.unproven),
+        "warnings": list(report.warnings),
+    }

@@ -25,7 +25,6 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Union
 
 from mtgdice.errors import InputError
-from mtgdice.rules.coins import COIN, FlipResolution
 from mtgdice.rules.plain import PlainResult, PlainRoll
 
 if TYPE_CHECKING:
@@ -156,10 +155,12 @@ def faces_of(outcome: Outcome) -> tuple[Draw, ...]:
     >>> faces_of(roll_plain(PlainRoll((DiceGroup(2, 6),)), ScriptedSource([4, 1])))
     ((6, 4), (6, 1))
     """
-    if isinstance(outcome, FlipResolution):
-        return tuple((COIN.sides or 2, coin.side.face) for coin in sorted(outcome.coins, key=lambda c: c.index))
     if isinstance(outcome, PlainResult):
         return outcome.draws
+    from mtgdice.rules.coins import COIN, FlipResolution  # here: a plain roll loads no Magic rules
+
+    if isinstance(outcome, FlipResolution):
+        return tuple((COIN.sides or 2, coin.side.face) for coin in sorted(outcome.coins, key=lambda c: c.index))
     faces: list[Draw] = []
     for execution in outcome.executions:
         for roll in execution.dice:

@@ -137,20 +137,6 @@ class VerifyReport:
             f"{len(self.unverifiable)} unverifiable, of {len(self.checks)} rolls{problems}"
         )
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "room": self.room,
-            "ok": self.ok,
-            "pinned": self.pinned,
-            "rolls": [
-                {"id": check.id, "nonce": check.nonce, "status": check.status.value, "reason": check.reason}
-                for check in self.checks
-            ],
-            "errors": list(self.errors),
-            "unproven": list(self.unproven),
-            "warnings": list(self.warnings),
-        }
-
 
 @dataclass(frozen=True, slots=True)
 class _Commitment:
