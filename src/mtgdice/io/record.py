@@ -462,9 +462,9 @@ def from_export(roll: Mapping[str, JSON], field: str = "roll") -> LoggedRoll:
         raise InputError(field, "its request and outcome must be JSON objects")
     source = roll.get("source", "commit-reveal")
     nonce, commitment, seeds = roll.get("nonce"), roll.get("commitment"), roll.get("client_seeds", [])
-    proof = None
-    if _whole(nonce) and isinstance(seeds, list):
-        proof = Proof(str(commitment or ""), tuple(str(s) for s in seeds), nonce)
+    if not isinstance(seeds, list) or not all(isinstance(seed, str) for seed in seeds):
+        raise InputError(f"{field}.client_seeds", "expected a list of strings")
+    proof = Proof(str(commitment or ""), tuple(seeds), nonce) if _whole(nonce) else None
     roll_id = roll.get("id", 0)
     time = roll.get("time", "")
     return LoggedRoll(

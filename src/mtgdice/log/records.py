@@ -99,7 +99,8 @@ def utc_now() -> str:
 @dataclass(frozen=True, slots=True)
 class Provenance:
     """Where a roll comes from: its source of faces, that source's ``seed`` (a seeded source given
-    a whole number) or ``proof`` (commit-reveal), the time (UTC, ISO 8601), the room, the player
+    a whole number; the rolls of one command share a source, so it names the stream of faces, not
+    each roll's first) or ``proof`` (commit-reveal), the time (UTC, ISO 8601), the room, the player
     it is shown as, ``by`` (whose request spent its nonce) and the game's turn."""
 
     source: SourceKind
@@ -128,11 +129,15 @@ class Provenance:
         >>> Provenance.of(SeededSource(7), time="2026-01-01T00:00:00+00:00").seed
         7
         """
+        from mtgdice.fair import CommitRevealSource
+
         kind = SourceKind.named(source.name)
         seed = getattr(source, "seed", None)
         proof = None
-        if kind is SourceKind.COMMIT_REVEAL:
-            proof = Proof(source.commitment, tuple(source.client_seeds), source.nonce)  # type: ignore[attr-defined]
+        if isinstance(source, CommitRevealSource):
+            proof = Proof(source.commitment, tuple(source.client_seeds), source.nonce)
+        elif kind is SourceKind.COMMIT_REVEAL:
+            raise InputError("source", "a commit-reveal roll needs the commit-reveal source that drew it")
         return cls(
             kind,
             time or utc_now(),
@@ -210,10 +215,11 @@ class RollRecord:
         it drew (a refused roll's too), another the faces the outcome shows."""
         if outcome is None and not refused:
             raise InputError("outcome", "a roll without an outcome gives the reason it was refused")
+        from mtgdice.fair import CommitRevealSource
+
         provenance = Provenance.of(source, time=time, room=room, player=player, by=by, turn=turn)
-        drawn = getattr(source, "draws", None) if provenance.proof is not None else None
-        if drawn is not None:
-            faces: tuple[Draw, ...] = tuple(drawn)
+        if isinstance(source, CommitRevealSource):
+            faces: tuple[Draw, ...] = tuple(source.draws)
         else:
             faces = faces_of(outcome) if outcome is not None else ()
         return cls(request, outcome, faces, provenance, refused if outcome is None else None)

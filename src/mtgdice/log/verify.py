@@ -38,17 +38,16 @@ This module leaves out reading files and printing (the CLI).
 from __future__ import annotations
 
 import enum
-import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from mtgdice.errors import InputError, MtgDiceError
-from mtgdice.fair import GENESIS, DrawJSON, commitment, derive_faces, draw_json, seed_matches
+from mtgdice.fair import GENESIS, Draw, commitment, derive_faces, seed_matches
 from mtgdice.io import record as codec
 from mtgdice.io.record import CARD_HASH, card_hash, card_refs, roll_hash
-from mtgdice.rules.dice import Die
+from mtgdice.rules.dice import Die, PlanarFace
 
 if TYPE_CHECKING:
     from mtgdice.request import CardSource
@@ -209,36 +208,11 @@ def _commitments(data: Mapping[str, Any]) -> list[_Commitment]:
     return result
 
 
-def _first_difference(logged: list[Any], expected: list[Any]) -> int | None:
-    """The first position where two face lists differ (by JSON text, so ``true`` is not ``1``)."""
-    for position, (left, right) in enumerate(zip(logged, expected, strict=False)):
-        if json.dumps(left) != json.dumps(right):
-            return position
-    return None if len(logged) == len(expected) else min(len(logged), len(expected))
-
-
-def _show(draw: Any) -> str:
-    if isinstance(draw, list) and len(draw) == 2:
-        sides, face = draw
-        return f"a {face} on a planar die" if sides == "planar" else f"{face} on a d{sides}"
-    return repr(draw)
-
-
-def _dice(faces: Any) -> list[Die]:
-    if not isinstance(faces, list):
-        raise InputError("faces", "expected a list of [sides, face] pairs")
-    dice = []
-    for position, pair in enumerate(faces):
-        if not isinstance(pair, list) or len(pair) != 2:
-            raise InputError(f"faces[{position}]", f"expected [sides, face], got {str(pair)[:60]}")
-        sides = pair[0]
-        if sides == "planar":
-            dice.append(Die(None))
-        elif _whole(sides) and sides >= 1:
-            dice.append(Die(sides))
-        else:
-            raise InputError(f"faces[{position}]", f'sides must be a whole number or "planar", got {str(sides)[:40]}')
-    return dice
+def _show(draw: Draw) -> str:
+    sides, face = draw
+    if isinstance(face, PlanarFace):
+        return f"a {face.value} on a planar die"
+    return f"{face} on a d{sides}"
 
 
 def _owner(roll: Mapping[str, Any], nonce: int, commitments: Sequence[_Commitment]) -> _Commitment | str:
@@ -258,31 +232,25 @@ def _owner(roll: Mapping[str, Any], nonce: int, commitments: Sequence[_Commitmen
 
 
 def _check_faces(roll: Mapping[str, Any], owner: _Commitment) -> str | None:
-    """Why the roll's faces or the dice its outcome shows are not what the revealed seed gives (None: they are)."""
+    """Why the roll's faces are not what the revealed seed gives (None: they are). The faces are read
+    strictly (``7.0`` or ``true`` is no face); the dice its outcome shows are checked by resolving it
+    again with them."""
     if not owner.seed_ok:
         return f"the revealed seed does not hash to {owner.short}"
     assert owner.seed is not None
-    client_seeds = roll.get("client_seeds", [])
-    faces = roll.get("faces")
     try:
-        if not isinstance(client_seeds, list):
-            raise InputError("client_seeds", "expected a list of strings")
-        dice = _dice(faces)
-        drawn = derive_faces(owner.seed, client_seeds, roll["nonce"], dice)
-        derived: list[DrawJSON] = [
-            draw_json(("planar" if die.sides is None else die.sides, face))
-            for die, face in zip(dice, drawn, strict=True)
-        ]
+        logged = codec.from_export(roll)
+        dice = [Die(None) if sides == "planar" else Die(sides) for sides, _ in logged.faces]
+        drawn = derive_faces(owner.seed, logged.client_seeds, int(roll["nonce"]), dice)
     except MtgDiceError as error:
         return str(error)
-    assert isinstance(faces, list)
-    position = _first_difference(faces, derived)
-    if position is not None:
-        return (
-            f"face {position + 1} is {_show(faces[position])} in the log; "
-            f"the revealed seed gives {_show(derived[position])}"
-        )
-    return None  # the dice the outcome shows are checked by resolving it again with these faces
+    for position, ((sides, face), derived) in enumerate(zip(logged.faces, drawn, strict=True)):
+        if face != derived:
+            return (
+                f"face {position + 1} is {_show((sides, face))} in the log; "
+                f"the revealed seed gives {_show((sides, derived))}"
+            )
+    return None
 
 
 def _resolve_again(roll: Mapping[str, Any], cards: CardSource | None) -> tuple[Status, str] | None:
