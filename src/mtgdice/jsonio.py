@@ -18,7 +18,15 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from mtgdice.errors import InputError
-from mtgdice.io.outcome import die_json, dumps, execution_json, flip_json, outcome_json, resolution_json
+from mtgdice.io.outcome import (
+    JSONObject,
+    die_json,
+    dumps,
+    execution_json,
+    flip_json,
+    outcome_json,
+    resolution_json,
+)
 from mtgdice.request import (
     CardRef,
     CardSource,
@@ -380,7 +388,7 @@ def resolve_json(
     cards: CardSource | None,
     source: DiceSource | None = None,
     chooser: Chooser | None = None,
-) -> dict[str, Any]:
+) -> JSONObject:
     """Resolve a ``resolve`` request object and return the outcome object of json-interface.md."""
     request = request_from_json(data)
     outcome = resolve_request(

@@ -25,13 +25,14 @@ This module leaves out storage (``mtgdice.log.store``) and reading request objec
 
 from __future__ import annotations
 
+import csv
 import functools
 import hashlib
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol, TypeGuard
+from typing import IO, TYPE_CHECKING, Protocol, TypeGuard
 
 from mtgdice.errors import InputError
 from mtgdice.fair import Draw, join_client_seeds
@@ -55,7 +56,9 @@ __all__ = [
     "decode",
     "differences",
     "encode",
+    "export_csv",
     "export_roll",
+    "export_text",
     "faces_json",
     "faces_from_json",
     "from_export",
@@ -452,6 +455,59 @@ def export_roll(roll: LoggedRoll) -> JSONObject:
         "faces": faces_json(roll.faces),
         "chain": roll.chain,
     }
+
+
+def export_text(head: JSONObject, rolls: Iterable[LoggedRoll], batch: int = 100) -> Iterator[str]:
+    """An exported log as JSON text: ``head`` with ``rolls`` after it, in pieces of up to ``batch``
+    rolls (a large log is never held whole: a web server streams it)."""
+    opening = json.dumps(head, ensure_ascii=False)
+    yield opening[:-1] + ', "rolls": ['
+    pieces: list[str] = []
+    first = True
+    for roll in rolls:
+        pieces.append(json.dumps(export_roll(roll), ensure_ascii=False))
+        if len(pieces) >= batch:
+            yield ("" if first else ", ") + ", ".join(pieces)
+            pieces, first = [], False
+    if pieces:
+        yield ("" if first else ", ") + ", ".join(pieces)
+    yield "]}"
+
+
+CSV_COLUMNS = (
+    "id", "time", "room", "player", "source", "card", "row", "results", "nonce", "commitment", "client_seeds", "faces",
+    "request", "outcome",
+)  # fmt: skip
+"""The columns of a CSV export: request, outcome, faces, seeds and results as JSON text."""
+
+
+def export_csv(rolls: Iterable[LoggedRoll], file: IO[str]) -> int:
+    """Write rolls as CSV (:data:`CSV_COLUMNS`), in the order given; return how many rows."""
+    writer = csv.writer(file)
+    writer.writerow(CSV_COLUMNS)
+    count = 0
+    for roll in rolls:
+        results: list[JSON] = [list(execution) for execution in shown(roll).results]
+        writer.writerow(
+            [
+                roll.id,
+                roll.time,
+                roll.room or "",
+                roll.player or "",
+                roll.source,
+                roll.card or "",
+                "" if roll.row is None else roll.row,
+                _compact(results),
+                "" if roll.nonce is None else roll.nonce,
+                roll.commitment or "",
+                _compact(list(roll.client_seeds)),
+                _compact(faces_json(roll.faces)),
+                roll.request,
+                roll.outcome,
+            ]
+        )
+        count += 1
+    return count
 
 
 def from_export(roll: Mapping[str, JSON], field: str = "roll") -> LoggedRoll:

@@ -24,7 +24,6 @@ a room's state JSON says (``mtgdice.web``).
 from __future__ import annotations
 
 import builtins
-import csv
 import json
 import os
 import re
@@ -749,18 +748,7 @@ class SqlLog:
         ([], 'mtgdice-room-log/2')
         """
         snapshot, last = self._export_head(room)
-        head = json.dumps(snapshot, ensure_ascii=False)
-        yield head[:-1] + ', "rolls": ['
-        pieces: builtins.list[str] = []
-        first = True
-        for roll in self.rolls(room, through=last):
-            pieces.append(json.dumps(codec.export_roll(roll), ensure_ascii=False))
-            if len(pieces) >= batch:
-                yield ("" if first else ", ") + ", ".join(pieces)
-                pieces, first = [], False
-        if pieces:
-            yield ("" if first else ", ") + ", ".join(pieces)
-        yield "]}"
+        yield from codec.export_text(snapshot, self.rolls(room, through=last), batch)
 
     def _export_head(self, room: str | None) -> tuple[JSONObject, int]:
         """The export's head and the id of the last roll it covers, read as one snapshot: rolls are
@@ -786,49 +774,7 @@ class SqlLog:
 
     def export_csv(self, room: str | None, file: IO[str]) -> int:
         """Write the rolls of one room (or all) as CSV, oldest first; return how many rows."""
-        writer = csv.writer(file)
-        writer.writerow(
-            [
-                "id",
-                "time",
-                "room",
-                "player",
-                "source",
-                "card",
-                "row",
-                "results",
-                "nonce",
-                "commitment",
-                "client_seeds",
-                "faces",
-                "request",
-                "outcome",
-            ]
-        )
-        count = 0
-        for roll in self.rolls(room):
-            shown = codec.shown(roll)
-            results: builtins.list[builtins.list[int | str | None]] = [builtins.list(r) for r in shown.results]
-            writer.writerow(
-                [
-                    roll.id,
-                    roll.time,
-                    roll.room or "",
-                    roll.player or "",
-                    roll.source,
-                    roll.card or "",
-                    "" if roll.row is None else roll.row,
-                    _dumps(results),
-                    "" if roll.nonce is None else roll.nonce,
-                    roll.commitment or "",
-                    _dumps(builtins.list(roll.client_seeds)),
-                    _dumps(codec.faces_json(roll.faces)),
-                    roll.request,
-                    roll.outcome,
-                ]
-            )
-            count += 1
-        return count
+        return codec.export_csv(self.rolls(room), file)
 
 
 class RollLog(SqlLog):
