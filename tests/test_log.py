@@ -457,3 +457,38 @@ def test_logging_a_plain_roll_loads_no_magic_rules_nor_the_request_reader(tmp_pa
     with RollLog(tmp_path / "rolls.sqlite") as log:
         (roll,) = log.rolls()
     assert roll.source == "secure" and len(roll.faces) == 1 and roll.faces[0][0] == 20
+
+
+# -- one record, to the log and back ---------------------------------------------------------------
+
+ROUND_TRIP = [
+    {"text": "Roll a d20. If you roll 1, roll again."},
+    {"text": "Roll two d20 and ignore the lower roll.", "battlefield": [{"text": "Whenever you roll a 20, draw."}]},
+    {"kind": "coin"},
+    {"kind": "planar", "action": True, "planar_actions": 2},
+    {"kind": "dice", "notation": "2d10"},
+    {"card": "Berserker's Frenzy", "battlefield": ["Pixie Guide", "Krark's Other Thumb"], "choices": [1, 0]},
+]
+
+
+@pytest.mark.parametrize("request_object", ROUND_TRIP, ids=lambda r: str(r.get("text") or r.get("card") or r["kind"]))
+def test_a_record_comes_back_from_the_log_as_it_went_in(
+    log: RollLog, catalog: Any, request_object: dict[str, Any]
+) -> None:
+    from mtgdice.io.outcome import outcome_json
+    from mtgdice.jsonio import request_from_json
+    from mtgdice.log import faces_of, record_of
+    from mtgdice.request import resolve_request
+    from mtgdice.rules import ScriptedChooser, SeededSource
+
+    request = request_from_json(request_object)
+    for seed in range(4):
+        source = SeededSource(seed)
+        outcome = resolve_request(request, catalog, source, ScriptedChooser(request.choices))
+        written = RollRecord.of(request, outcome, source, room="table", player="alice", turn=3)
+        logged = log.get(log.append(written, cards=catalog))
+        back, _ = record_of(logged, catalog)
+        assert back.request == request and back.provenance == written.provenance == logged.provenance
+        assert back.faces == written.faces == faces_of(outcome) and back.outcome is not None
+        assert outcome_json(back.outcome) == outcome_json(outcome)
+        assert written.provenance.seed == seed and written.provenance.source.value == "seeded"

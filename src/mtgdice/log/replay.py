@@ -1,9 +1,11 @@
 """Replay logged rolls: resolve each logged request again with its logged faces, compare outcomes.
 
-A replay feeds the faces a roll drew, in order, to a scripted source and the decisions the outcome
-records to a scripted chooser (or the request's own ``choices``), then reports every difference
-from the logged outcome (the ``source`` name aside) and any logged face left unused. It catches
-engine changes that alter old results and logs edited by hand.
+:func:`record_of` gives a logged roll's typed :class:`~mtgdice.log.records.RollRecord` back: it
+feeds the faces the roll drew, in order, to a scripted source and the decisions the outcome records
+to a scripted chooser (or the request's own ``choices``). :func:`replay_roll` writes that outcome
+again and reports every difference from the logged one (the ``source`` name aside,
+:func:`mtgdice.io.record.differences`) and any logged face left unused. It catches engine changes
+that alter old results and logs edited by hand.
 
 This module leaves out whether the faces were fair (``verify``) and printing (the CLI).
 """
@@ -11,7 +13,7 @@ This module leaves out whether the faces were fair (``verify``) and printing (th
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from mtgdice.errors import InputError, MtgDiceError
@@ -24,7 +26,7 @@ if TYPE_CHECKING:
     from mtgdice.request import CardSource
 
 MAX_DIFFERENCES = codec.MAX_DIFFERENCES
-differences = codec.differences
+differences = codec.differences  # where two JSON outcomes differ: the codec's, named here too
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +70,7 @@ def record_of(roll: LoggedRoll, cards: CardSource | None) -> tuple[RollRecord, S
         return RollRecord(request, None, roll.faces, roll.provenance, seen.refused), source
     answers = request.choices or seen.answers
     outcome = resolve_request(request, cards, source, ScriptedChooser(answers))
+    outcome = replace(outcome, source=roll.source)  # drawn again from a script, first from the logged source
     return RollRecord(request, outcome, roll.faces, roll.provenance), source
 
 
