@@ -446,13 +446,13 @@ print(json.dumps(sorted(sys.modules)), file=sys.stderr)
 
 def test_logging_a_plain_roll_loads_no_magic_rules_nor_the_request_reader(tmp_path: Path) -> None:
     """``roll d20`` writes its record through the codec, which loads neither the request reader,
-    the compiler, the resolver of Magic rolls, nor verify and replay."""
+    the compiler, the resolver of Magic rolls, nor verify."""
     env = {**os.environ, "MTGDICE_DB": str(tmp_path / "rolls.sqlite")}
     run = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, timeout=60, env=env)
     modules = set(json.loads(run.stderr.strip().splitlines()[-1]))
     assert {"mtgdice.io.record", "mtgdice.log.store"} <= modules  # it was logged, through the codec
     heavy = ("mtgdice.jsonio", "mtgdice.request", "mtgdice.text.compiler", "mtgdice.rules.resolution",
-             "mtgdice.rules.coins", "mtgdice.log.verify", "mtgdice.log.replay", "pydantic", "msgspec")  # fmt: skip
+             "mtgdice.rules.coins", "mtgdice.log.verify", "pydantic", "msgspec")  # fmt: skip
     assert sorted(name for name in modules if name.startswith(heavy)) == []
     with RollLog(tmp_path / "rolls.sqlite") as log:
         (roll,) = log.rolls()

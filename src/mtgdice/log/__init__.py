@@ -109,6 +109,11 @@ _MODULES = {
 ``records`` without the store)."""
 
 
+# ``replay`` is a function and a module of this package: importing the module (as the codec's users
+# do) would make ``mtgdice.log.replay`` the module; the function is bound here, after the module.
+from mtgdice.log.replay import replay  # noqa: E402
+
+
 def __getattr__(name: str) -> Any:
     if name not in _MODULES:
         raise AttributeError(f"module 'mtgdice.log' has no attribute {name!r}")

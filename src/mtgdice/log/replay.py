@@ -18,15 +18,24 @@ from typing import TYPE_CHECKING
 
 from mtgdice.errors import InputError, MtgDiceError
 from mtgdice.io import record as codec
-from mtgdice.io.outcome import outcome_json
+from mtgdice.io.outcome import JSON, outcome_json
 from mtgdice.log.records import LoggedRoll, RollRecord
 from mtgdice.rules import PlanarFace, ScriptedChooser, ScriptedSource
 
 if TYPE_CHECKING:
     from mtgdice.request import CardSource
 
-MAX_DIFFERENCES = codec.MAX_DIFFERENCES
-differences = codec.differences  # where two JSON outcomes differ: the codec's, named here too
+MAX_DIFFERENCES = 5
+"""Most differences reported for one roll."""
+
+
+def differences(logged: JSON, replayed: JSON, limit: int = MAX_DIFFERENCES) -> list[str]:
+    """Where two JSON outcomes differ (:func:`mtgdice.io.record.differences`).
+
+    >>> differences({"rolls": [{"row": 1}]}, {"rolls": [{"row": 2}]})
+    ['rolls[0].row: logged 1, now 2']
+    """
+    return codec.differences(logged, replayed, limit=limit)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +94,7 @@ def replay_roll(roll: LoggedRoll, cards: CardSource | None) -> ReplayResult:
         return ReplayResult(roll.id, error=str(error), unchecked=error.field == "cards" and cards is None)
     except (MtgDiceError, ValueError, TypeError) as error:
         return ReplayResult(roll.id, error=str(error))
-    found = codec.differences(codec.logged_outcome(roll), outcome)
+    found = differences(codec.logged_outcome(roll), outcome)
     used_numbers, used_planar = source.used
     planar = sum(1 for sides, _ in roll.faces if sides == "planar")
     numbers = len(roll.faces) - planar
