@@ -22,7 +22,7 @@ from click.testing import CliRunner
 from mtgdice.cli import cli as app
 from mtgdice.errors import InputError
 from mtgdice.fair import GENESIS, Room, seed_hash
-from mtgdice.io.record import logged_request, shown
+from mtgdice.io.record import commitment_json, logged_request, shown
 from mtgdice.log import Proof, RollLog, RollRecord, default_db_path, replay, verify_export
 from mtgdice.rules import PlanarFace, ScriptedSource
 from mtgdice.rules.plain import DiceGroup, PlainRoll, roll_plain
@@ -142,7 +142,7 @@ def test_reveal(log: RollLog) -> None:
     room = fill_room(log, [D6, D6])
     reveal, room = room.rotate()
     assert log.record_reveal("table", reveal.seed) == reveal.commitment
-    [entry] = log.commitments("table")
+    [entry] = [commitment_json(logged) for logged in log.commitments("table")]
     assert entry == {
         "commitment": reveal.commitment, "seed_hash": seed_hash(reveal.seed), "covers": GENESIS,
         "seed": reveal.seed.hex(), "from_nonce": 0, "to_nonce": 2, "count": 2,
@@ -372,7 +372,7 @@ def test_room_state_survives_a_restart_and_never_reuses_a_nonce(tmp_path: Path) 
         loaded = log.load_room("table")
         assert loaded is not None
         assert (loaded.next_nonce, loaded.commitment, loaded.client_seeds) == (3, room.commitment, ("alice",))
-        assert log.commitments("table")[0]["seed"] is None
+        assert log.commitments("table")[0].seed is None
         assert all(entry["seed"] is None for entry in log.export_json("table")["commitments"])
         reveal, rotated = loaded.rotate()
         log.record_reveal("table", reveal.seed, reveal.end_nonce)
@@ -380,7 +380,7 @@ def test_room_state_survives_a_restart_and_never_reuses_a_nonce(tmp_path: Path) 
     with RollLog(path) as log:
         again = log.load_room("table")
         assert again is not None and (again.first_nonce, again.next_nonce) == (3, 3)
-        assert [entry["to_nonce"] for entry in log.commitments("table")] == [3, None]
+        assert [entry.to_nonce for entry in log.commitments("table")] == [3, None]
         assert log.load_room("elsewhere") is None
         assert verify_export(log.export_json("table")).ok
 

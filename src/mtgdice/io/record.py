@@ -37,7 +37,7 @@ from typing import IO, TYPE_CHECKING, Protocol, TypeGuard
 from mtgdice.errors import InputError
 from mtgdice.fair import Draw, join_client_seeds
 from mtgdice.io.outcome import JSON, JSONObject, outcome_json
-from mtgdice.log.records import LoggedRoll, Proof, Provenance, RollRecord, Shown, SourceKind
+from mtgdice.log.records import LoggedCommitment, LoggedRoll, Proof, Provenance, RollRecord, Shown, SourceKind
 from mtgdice.rules.dice import PlanarFace
 from mtgdice.rules.plain import PlainRoll
 
@@ -53,6 +53,8 @@ __all__ = [
     "canonical",
     "card_hash",
     "card_refs",
+    "commitment_json",
+    "commitments_from_export",
     "decode",
     "differences",
     "encode",
@@ -543,6 +545,70 @@ def from_export(roll: Mapping[str, JSON], field: str = "roll") -> LoggedRoll:
 
 def _string(value: JSON) -> str | None:
     return value if isinstance(value, str) else None
+
+
+def commitment_json(entry: LoggedCommitment) -> JSONObject:
+    """A commitment as the exported log writes it."""
+    return {
+        "commitment": entry.commitment,
+        "seed_hash": entry.seed_hash,
+        "covers": entry.covers,
+        "from_nonce": entry.from_nonce,
+        "seed": entry.seed.hex() if entry.seed is not None else None,
+        "to_nonce": entry.to_nonce,
+        "count": entry.count,
+        "chain": entry.chain,
+        "room": entry.room,
+    }
+
+
+def _hex64(value: JSON, where: str) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or not _HEX64.match(value.lower()):
+        raise InputError(where, f"expected 64 hex digits or null, got {str(value)[:80]!r}")
+    return value.lower()
+
+
+def commitments_from_export(data: Mapping[str, JSON]) -> list[LoggedCommitment]:
+    """The commitments of an exported log, every field checked (a commitment listed twice for one
+    room is an error); a commitment without ``room`` is the log's ``room``'s."""
+    items = data.get("commitments")
+    if not isinstance(items, list):
+        raise InputError("commitments", "expected a list of {commitment, seed, from_nonce, to_nonce}")
+    result: list[LoggedCommitment] = []
+    for i, item in enumerate(items):
+        where = f"commitments[{i}]"
+        if not isinstance(item, Mapping):
+            raise InputError(where, "expected an object {commitment, seed, from_nonce, to_nonce}")
+        committed = item.get("commitment")
+        if not isinstance(committed, str) or not _HEX64.match(committed.lower()):
+            raise InputError(f"{where}.commitment", f"expected 64 hex digits, got {str(committed)[:80]!r}")
+        seed_hex = item.get("seed")
+        seed: bytes | None = None
+        if seed_hex is not None:
+            try:
+                seed = bytes.fromhex(seed_hex) if isinstance(seed_hex, str) else None
+            except ValueError:
+                seed = None
+            if seed is None:
+                raise InputError(f"{where}.seed", f"expected hex digits or null, got {str(seed_hex)[:80]!r}")
+        start, end = item.get("from_nonce", 0), item.get("to_nonce")
+        if not _whole(start) or not (end is None or _whole(end)):
+            raise InputError(where, "from_nonce is a whole number and to_nonce a whole number or null")
+        count, chain = item.get("count"), item.get("chain")
+        if not (count is None or _whole(count)):
+            raise InputError(f"{where}.count", f"expected a whole number or null, got {str(count)[:40]!r}")
+        if not (chain is None or isinstance(chain, str)):
+            raise InputError(f"{where}.chain", f"expected a hash or null, got {str(chain)[:80]!r}")
+        room = item.get("room", data.get("room"))
+        room = room if isinstance(room, str) else None
+        if any(entry.commitment == committed.lower() and entry.room == room for entry in result):
+            raise InputError(f"{where}.commitment", f"{committed} is listed twice; a commitment opens one seed")
+        digest = _hex64(item.get("seed_hash"), f"{where}.seed_hash")
+        covers = _hex64(item.get("covers"), f"{where}.covers")
+        result.append(LoggedCommitment(room, committed.lower(), start, seed, end, digest, covers, count, chain))
+    return result
 
 
 def request_of(roll: LoggedRoll) -> RollRequest:

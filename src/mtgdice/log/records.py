@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from mtgdice.rules.sources import DiceSource
 
 __all__ = [
+    "LoggedCommitment",
     "LoggedRoll",
     "Proof",
     "Provenance",
@@ -289,3 +290,21 @@ class LoggedRoll:
     @property
     def client_seeds(self) -> tuple[str, ...]:
         return self.provenance.proof.client_seeds if self.provenance.proof is not None else ()
+
+
+@dataclass(frozen=True, slots=True)
+class LoggedCommitment:
+    """A room's commitment as the log keeps it (:mod:`mtgdice.fair`): what it binds (``seed_hash``,
+    ``from_nonce``, ``covers``: both None for one made before the hash chain, which is the seed's
+    hash alone), and once revealed the ``seed``, its nonces ``from_nonce <= nonce < to_nonce``, their
+    ``count`` and the ``chain`` the room's rolls had reached."""
+
+    room: str | None
+    commitment: str
+    from_nonce: int
+    seed: bytes | None = None
+    to_nonce: int | None = None
+    seed_hash: str | None = None
+    covers: str | None = None
+    count: int | None = None
+    chain: str | None = None

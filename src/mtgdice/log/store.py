@@ -39,7 +39,7 @@ from mtgdice.errors import InputError
 from mtgdice.fair import GENESIS, Reveal, Room, seed_hash
 from mtgdice.io import record as codec
 from mtgdice.io.outcome import JSONObject
-from mtgdice.log.records import LoggedRoll, RollRecord, utc_now
+from mtgdice.log.records import LoggedCommitment, LoggedRoll, RollRecord, utc_now
 from mtgdice.rules.sources import DiceSource
 
 if TYPE_CHECKING:
@@ -694,12 +694,12 @@ class SqlLog:
 
     _COMMITMENT_ORDER = "from_nonce, rowid"
 
-    def commitments(self, room: str | None = None) -> builtins.list[JSONObject]:
-        """The commitments of one room (or all), in the export format, oldest first."""
+    def commitments(self, room: str | None = None) -> builtins.list[LoggedCommitment]:
+        """The commitments of one room (or all), oldest first."""
         with self._reading() as connection:
             return self._commitments(connection, room)
 
-    def _commitments(self, connection: Sql, room: str | None) -> builtins.list[JSONObject]:
+    def _commitments(self, connection: Sql, room: str | None) -> builtins.list[LoggedCommitment]:
         sql = "SELECT room, commitment, seed, from_nonce, to_nonce, seed_hash, covers, chain FROM commitments"
         parameters: tuple[Any, ...] = ()
         if room is not None:
@@ -707,17 +707,17 @@ class SqlLog:
             parameters = (room,)
         rows = connection.execute(f"{sql} ORDER BY {self._COMMITMENT_ORDER}", parameters).fetchall()
         return [
-            {
-                "commitment": committed,
-                "seed_hash": digest,
-                "covers": covers,
-                "from_nonce": start,
-                "seed": seed,
-                "to_nonce": end,
-                "count": None if end is None else end - start,
-                "chain": chain if seed is not None else None,
-                "room": where,
-            }
+            LoggedCommitment(
+                room=where,
+                commitment=committed,
+                from_nonce=start,
+                seed=bytes.fromhex(seed) if seed is not None else None,
+                to_nonce=end,
+                seed_hash=digest,
+                covers=covers,
+                count=None if end is None else end - start,
+                chain=chain if seed is not None else None,
+            )
             for where, committed, seed, start, end, digest, covers, chain in rows
         ]
 
@@ -764,7 +764,7 @@ class SqlLog:
             "format": EXPORT_FORMAT,
             "room": room,
             "exported": utc_now(),
-            "commitments": list(commitments),
+            "commitments": [codec.commitment_json(entry) for entry in commitments],
         }
         return head, int(last)
 

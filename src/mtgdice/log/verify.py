@@ -147,8 +147,8 @@ class _Commitment:
     seed_ok: bool
     digest: str | None = None
     covers: str | None = None
-    count: Any = None
-    chain: Any = None
+    count: int | None = None
+    chain: str | None = None
 
     def covers_nonce(self, nonce: int) -> bool:
         return self.from_nonce <= nonce and (self.to_nonce is None or nonce < self.to_nonce)
@@ -162,50 +162,24 @@ def _whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _hex64(value: Any, where: str) -> str | None:
-    if value is None:
-        return None
-    if not isinstance(value, str) or not _HEX64.match(value):
-        raise InputError(where, f"expected 64 hex digits or null, got {str(value)[:80]!r}")
-    return value.lower()
-
-
 def _commitments(data: Mapping[str, Any]) -> list[_Commitment]:
-    items = data.get("commitments")
-    if not isinstance(items, list):
-        raise InputError("commitments", "expected a list of {commitment, seed, from_nonce, to_nonce}")
-    result: list[_Commitment] = []
-    for i, item in enumerate(items):
-        where = f"commitments[{i}]"
-        if not isinstance(item, Mapping):
-            raise InputError(where, "expected an object {commitment, seed, from_nonce, to_nonce}")
-        committed = item.get("commitment")
-        if not isinstance(committed, str) or not _HEX64.match(committed):
-            raise InputError(f"{where}.commitment", f"expected 64 hex digits, got {str(committed)[:80]!r}")
-        seed_hex = item.get("seed")
-        seed: bytes | None = None
-        if seed_hex is not None:
-            try:
-                seed = bytes.fromhex(seed_hex) if isinstance(seed_hex, str) else None
-            except ValueError:
-                seed = None
-            if seed is None:
-                raise InputError(f"{where}.seed", f"expected hex digits or null, got {str(seed_hex)[:80]!r}")
-        start, end = item.get("from_nonce", 0), item.get("to_nonce")
-        if not _whole(start) or not (end is None or _whole(end)):
-            raise InputError(where, "from_nonce is a whole number and to_nonce a whole number or null")
-        room = item.get("room", data.get("room"))
-        if any(entry.commitment == committed.lower() and entry.room == room for entry in result):
-            raise InputError(f"{where}.commitment", f"{committed} is listed twice; a commitment opens one seed")
-        digest = _hex64(item.get("seed_hash"), f"{where}.seed_hash")
-        covers = _hex64(item.get("covers"), f"{where}.covers")
-        matches = seed is not None and seed_matches(seed, digest if digest is not None else committed)
-        result.append(
-            _Commitment(
-                room, committed.lower(), seed, start, end, matches, digest, covers, item.get("count"), item.get("chain")
-            )
+    """The log's commitments, read by the codec, each with whether its revealed seed is the one committed to."""
+    return [
+        _Commitment(
+            entry.room,
+            entry.commitment,
+            entry.seed,
+            entry.from_nonce,
+            entry.to_nonce,
+            entry.seed is not None
+            and seed_matches(entry.seed, entry.seed_hash if entry.seed_hash is not None else entry.commitment),
+            entry.seed_hash,
+            entry.covers,
+            entry.count,
+            entry.chain,
         )
-    return result
+        for entry in codec.commitments_from_export(data)
+    ]
 
 
 def _show(draw: Draw) -> str:
@@ -488,7 +462,9 @@ def verify_export(
     rolls = data.get("rolls")
     if not isinstance(rolls, list):
         raise InputError("rolls", "expected a list of rolls")
-    pinned = _hex64(pinned, "--commitment") if pinned is not None else None
+    if pinned is not None and not _HEX64.match(pinned):
+        raise InputError("--commitment", f"expected 64 hex digits, got {pinned[:80]!r}")
+    pinned = pinned.lower() if pinned is not None else None
     seen: dict[tuple[str, int], Any] = {}
     checks: list[RollCheck] = []
     owners: list[_Commitment | None] = []
