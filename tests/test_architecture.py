@@ -33,9 +33,9 @@ ALLOWED: dict[str, frozenset[str]] = {
     "cards": frozenset({"rules", "text", "errors"}),
     "odds": frozenset({"rules", "text", "errors"}),
     "sim": frozenset({"rules", "text", "odds", "errors"}),
-    "game": frozenset({"rules", "text", "odds", "errors"}),
+    "game": frozenset({"rules", "text", "odds", "fair", "errors"}),
     "fair": frozenset({"rules", "errors"}),
-    "io": frozenset({"rules", "text", "game", "errors"}),
+    "io": frozenset({"rules", "text", "cards", "game", "fair", "errors"}),
     "log": frozenset({"rules", "text", "game", "io", "fair", "errors"}),
     "web": frozenset({"mtgdice", "rules", "text", "cards", "odds", "game", "io", "fair", "log", "errors"}),
     "cli": frozenset(

@@ -15,6 +15,7 @@ from mtgdice.cards import IndexedCard, default_index_path, import_bulk, search
 from mtgdice.cards.index import dice_features, index_meta, parse_query, read_records
 from mtgdice.cli.cards import cards_group as cards_app
 from mtgdice.errors import InputError
+from mtgdice.io.cards import indexed_card_json
 
 FIXTURES = Path(__file__).parent / "fixtures" / "cards"
 ORACLE = FIXTURES / "oracle-cards.json"
@@ -186,8 +187,13 @@ def test_empty_query_lists_everything_sorted(oracle_db: Path) -> None:
 def test_search_results_carry_their_compiled_form(oracle_db: Path) -> None:
     (card,) = search(oracle_db, "contact other plane")
     assert card.features == ("d20", "table")
-    assert card.compiled is not None and card.compiled["rolls"][0]["table"] == [[1, 9], [10, 19], [20, 20]]
-    assert card.to_json()["features"] == ["d20", "table"]
+    shown = indexed_card_json(card)
+    assert isinstance(shown["compiled"], dict) and shown["compiled"]["rolls"][0]["table"] == [
+        [1, 9],
+        [10, 19],
+        [20, 20],
+    ]
+    assert shown["features"] == ["d20", "table"] and shown["compile_error"] is None
 
 
 def test_parse_query() -> None:

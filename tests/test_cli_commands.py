@@ -181,11 +181,14 @@ def test_an_edited_plain_roll_is_found(tmp_path: Path) -> None:
 
 def test_room_ids_are_never_cut(tmp_path: Path) -> None:
     from mtgdice.log import RollLog
+    from mtgdice.rules import ScriptedSource
+    from mtgdice.rules.plain import roll_plain
+    from mtgdice.text.notation import parse_plain
 
     room = "a-room-id-that-is-much-longer-than-eighty-columns-would-allow-in-a-table-0123456789"
     with RollLog(tmp_path / "rolls.sqlite") as log:
-        log.append(request={"kind": "plain", "notation": "d6"}, outcome={"kind": "plain", "total": 4}, source="secure", room=room,
-                   faces=[[6, 4]])  # fmt: skip
+        source, plain = ScriptedSource([4]), parse_plain("d6")
+        log.record(plain, roll_plain(plain, source), source, room=room)
     listed = ok("log", "list", "--db", str(tmp_path / "rolls.sqlite"))
     assert room in listed
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 import os
@@ -21,8 +22,10 @@ from click.testing import CliRunner
 from mtgdice.cli import cli as app
 from mtgdice.errors import InputError
 from mtgdice.fair.commit import GENESIS, Room, seed_hash
-from mtgdice.io.jsonio import resolve_json
-from mtgdice.log import RollLog, default_db_path, replay, verify_export
+from mtgdice.io.record import commitment_json, logged_request, shown
+from mtgdice.log import Proof, RollLog, RollRecord, default_db_path, replay, verify_export
+from mtgdice.rules import PlanarFace, ScriptedSource
+from mtgdice.rules.plain import DiceGroup, PlainRoll, roll_plain
 from rolling import record
 from shared_data import shared_path
 
@@ -30,8 +33,13 @@ D6 = {"text": "Roll a d6."}
 PLANAR = {"text": "Roll the planar die."}
 
 
-def scripted(request: dict[str, Any], dice: tuple[int, ...] = (), planar: tuple[str, ...] = ()) -> dict[str, Any]:
-    return resolve_json({**request, "dice": list(dice), "planar": list(planar)}, None)
+def scripted(dice: tuple[int, ...] = (), planar: tuple[str, ...] = ()) -> ScriptedSource:
+    return ScriptedSource(dice, planar)
+
+
+def plain_record(face: int = 4) -> RollRecord:
+    source, plain = ScriptedSource([face]), PlainRoll((DiceGroup(1, 6),))
+    return RollRecord.of(plain, roll_plain(plain, source), source)
 
 
 @pytest.fixture
@@ -57,7 +65,7 @@ def test_pragmas_and_schema(tmp_path: Path) -> None:
     RollLog(path).close()
     with sqlite3.connect(path) as raw:
         assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        assert raw.execute("PRAGMA user_version").fetchone()[0] == 3  # schema 3: the hash chain
+        assert raw.execute("PRAGMA user_version").fetchone()[0] == 4  # schema 4: each roll's seed
     with RollLog(path) as log:
         assert log._connection.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL: survives a power cut
         assert log.integrity_check() == "ok"
@@ -70,13 +78,14 @@ def test_normal_sync_on_request(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
 
 
 def test_append_get_list(log: RollLog) -> None:
-    first = log.append(request=D6, outcome=scripted(D6, (4,)), source="scripted", player="alice")
-    second = log.append(request=PLANAR, outcome=scripted(PLANAR, planar=("chaos",)), source="scripted", room="t")
+    first = record(log, D6, None, scripted((4,)), player="alice")
+    second = record(log, PLANAR, None, scripted(planar=("chaos",)), room="t")
     assert (first, second) == (1, 2)
     roll = log.get(first)
-    assert roll.faces == [[6, 4]] and roll.request == D6 and roll.player == "alice" and roll.room is None
-    assert roll.time.endswith("+00:00") and roll.nonce is None and roll.results == [[4]]
-    assert log.get(second).faces == [["planar", "chaos"]]
+    assert roll.faces == ((6, 4),) and logged_request(roll) == D6 and roll.player == "alice" and roll.room is None
+    assert roll.time.endswith("+00:00") and roll.nonce is None and shown(roll).results == ((4,),)
+    assert roll.source == "scripted" and roll.provenance.seed is None
+    assert log.get(second).faces == (("planar", PlanarFace.CHAOS),)
     assert [r.id for r in log.list()] == [2, 1]
     assert [r.id for r in log.list(room="t")] == [2]
     assert [r.id for r in log.list(limit=1)] == [2]
@@ -86,12 +95,18 @@ def test_append_get_list(log: RollLog) -> None:
 
 def test_card_and_row_are_kept_for_listing(log: RollLog, catalog: Any) -> None:
     request = {"card": "Berserker's Frenzy", "battlefield": ["Pixie Guide"]}
-    roll_id = log.append(
-        request=request, outcome=resolve_json({**request, "dice": [20, 7, 3]}, catalog), source="scripted"
-    )
+    roll_id = record(log, request, catalog, scripted((20, 7, 3)))
     roll = log.get(roll_id)
     assert roll.card == "Berserker's Frenzy"
-    assert roll.row == 1 and roll.faces == [[20, 20], [20, 7], [20, 3]]
+    assert roll.row == 1 and roll.faces == ((20, 20), (20, 7), (20, 3))
+
+
+def test_a_seeded_roll_keeps_its_seed(log: RollLog) -> None:
+    from mtgdice.rules import SeededSource
+
+    roll_id = record(log, D6, None, SeededSource(1234))
+    roll = log.get(roll_id)
+    assert roll.source == "seeded" and roll.provenance.seed == 1234
 
 
 def test_rows_survive_reopening(tmp_path: Path) -> None:
@@ -105,12 +120,13 @@ def test_rows_survive_reopening(tmp_path: Path) -> None:
 
 
 def test_bad_faces_and_commitment_inputs(log: RollLog) -> None:
+    good = plain_record()
     with pytest.raises(InputError, match=r"faces\[0\]"):
-        log.append(request=D6, outcome={}, source="x", faces=[[6, 7]])
-    with pytest.raises(InputError, match="nonce"):
-        log.append(request=D6, outcome={}, source="x", commitment="ab" * 32)
-    with pytest.raises(InputError, match="commitment"):
-        log.append(request=D6, outcome={}, source="x", commitment="xyz", nonce=0)
+        log.append(dataclasses.replace(good, faces=((6, 7),)))
+    for proof, field in ((Proof("ab" * 32, (), -1), "nonce"), (Proof("xyz", (), 0), "commitment")):
+        with pytest.raises(InputError, match=field):
+            log.append(dataclasses.replace(good, provenance=dataclasses.replace(good.provenance, proof=proof)))
+    assert log.list() == []
 
 
 def test_a_nonce_is_logged_once(log: RollLog) -> None:
@@ -126,7 +142,7 @@ def test_reveal(log: RollLog) -> None:
     room = fill_room(log, [D6, D6])
     reveal, room = room.rotate()
     assert log.record_reveal("table", reveal.seed) == reveal.commitment
-    [entry] = log.commitments("table")
+    [entry] = [commitment_json(logged) for logged in log.commitments("table")]
     assert entry == {
         "commitment": reveal.commitment, "seed_hash": seed_hash(reveal.seed), "covers": GENESIS,
         "seed": reveal.seed.hex(), "from_nonce": 0, "to_nonce": 2, "count": 2,
@@ -141,7 +157,7 @@ def test_reveal(log: RollLog) -> None:
 
 def test_export_json_is_what_verify_reads(log: RollLog) -> None:
     room = fill_room(log, [D6, PLANAR, D6])
-    log.append(request=D6, outcome=scripted(D6, (2,)), source="scripted", room="elsewhere")
+    record(log, D6, None, scripted((2,)), room="elsewhere")
     data = log.export_json("table")
     assert data["room"] == "table" and [roll["nonce"] for roll in data["rolls"]] == [0, 1, 2]
     assert set(data["rolls"][0]) >= {"id", "nonce", "client_seeds", "request", "outcome", "faces"}
@@ -196,10 +212,14 @@ def test_replay_reproduces_every_logged_outcome(log: RollLog, catalog: Any) -> N
 
 
 def test_replay_reports_a_changed_outcome(log: RollLog, catalog: Any) -> None:
-    outcome = scripted(D6, (4,))
-    outcome["rolls"][0]["results"] = [5]
-    roll_id = log.append(request=D6, outcome=outcome, source="scripted")
-    extra = log.append(request=D6, outcome=scripted(D6, (4,)), source="scripted", faces=[[6, 4], [6, 1]])
+    roll_id = record(log, D6, None, scripted((4,)))
+    extra = record(log, D6, None, scripted((4,)))
+    with sqlite3.connect(log.path) as raw:  # the file edited by hand
+        outcome = json.loads(raw.execute("SELECT outcome FROM rolls WHERE id = ?", (roll_id,)).fetchone()[0])
+        outcome["rolls"][0]["results"] = [5]
+        raw.execute("UPDATE rolls SET outcome = ? WHERE id = ?", (json.dumps(outcome), roll_id))
+        raw.execute("UPDATE rolls SET faces = '[[6,4],[6,1]]' WHERE id = ?", (extra,))
+    raw.close()
     results = {result.id: result for result in replay(log.rolls(), catalog)}
     assert results[roll_id].differences == ("rolls[0].results[0]: logged 5, now 4",)
     assert "1 of 2 logged faces left unused" in results[extra].line()
@@ -261,11 +281,11 @@ def test_acknowledged_rolls_survive_sigkill(tmp_path: Path) -> None:
 
 def test_append_rate(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Not a benchmark gate: every append is a durable commit, so this is bounded by fsync."""
-    outcome = scripted(D6, (4,))
+    rolled = plain_record()
     with RollLog(tmp_path / "rolls.sqlite") as log:
         start = time.perf_counter()
         for _ in range(200):
-            log.append(request=D6, outcome=outcome, source="scripted")
+            log.append(rolled)
         elapsed = time.perf_counter() - start
     with capsys.disabled():
         print(f"\n  roll log: {200 / elapsed:.0f} durable appends/s")
@@ -356,7 +376,7 @@ def test_room_state_survives_a_restart_and_never_reuses_a_nonce(tmp_path: Path) 
         loaded = log.load_room("table")
         assert loaded is not None
         assert (loaded.next_nonce, loaded.commitment, loaded.client_seeds) == (3, room.commitment, ("alice",))
-        assert log.commitments("table")[0]["seed"] is None
+        assert log.commitments("table")[0].seed is None
         assert all(entry["seed"] is None for entry in log.export_json("table")["commitments"])
         reveal, rotated = loaded.rotate()
         log.record_reveal("table", reveal.seed, reveal.end_nonce)
@@ -364,7 +384,7 @@ def test_room_state_survives_a_restart_and_never_reuses_a_nonce(tmp_path: Path) 
     with RollLog(path) as log:
         again = log.load_room("table")
         assert again is not None and (again.first_nonce, again.next_nonce) == (3, 3)
-        assert [entry["to_nonce"] for entry in log.commitments("table")] == [3, None]
+        assert [entry.to_nonce for entry in log.commitments("table")] == [3, None]
         assert log.load_room("elsewhere") is None
         assert verify_export(log.export_json("table")).ok
 
@@ -413,3 +433,66 @@ def test_no_roll_under_a_revealed_seed(log: RollLog) -> None:
     source = room.source()  # the old room, by mistake
     with pytest.raises(InputError, match="already revealed"):
         record(log, D6, None, source, room="table")
+
+
+# -- what logging a plain roll loads ---------------------------------------------------------------
+
+PROBE = """
+import json, sys
+from mtgdice.cli import main
+try:
+    main(["roll", "d20"])
+except SystemExit:
+    pass
+print(json.dumps(sorted(sys.modules)), file=sys.stderr)
+"""
+
+
+def test_logging_a_plain_roll_loads_no_magic_rules_nor_the_request_reader(tmp_path: Path) -> None:
+    """``roll d20`` writes its record through the codec, which loads neither the request reader,
+    the compiler, the resolver of Magic rolls, nor verify."""
+    env = {**os.environ, "MTGDICE_DB": str(tmp_path / "rolls.sqlite")}
+    run = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, timeout=60, env=env)
+    modules = set(json.loads(run.stderr.strip().splitlines()[-1]))
+    assert {"mtgdice.io.record", "mtgdice.log.store"} <= modules  # it was logged, through the codec
+    heavy = ("mtgdice.io.jsonio", "mtgdice.game.request", "mtgdice.text.compiler", "mtgdice.rules.resolution",
+             "mtgdice.rules.coins", "mtgdice.log.verify", "pydantic", "msgspec")  # fmt: skip
+    assert sorted(name for name in modules if name.startswith(heavy)) == []
+    with RollLog(tmp_path / "rolls.sqlite") as log:
+        (roll,) = log.rolls()
+    assert roll.source == "secure" and len(roll.faces) == 1 and roll.faces[0][0] == 20
+
+
+# -- one record, to the log and back ---------------------------------------------------------------
+
+ROUND_TRIP = [
+    {"text": "Roll a d20. If you roll 1, roll again."},
+    {"text": "Roll two d20 and ignore the lower roll.", "battlefield": [{"text": "Whenever you roll a 20, draw."}]},
+    {"kind": "coin"},
+    {"kind": "planar", "action": True, "planar_actions": 2},
+    {"kind": "dice", "notation": "2d10"},
+    {"card": "Berserker's Frenzy", "battlefield": ["Pixie Guide", "Krark's Other Thumb"], "choices": [1, 0]},
+]
+
+
+@pytest.mark.parametrize("request_object", ROUND_TRIP, ids=lambda r: str(r.get("text") or r.get("card") or r["kind"]))
+def test_a_record_comes_back_from_the_log_as_it_went_in(
+    log: RollLog, catalog: Any, request_object: dict[str, Any]
+) -> None:
+    from mtgdice.game.request import resolve_request
+    from mtgdice.io.jsonio import request_from_json
+    from mtgdice.io.outcome import outcome_json
+    from mtgdice.log import faces_of, record_of
+    from mtgdice.rules import ScriptedChooser, SeededSource
+
+    request = request_from_json(request_object)
+    for seed in range(4):
+        source = SeededSource(seed)
+        outcome = resolve_request(request, catalog, source, ScriptedChooser(request.choices))
+        written = RollRecord.of(request, outcome, source, room="table", player="alice", turn=3)
+        logged = log.get(log.append(written, cards=catalog))
+        back, _ = record_of(logged, catalog)
+        assert back.request == request and back.provenance == written.provenance == logged.provenance
+        assert back.faces == written.faces == faces_of(outcome) and back.outcome is not None
+        assert outcome_json(back.outcome) == outcome_json(outcome)
+        assert written.provenance.seed == seed and written.provenance.source.value == "seeded"

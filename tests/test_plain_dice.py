@@ -3,13 +3,17 @@ through a dice source, bounded, and replayed from the logged faces."""
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mtgdice.errors import InputError
 from mtgdice.fair.commit import CommitRevealSource
-from mtgdice.log import LoggedRoll, replay_roll
+from mtgdice.io.outcome import plain_json
+from mtgdice.log import LoggedRoll, Provenance, SourceKind, faces_of, replay_roll
 from mtgdice.rules import ScriptedSource, SeededSource
 from mtgdice.rules.plain import (
     MAX_PLAIN_DICE,
@@ -100,7 +104,7 @@ def test_totals_signs_percentile_and_fudge() -> None:
 
 
 def test_outcome_json_says_it_is_a_plain_roll() -> None:
-    outcome = roll_plain(parse_plain("4d6dl1 + 2"), ScriptedSource([3, 1, 6, 4])).to_json()
+    outcome = plain_json(roll_plain(parse_plain("4d6dl1 + 2"), ScriptedSource([3, 1, 6, 4])))
     assert outcome["kind"] == "plain" and outcome["notation"] == "4d6dl1+2" and outcome["total"] == 15
     dice = outcome["terms"][0]["rolls"]
     assert [d["face"] for d in dice] == [3, 1, 6, 4] and [d["kept"] for d in dice] == [True, False, True, True]
@@ -116,20 +120,22 @@ def test_every_dice_source_works() -> None:
     assert again.draws == result.draws  # commit-reveal faces are recomputable
 
 
-def _logged(request: dict[str, object], outcome: dict[str, object], faces: list[list[object]]) -> LoggedRoll:
-    return LoggedRoll(1, None, "2026-01-01T00:00:00+00:00", None, dict(request), dict(outcome), "seeded", faces)
+def _logged(request: dict[str, object], outcome: Any, faces: tuple[Any, ...]) -> LoggedRoll:
+    provenance = Provenance(SourceKind.SEEDED, "2026-01-01T00:00:00+00:00", seed=9)
+    return LoggedRoll(1, provenance, faces, json.dumps(request), json.dumps(outcome))
 
 
 def test_a_logged_plain_roll_replays_from_its_faces_and_an_edit_is_found() -> None:
     result = roll_plain(parse_plain("4d6dl1+2"), SeededSource(9))
-    faces = [list(draw) for draw in result.draws]
-    honest = _logged({"kind": "plain", "notation": "4d6dl1+2"}, result.to_json(), faces)
+    faces = faces_of(result)
+    assert faces == result.draws
+    honest = _logged({"kind": "plain", "notation": "4d6dl1+2"}, plain_json(result), faces)
     assert replay_roll(honest, None).same
-    edited = result.to_json() | {"total": result.total + 1}
+    edited = plain_json(result) | {"total": result.total + 1}
     assert "total" in replay_roll(_logged({"kind": "plain", "notation": "4d6dl1+2"}, edited, faces), None).line()
-    short = replay_roll(_logged({"kind": "plain", "notation": "4d6dl1+2"}, result.to_json(), faces[:2]), None)
+    short = replay_roll(_logged({"kind": "plain", "notation": "4d6dl1+2"}, plain_json(result), faces[:2]), None)
     assert short.error is not None and "faces" in short.error
-    assert replay_roll(_logged({"kind": "plain", "notation": "2x6"}, result.to_json(), faces), None).error is not None
+    assert replay_roll(_logged({"kind": "plain", "notation": "2x6"}, plain_json(result), faces), None).error is not None
 
 
 @settings(max_examples=200, deadline=None)

@@ -26,6 +26,7 @@ pytest.importorskip("fastapi")
 
 import room_client as client  # noqa: E402
 from live_server import start, stop  # noqa: E402
+from mtgdice.io.record import logged_outcome  # noqa: E402
 from mtgdice.log import open_log  # noqa: E402
 from shared_data import shared_path  # noqa: E402
 
@@ -61,7 +62,7 @@ def check_log(database: str | Path, room: str, acknowledged: dict[int, dict[str,
     missing = sorted(set(acknowledged) - set(by_id))
     assert missing == [], f"{len(missing)} acknowledged rolls are not in the log"
     for roll_id, outcome in acknowledged.items():
-        assert by_id[roll_id].outcome["rolls"] == outcome["rolls"]
+        assert logged_outcome(by_id[roll_id])["rolls"] == outcome["rolls"]
         assert by_id[roll_id].nonce == outcome["proof"]["nonce"]
     nonces = [roll.nonce for roll in logged]
     assert len(nonces) == len(set(nonces)), "a nonce was handed out twice"

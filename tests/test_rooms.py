@@ -19,7 +19,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 from mtgdice.fair.commit import Room  # noqa: E402
 from mtgdice.game import Game, RollSpec  # noqa: E402
 from mtgdice.game.snapshot import GameState, state_from_json, state_json  # noqa: E402
-from mtgdice.log import RollLog, open_log, verify_export  # noqa: E402
+from mtgdice.log import RollLog, faces_of, open_log, record_of, verify_export  # noqa: E402
 from mtgdice.log.store import SCHEMA_VERSION  # noqa: E402
 from mtgdice.rules.errors import InputError  # noqa: E402
 from mtgdice.web import create_app  # noqa: E402
@@ -241,13 +241,15 @@ def test_a_schema_1_log_is_migrated_when_it_opens(tmp_path: Path) -> None:
     with sqlite3.connect(path) as raw:
         raw.executescript(SCHEMA_1_LOG)
     with RollLog(path) as log:
-        assert log.schema_versions() == [1, 2, 3] and SCHEMA_VERSION == 3
+        assert log.schema_versions() == [1, 2, 3, 4] and SCHEMA_VERSION == 4
         (old,) = log.rolls()
-        assert old.faces == [[6, 4]] and old.turn is None  # the rolls it had are kept
+        assert old.faces == ((6, 4),) and old.turn is None and old.provenance.seed is None  # the rolls it had are kept
+        record, _ = record_of(old, None)  # read through the codec and resolved again with their faces
+        assert record.outcome is not None and faces_of(record.outcome) == old.faces
         log.save_room(Room.open("table"))
         assert log.integrity_check() == "ok"
     with RollLog(path) as log:  # opening it again changes nothing
-        assert log.schema_versions() == [1, 2, 3]
+        assert log.schema_versions() == [1, 2, 3, 4]
 
 
 def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
@@ -261,7 +263,7 @@ def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
 
 def test_postgres_schema_rooms_and_export(postgres: str) -> None:
     with open_log(postgres) as log:
-        assert log.schema_versions() == [2, SCHEMA_VERSION] and log.shared  # schema 2 made whole, then 3
+        assert log.schema_versions() == [2, 3, SCHEMA_VERSION] and log.shared  # schema 2 made whole, then 3 and 4
         rooms = Rooms(log, None)
 
         async def scenario() -> str:
@@ -278,7 +280,7 @@ def test_postgres_schema_rooms_and_export(postgres: str) -> None:
         assert [roll.turn for roll in log.rolls(room_id)] == [1, 1, 1]
         assert log.integrity_check() == "ok"
     with open_log(postgres) as again:  # migrating twice does nothing
-        assert again.schema_versions() == [2, SCHEMA_VERSION]
+        assert again.schema_versions() == [2, 3, SCHEMA_VERSION]
 
 
 def test_postgres_locks_a_room_for_one_worker_at_a_time(postgres: str) -> None:

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from live_server import start, stop
+from mtgdice.io.record import logged_outcome
 from mtgdice.log import RollLog
 from shared_data import shared_path
 
@@ -72,4 +73,4 @@ def test_sigkill_during_a_burst_loses_no_acknowledged_roll(tmp_path: Path) -> No
     missing = sorted(set(acknowledged) - set(logged))
     assert missing == [], f"{len(missing)} acknowledged rolls are not in the log"
     for roll_id, outcome in acknowledged.items():
-        assert logged[roll_id].outcome["rolls"] == outcome["rolls"]
+        assert logged_outcome(logged[roll_id])["rolls"] == outcome["rolls"]

@@ -17,9 +17,9 @@ from mtgdice.cli import cli as app
 from mtgdice.errors import InputError
 from mtgdice.fair.commit import GENESIS, Room, commitment, derive_faces, draw_json, new_seed, seed_hash
 from mtgdice.io.jsonio import resolve_json
+from mtgdice.io.record import roll_hash
 from mtgdice.log import RollLog, Status, verify_export
-from mtgdice.log.records import roll_hash
-from mtgdice.rules import Die
+from mtgdice.rules import Die, ScriptedSource
 from rolling import record
 from shared_data import shared_path
 
@@ -154,7 +154,7 @@ def test_an_altered_die_in_the_outcome_is_caught(tmp_path: Path, catalog: Any) -
     die = data["rolls"][2]["outcome"]["rolls"][0]["dice"][0]
     die["natural"] = die["natural"] % 20 + 1
     [bad] = check(data, catalog).bad
-    assert bad.id == data["rolls"][2]["id"] and "outcome die 1 shows" in bad.reason
+    assert bad.id == data["rolls"][2]["id"] and "rolls[0].dice[0].natural: logged" in bad.reason
 
 
 def test_an_altered_planar_face_is_caught(tmp_path: Path, catalog: Any) -> None:
@@ -297,7 +297,7 @@ def test_a_whole_log_forged_with_a_new_seed_passes_only_without_the_commitment_t
 
 
 def _request(roll: dict[str, Any]) -> dict[str, Any]:
-    from mtgdice.log.records import without_card_hashes
+    from mtgdice.io.record import without_card_hashes
 
     return without_card_hashes(roll["request"])
 
@@ -326,7 +326,7 @@ def test_missing_dice_and_extra_dice(tmp_path: Path, catalog: Any) -> None:
     assert "bad" in check(short, catalog).checks[0].line()
     dropped = copy.deepcopy(data)
     dropped["rolls"][0]["outcome"]["rolls"][0]["dice"].pop()
-    assert "faces were drawn" in check(dropped, catalog).bad[0].reason
+    assert "rolls[0].dice: logged 2 items, now 3" in check(dropped, catalog).bad[0].reason
 
 
 def test_a_log_without_a_hash_chain_is_not_proved(tmp_path: Path, catalog: Any) -> None:
@@ -379,12 +379,17 @@ def test_malformed_logs_are_input_errors(data: Any, field: str) -> None:
         verify_export(data)
 
 
-def test_other_sources_are_unverifiable(tmp_path: Path) -> None:
+def test_other_sources_are_replayed_not_verified(tmp_path: Path) -> None:
+    """A roll of another source has no commitment: verify resolves it again from its faces."""
     with RollLog(tmp_path / "rolls.sqlite") as log:
-        request = {"text": "Roll a d6."}
-        log.append(request=request, outcome=resolve_json({**request, "dice": [3]}, None), source="scripted", room="t")
-        report = verify_export(log.export_json("t"))
-    assert report.checks[0].status is Status.UNVERIFIABLE and "scripted" in report.checks[0].reason
+        record(log, {"text": "Roll a d6."}, None, ScriptedSource([3]), room="t")
+        data = json.loads(json.dumps(log.export_json("t")))
+    report = verify_export(data)
+    assert report.checks[0].status is Status.REPLAYED and "scripted" in report.checks[0].reason
+    assert report.ok and report.summary() == "0 verified, 1 replayed, 0 bad, 0 unverifiable, of 1 rolls"
+    data["rolls"][0]["outcome"]["rolls"][0]["results"] = [4]
+    [bad] = verify_export(data).bad
+    assert "rolls[0].results[0]: logged 4, now 3" in bad.reason
 
 
 def test_faces_compare_strictly_and_commitments_are_unique(tmp_path: Path, catalog: Any) -> None:
@@ -566,3 +571,35 @@ def test_an_export_read_in_pieces_is_one_snapshot(tmp_path: Path, catalog: Any) 
         assert len(streamed["rolls"]) == 3 and len(streamed["commitments"]) == 2
         assert check(streamed, catalog).ok
         assert len(log.export_json("table")["rolls"]) == 4  # the next export has the new roll
+
+
+def test_the_cli_s_own_log_export_passes_verify(tmp_path: Path) -> None:
+    """End to end on a real SQLite file: rolls of the CLI (no commitment) are exported and verified
+    by replaying their faces; exit 0, with one line saying what was not proved. An edited outcome fails."""
+    db = str(tmp_path / "rolls.sqlite")
+    env = {"MTGDICE_DB": db, "MTGDICE_CARDS": str(shared_path("cards", "dice-cards.json"))}
+    rolls = [
+        ["roll", "d20"],
+        ["roll", "--seed", "7", "3d6+2", "4dF"],
+        ["roll", "coin"],
+        ["roll", "planar"],
+        ["roll", "--card", "Berserker's Frenzy", "--with", "Pixie Guide", "--no-ask"],
+    ]
+    for args in rolls:
+        rolled = runner.invoke(app, args, env=env)
+        assert rolled.exit_code == 0, rolled.output
+    exported = tmp_path / "cli.json"
+    assert runner.invoke(app, ["log", "export", "-o", str(exported)], env=env).exit_code == 0
+    data = json.loads(exported.read_text(encoding="utf-8"))
+    assert [roll["source"] for roll in data["rolls"]] == ["secure", "seeded", "seeded", "secure", "secure", "secure"]
+    result = runner.invoke(app, ["verify", str(exported), *cards()], env=env)
+    assert result.exit_code == 0, result.output
+    lines = result.output.strip().splitlines()
+    assert lines[-1] == "0 verified, 6 replayed, 0 bad, 0 unverifiable, of 6 rolls"
+    assert [line for line in lines if line.startswith("note:")] == [
+        "note: 6 rolls have no commitment (the CLI's or another source's): nothing proves their faces fair; each "
+        "was resolved again from its faces and gives its logged outcome"
+    ]
+    data["rolls"][0]["outcome"]["terms"][0]["rolls"][0]["face"] = 21
+    edited = runner.invoke(app, ["verify", write(tmp_path, data), *cards()], env=env)
+    assert edited.exit_code == 1 and "roll 1: bad: resolved again" in edited.output

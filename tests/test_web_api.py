@@ -15,6 +15,7 @@ pytest.importorskip("httpx")
 
 from fastapi.testclient import TestClient  # noqa: E402
 
+from mtgdice.io.record import logged_outcome  # noqa: E402
 from mtgdice.log import RollLog, verify_export  # noqa: E402
 from mtgdice.web import create_app  # noqa: E402
 
@@ -84,7 +85,7 @@ def test_roll_outcome_has_the_resolve_shape_and_its_proof(client: TestClient, ro
     # Committed to the log before the response: a fresh connection sees it.
     with RollLog(db) as log:
         logged = log.get(outcome["id"])
-    assert logged.nonce == 0 and logged.outcome["rolls"] == outcome["rolls"]
+    assert logged.nonce == 0 and logged_outcome(logged)["rolls"] == outcome["rolls"]
     second = client.post(f"/api/rooms/{room['id']}/rolls", json=SPELLBOOK, headers=auth(room)).json()
     assert second["proof"]["nonce"] == 1
 

@@ -207,11 +207,6 @@ class IndexedCard:
     compiled_json: str | None
     compile_error: str | None
 
-    @property
-    def compiled(self) -> dict[str, Any] | None:
-        """The compiled form (``compile_text(...).to_json()``), or ``None`` if it failed."""
-        return None if self.compiled_json is None else dict(json.loads(self.compiled_json))
-
     def to_record(self) -> CardRecord:
         """The card as a :class:`~mtgdice.cards.scryfall.CardRecord` (for a catalog)."""
         return CardRecord(
@@ -226,20 +221,6 @@ class IndexedCard:
             oracle_id=self.oracle_id,
             faces=self.faces,
         )
-
-    def to_json(self) -> dict[str, Any]:
-        """A JSON-ready dict (the CLI's ``search --json`` items)."""
-        return {
-            "name": self.name,
-            "oracle_id": self.oracle_id,
-            "layout": self.layout,
-            "type_line": self.type_line,
-            "set": self.set,
-            "oracle_text": self.oracle_text,
-            "features": list(self.features),
-            "compiled": self.compiled,
-            "compile_error": self.compile_error,
-        }
 
 
 def _faces_json(faces: Sequence[Face]) -> str:

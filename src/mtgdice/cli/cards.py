@@ -97,7 +97,9 @@ def search_command(query: str, db: str | None, as_json: bool) -> None:
     with _one_line_errors():
         found = search(db, query)
     if as_json:
-        out(json.dumps([card.to_json() for card in found], ensure_ascii=False, indent=2))
+        from mtgdice.io.cards import indexed_card_json
+
+        out(json.dumps([indexed_card_json(card) for card in found], ensure_ascii=False, indent=2))
         return
     if not found:
         out(f"No card in the index matches {query!r}.")

@@ -15,11 +15,16 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import click
 
 from mtgdice.cli.common import CARDS_HELP, CONTEXT, DB_HELP, LazyGroup, console, fail, out
+
+if TYPE_CHECKING:
+    from mtgdice.game.request import CardRef, CardSource, RollRequest
+    from mtgdice.log import LoggedRoll, RollLog
+    from mtgdice.rules import ResultsTable
 
 MAX_UNVERIFIABLE_SHOWN = 10
 
@@ -32,7 +37,7 @@ def log_group() -> None:
     """The roll log: list, show and export logged rolls."""
 
 
-def _open(db: str | None) -> Any:
+def _open(db: str | None) -> RollLog:
     from mtgdice.errors import InputError
     from mtgdice.log.store import RollLog, default_db_path
 
@@ -42,46 +47,66 @@ def _open(db: str | None) -> Any:
     return RollLog(path)
 
 
-def roll_label(roll: Any) -> str:
+def _request(roll: LoggedRoll) -> RollRequest | None:
+    """The logged request, typed (None when this version cannot read it)."""
+    from mtgdice.errors import MtgDiceError
+    from mtgdice.io.record import request_of
+
+    try:
+        return request_of(roll)
+    except (MtgDiceError, ValueError):
+        return None
+
+
+def roll_label(roll: LoggedRoll) -> str:
     """What was rolled: the card, a plain roll's notation, "coin", or the start of the text rolled."""
-    request = roll.request
-    if isinstance(request.get("notation"), str):
-        return str(request["notation"])
-    if coin_face(roll) is not None:
-        return "coin"
-    if request.get("kind") == "planar":
-        return "planar die" + (" (special action)" if request.get("action") else "")
-    if roll.card and "text" not in request:
-        return str(roll.card)
-    text = request.get("text")
-    name = request.get("name") if isinstance(request.get("name"), str) else ""
+    from mtgdice.game.request import RollKind
     from mtgdice.text.notation import PLANAR_TEXT
 
-    if text == PLANAR_TEXT:
+    request = _request(roll)
+    if request is None:
+        return str(roll.card or "?")
+    if request.notation:
+        return request.notation
+    if coin_face(roll) is not None or request.kind is RollKind.COIN:
+        return "coin"
+    if request.kind is RollKind.PLANAR:
+        return "planar die" + (" (special action)" if request.action else "")
+    card = request.card
+    if card is None:
+        return str(roll.card or "")
+    if card.text is None:
+        return card.name
+    if card.text == PLANAR_TEXT:
         return "planar die"
-    if isinstance(text, str) and text:
-        shown = text if len(text) <= 30 else text[:29] + "…"
-        return f"{name}: {shown!r}" if name else repr(shown)
+    if card.text:
+        shown = card.text if len(card.text) <= 30 else card.text[:29] + "…"
+        return f"{card.name}: {shown!r}" if card.name else repr(shown)
     return str(roll.card or "")
 
 
-def coin_face(roll: Any) -> str | None:
+def coin_face(roll: LoggedRoll) -> str | None:
     """ "heads", "tails" (or several) when the logged roll is a coin flip (CR 705)."""
-    flip = roll.outcome.get("flip")
-    if isinstance(flip, dict) and isinstance(flip.get("results"), list):
-        return ", ".join(str(side) for side in flip["results"]) or "no coin"
-    outcome_face = roll.outcome.get("coin")  # logs written before coins had rules of their own
-    return str(outcome_face) if outcome_face in ("heads", "tails") else None
+    from mtgdice.io.record import shown
+
+    coins = shown(roll).coins
+    if coins is None:
+        return None
+    return ", ".join(coins) or "no coin"
 
 
-def results_text(roll: Any) -> str:
+def results_text(roll: LoggedRoll) -> str:
     """The results a person reads: a plain total, heads/tails, or each execution's counted results."""
-    if roll.outcome.get("kind") == "plain" and "total" in roll.outcome:
-        return f"total {roll.outcome['total']}"
-    face = coin_face(roll)
-    if face is not None:
-        return face
-    return " | ".join(", ".join(str(result) for result in results) for results in roll.results)
+    from mtgdice.io.record import shown
+
+    seen = shown(roll)
+    if seen.refused is not None:
+        return "refused"
+    if seen.total is not None:
+        return f"total {seen.total}"
+    if seen.coins is not None:
+        return ", ".join(seen.coins) or "no coin"
+    return " | ".join(", ".join(str(result) for result in results) for results in seen.results)
 
 
 class RowLabels:
@@ -93,30 +118,31 @@ class RowLabels:
 
     def __init__(self, cards: str | None) -> None:
         self._cards = cards
-        self._catalog: Any = None
+        self._catalog: CardSource | None = None
         self._loaded = False
-        self._tables: dict[tuple[str, str, int], Any] = {}
+        self._tables: dict[tuple[str, str | None, int], ResultsTable | None] = {}
 
-    def label(self, roll: Any) -> str:
+    def label(self, roll: LoggedRoll) -> str:
         if roll.row is None:
             return ""
-        request = roll.request
-        roll_index = request.get("roll", 0) if isinstance(request.get("roll", 0), int) else 0
-        key = (str(request.get("card", "")), str(request.get("text", "")), roll_index)
-        if key not in self._tables:
-            self._tables[key] = self._table(request, roll_index)
-        table = self._tables[key]
+        request = _request(roll)
+        table = None
+        if request is not None and request.card is not None:
+            key = (request.card.name, request.card.text, request.roll)
+            if key not in self._tables:
+                self._tables[key] = self._table(request.card, request.roll)
+            table = self._tables[key]
         if table is not None and 0 <= roll.row < len(table.rows):
             return str(table.rows[roll.row].label)
         return f"row {roll.row + 1}"
 
-    def _table(self, request: dict[str, Any], roll_index: int) -> Any:
+    def _table(self, card: CardRef, roll_index: int) -> ResultsTable | None:
         from mtgdice.errors import MtgDiceError
-        from mtgdice.io.jsonio import card_from
+        from mtgdice.game.request import compile_ref
 
         try:
             cards = None
-            if "text" not in request:
+            if card.text is None:
                 if not self._loaded:
                     from mtgdice.cards.catalog import optional_catalog
 
@@ -124,7 +150,7 @@ class RowLabels:
                 cards = self._catalog
                 if cards is None:
                     return None
-            compiled = card_from(request, "card", cards)
+            compiled = compile_ref(card, "card", cards)
         except (MtgDiceError, ValueError, TypeError):
             return None
         return compiled.rolls[roll_index].table if roll_index < len(compiled.rolls) else None
@@ -164,7 +190,9 @@ def list_command(db: str | None, room: str | None, limit: int, cards: str | None
     except MtgDiceError as error:
         fail(str(error))
     if as_json:
-        out(json.dumps([roll.export_json() for roll in rolls], ensure_ascii=False))
+        from mtgdice.io.record import export_roll
+
+        out(json.dumps([export_roll(roll) for roll in rolls], ensure_ascii=False))
         return
     from rich.table import Table
     from rich.text import Text
@@ -194,7 +222,9 @@ def show_command(roll_id: int, db: str | None) -> None:
             roll = log.get(roll_id)
     except MtgDiceError as error:
         fail(str(error))
-    out(json.dumps(roll.export_json(), ensure_ascii=False, indent=2))
+    from mtgdice.io.record import export_roll
+
+    out(json.dumps(export_roll(roll), ensure_ascii=False, indent=2))
 
 
 @log_group.command("export", context_settings=CONTEXT)
@@ -309,7 +339,9 @@ def verify_command(file: str, cards: str | None, pinned: str | None, as_json: bo
     except MtgDiceError as error:
         fail(str(error))
     if as_json:
-        out(json.dumps(report.to_json(), ensure_ascii=False))
+        from mtgdice.io.record import report_json
+
+        out(json.dumps(report_json(report), ensure_ascii=False))
     else:
         for check in report.bad:
             out(check.line())
@@ -324,9 +356,14 @@ def verify_command(file: str, cards: str | None, pinned: str | None, as_json: bo
             out(f"not proved: {unproven}")
         for warning in report.warnings:
             out(f"warning: {warning}")
+        if report.replayed:
+            out(
+                f"note: {len(report.replayed)} rolls have no commitment (the CLI's or another source's): nothing "
+                "proves their faces fair; each was resolved again from its faces and gives its logged outcome"
+            )
         if report.pinned is not None and not report.failed:
             out(f"pinned: commitment {report.pinned} is in the log; it proves the rolls logged before it was published")
-        elif report.pinned is None:
+        elif report.pinned is None and any(check.nonce is not None for check in report.checks):
             out("note: no commitment pinned; --commitment HEX (the one the room's page showed you) pins the log")
         out(report.summary())
     if report.failed:

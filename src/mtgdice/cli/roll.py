@@ -103,24 +103,18 @@ def roll_command(
 
 def _roll_plain(spec: str, source: Any, as_json: bool, roll_log: Any) -> None:
     """Plain dice notation: no card, no Magic effect (the board options do not apply). Kept light:
-    no compiler, no card data; logged as the JSON request ``request_json`` would write for it."""
+    no compiler, no card data; the record's request is the notation itself."""
     from mtgdice.io.render import plain_lines
     from mtgdice.rules.plain import roll_plain
     from mtgdice.text.notation import parse_plain
 
     result = roll_plain(parse_plain(spec), source)
-    outcome = result.to_json()
     if roll_log is not None:  # committed before it is shown
-        roll_log.append(
-            request={"kind": "plain", "notation": result.roll.notation},
-            outcome=outcome,
-            source=result.source,
-            faces=[list(draw) for draw in result.draws],
-        )
+        roll_log.record(result.roll, result, source)
     if as_json:
-        import json
+        from mtgdice.io.outcome import dumps, plain_json
 
-        out(json.dumps(outcome, ensure_ascii=False))
+        out(dumps(plain_json(result)))
     else:
         for text, style in plain_lines(result):
             click.secho(text, bold=style == "bold")

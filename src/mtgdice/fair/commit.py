@@ -27,7 +27,7 @@ A known answer, for verifiers written in other languages (seed bytes 0..31, seed
 ``commitment = SHA-256(f"{seed_hash}:{from_nonce}:{covers}")`` (ASCII, lower-case hex), where
 ``seed_hash`` is the seed's SHA-256, ``from_nonce`` the first nonce the seed serves and ``covers``
 the hash of the room's last logged roll when the seed was drawn (:data:`GENESIS` for a new room;
-the roll log's hash chain is :mod:`mtgdice.log.records`). A room's first commitment so pins
+the roll log's hash chain is :mod:`mtgdice.io.record`). A room's first commitment so pins
 nothing but its seed; each later one, published when the previous seed is revealed, pins every
 roll before it and their number. A player who copies the commitment a page shows can later check
 the whole log up to it (``mtgdice verify --commitment HEX``).

@@ -5,8 +5,14 @@ them through the rules; open decisions come back as :class:`Pending` questions t
 puts to the right player (:mod:`mtgdice.game.choices`). No rules live here, and no I/O.
 """
 
-from mtgdice.game.choices import AnsweringChooser, DecisionPending, Question
-from mtgdice.game.table import Card, Game, Pending, Player, Roll, RollSpec, dice_text, row_texts
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from mtgdice.game.choices import AnsweringChooser, DecisionPending, Question
+    from mtgdice.game.table import Card, Game, Pending, Player, Roll, RollSpec, dice_text, row_texts
 
 __all__ = [
     "AnsweringChooser",
@@ -21,3 +27,18 @@ __all__ = [
     "dice_text",
     "row_texts",
 ]
+
+_MODULES = {name: "mtgdice.game.choices" for name in ("AnsweringChooser", "DecisionPending", "Question")} | {
+    name: "mtgdice.game.table"
+    for name in ("Card", "Game", "Pending", "Player", "Roll", "RollSpec", "dice_text", "row_texts")
+}
+"""Where each public name lives: loaded on first use, so that the roll record (``game.record``),
+which logging a plain roll needs, loads neither the table nor the compiler."""
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _MODULES:
+        raise AttributeError(f"module 'mtgdice.game' has no attribute {name!r}")
+    value = getattr(importlib.import_module(_MODULES[name]), name)
+    globals()[name] = value
+    return value

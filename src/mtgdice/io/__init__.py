@@ -1,7 +1,9 @@
-"""The edges of a roll's record: every JSON reader and writer of mtgdice, and the renderers for people.
+"""Every JSON reader and writer of mtgdice: requests in, outcomes and the log's rows out.
 
-:mod:`mtgdice.io.jsonio` reads ``resolve`` requests into typed requests and writes outcomes
-(spec/json-interface.md); :mod:`mtgdice.io.render` renders the same records as text and rich
-tables for both shells (the CLI, the web app). This package imports nothing on its own, so
-loading one edge loads no other; it leaves out the rules and the roll log's storage.
+:mod:`mtgdice.io.outcome` writes a resolution, a coin flip or a plain roll as the outcome object
+of json-interface.md; :mod:`mtgdice.io.record` is the roll log's codec (a typed roll record to the
+log's row and back, the exported log, the hash chain's canonical JSON); :mod:`mtgdice.io.jsonio`
+reads ``resolve`` requests into typed requests; :mod:`mtgdice.io.render` renders the same records as
+text and rich tables for both shells. Modules load on use: a plain roll needs neither the request
+reader nor the compiler.
 """

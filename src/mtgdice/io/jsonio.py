@@ -3,8 +3,9 @@
 :func:`request_from_json` reads a ``resolve`` request object into a typed
 :class:`~mtgdice.game.request.RollRequest` — every field checked, an unknown one refused with the
 nearest known name (``"batlefield"``: did you mean ``"battlefield"``?) — and :func:`request_json`
-writes one back (the roll log stores it so). :func:`outcome_json` writes a resolution or a coin
-flip as the outcome object; :func:`resolve_json` does the three in a row. Every problem with the
+writes one back (the roll log stores it so). :func:`outcome_json` (from :mod:`mtgdice.io.outcome`,
+where every outcome writer lives) writes a resolution or a coin flip as the outcome object;
+:func:`resolve_json` does the three in a row. Every problem with the
 input is an :class:`~mtgdice.errors.InputError` naming the field. Renderers for people live in
 :mod:`mtgdice.io.render`; the rules live in ``rules``.
 """
@@ -20,31 +21,31 @@ from mtgdice.errors import InputError
 from mtgdice.game.request import (
     CardRef,
     CardSource,
-    Outcome,
     RollKind,
     RollRequest,
     ZoneItem,
     compile_ref,
     resolve_request,
 )
+from mtgdice.io.outcome import (
+    JSONObject,
+    die_json,
+    dumps,
+    execution_json,
+    flip_json,
+    outcome_json,
+    resolution_json,
+)
 from mtgdice.rules import (
-    COIN,
-    YOU,
     Chooser,
     CoinFace,
     DiceSource,
-    DieRoll,
-    Execution,
-    FlipResolution,
     PlanarFace,
-    Resolution,
     ScriptedChooser,
     ScriptedSource,
     Seat,
     SecureSource,
-    seat_name,
 )
-from mtgdice.rules.plain import PlainResult
 from mtgdice.text import CompiledCard
 
 __all__ = [
@@ -53,7 +54,10 @@ __all__ = [
     "amounts_from",
     "card_from",
     "compile_json",
+    "die_json",
     "dumps",
+    "execution_json",
+    "flip_json",
     "outcome_json",
     "parse_request",
     "request_from_json",
@@ -384,7 +388,7 @@ def resolve_json(
     cards: CardSource | None,
     source: DiceSource | None = None,
     chooser: Chooser | None = None,
-) -> dict[str, Any]:
+) -> JSONObject:
     """Resolve a ``resolve`` request object and return the outcome object of json-interface.md."""
     request = request_from_json(data)
     outcome = resolve_request(
@@ -460,157 +464,3 @@ def request_json(request: RollRequest) -> dict[str, Any]:
     if request.call is not None:
         data["call"] = request.call.value
     return data
-
-
-def die_json(roll: DieRoll) -> dict[str, Any]:
-    """One physical die as json-interface.md writes it, with its modifiers and identity."""
-    data: dict[str, Any] = {
-        "sides": "planar" if roll.die.planar else roll.die.sides,
-        "natural": roll.natural,
-        "result": roll.result if roll.counted else roll.natural,
-        "ignored": roll.fate.value == "ignored",
-    }
-    if roll.die.planar:
-        face = roll.planar_face
-        data["face"] = face.value if face is not None else None
-    if roll.fate.value == "rerolled":
-        data["rerolled"] = True
-    if roll.modifiers and roll.counted:
-        data["modifiers"] = [{"delta": m.delta, "source": m.source} for m in roll.modifiers]
-    data["index"] = roll.index
-    if roll.rerolls is not None:
-        data["rerolls"] = roll.rerolls
-    if roll.roller != YOU:
-        data["roller"] = seat_name(roll.roller)
-    return data
-
-
-def execution_json(execution: Execution) -> dict[str, Any]:
-    data: dict[str, Any] = {
-        "dice": [die_json(roll) for roll in execution.dice],
-        "results": [r.value if isinstance(r, PlanarFace) else r for r in execution.results],
-        "row": execution.row,
-        "doubles": execution.doubles,
-    }
-    if execution.rows is not None:
-        data["rows"] = list(execution.rows)
-    if execution.chosen is not None:
-        data["chosen"] = execution.chosen
-    if execution.total is not None and len(execution.counted) > 1:
-        data["total"] = execution.total
-    if execution.outcomes:
-        data["outcomes"] = list(execution.outcomes)
-    if execution.standing:
-        data["standing"] = [seat_name(seat) for seat in execution.standing]
-    return data
-
-
-def _decisions_json(outcome: Outcome) -> list[dict[str, Any]]:
-    return [
-        {
-            "ask": decision.ask.value,
-            "topic": decision.topic.value,
-            "prompt": decision.prompt,
-            "answer": list(answer) if isinstance(answer, tuple) else answer,
-        }
-        for decision, answer in outcome.decisions
-    ]
-
-
-def resolution_json(resolution: Resolution) -> dict[str, Any]:
-    """The ``resolve`` output object of a resolution of dice."""
-    data: dict[str, Any] = {
-        "rolls": [execution_json(execution) for execution in resolution.executions],
-        "triggers": [hit.card for hit in resolution.triggers],
-        "stored": {name: list(values) for name, values in resolution.stored.items()},
-        "source": resolution.source,
-        "decisions": _decisions_json(resolution),
-        "used": sorted(resolution.used),
-    }
-    if resolution.planar_cost is not None:
-        data["planar_cost"] = resolution.planar_cost
-    return data
-
-
-def flip_json(flip: FlipResolution) -> dict[str, Any]:
-    """The outcome object of a flip (CR 705; json-interface.md "Coins on cards"): one entry of
-    ``rolls`` per execution with its coins, counted faces, flips won and lost; the win/lose
-    triggers; and, under ``flip``, every coin with its fate (the earlier shape of a bare flip)."""
-    coins = []
-    for coin in flip.coins:
-        entry: dict[str, Any] = {"side": coin.side.value, "ignored": coin.fate.value == "ignored", "index": coin.index}
-        if coin.fate.value == "rerolled":
-            entry["reflipped"] = True
-        if coin.reflips is not None:
-            entry["reflips"] = coin.reflips
-        coins.append(entry)
-    data: dict[str, Any] = {
-        "rolls": [_flip_execution_json(execution) for execution in flip.executions],
-        "flip": {
-            "coins": coins,
-            "results": [side.value for side in flip.results],
-            "call": flip.call.value if flip.call is not None else None,
-            "won": list(flip.won) if flip.won is not None else None,
-        },
-        "won": flip.flips_won,
-        "lost": flip.flips_lost,
-        "triggers": [hit.card for hit in flip.triggers],
-        "stored": {},
-        "source": flip.source,
-        "decisions": _decisions_json(flip),
-        "used": sorted(flip.used),
-    }
-    return data
-
-
-def _flip_execution_json(execution: Any) -> dict[str, Any]:
-    dice: list[dict[str, Any]] = []
-    for coin in execution.coins:
-        entry: dict[str, Any] = {
-            "sides": "coin",
-            "face": coin.side.value,
-            "call": coin.call.value if coin.call is not None else None,
-            "won": coin.won,
-            "ignored": coin.fate.value == "ignored",
-        }
-        if coin.fate.value == "rerolled":
-            entry["reflipped"] = True
-        dice.append(entry)
-    return {
-        "dice": dice,
-        "results": [side.value for side in execution.results],
-        "won": execution.won,
-        "lost": execution.lost,
-        "outcomes": list(execution.outcomes),
-    }
-
-
-def outcome_json(outcome: Outcome) -> dict[str, Any]:
-    """The outcome object of a resolution, a coin flip or a plain roll."""
-    if isinstance(outcome, FlipResolution):
-        return flip_json(outcome)
-    if isinstance(outcome, PlainResult):
-        return outcome.to_json()
-    return resolution_json(outcome)
-
-
-def faces_shown(outcome: Outcome) -> list[list[Any]]:
-    """The faces an outcome shows, in draw order: ``[sides, natural]``, ``["planar", face]``, a coin
-    as ``[2, 1 or 2]`` (how it was drawn, :data:`~mtgdice.rules.COIN`)."""
-    if isinstance(outcome, FlipResolution):
-        return [[COIN.sides, coin.side.face] for coin in outcome.coins]
-    if isinstance(outcome, PlainResult):
-        return [list(draw) for draw in outcome.draws]
-    faces: list[list[Any]] = []
-    for execution in outcome.executions:
-        for roll in execution.dice:
-            if roll.die.planar:
-                face = roll.planar_face
-                faces.append(["planar", face.value if face is not None else None])
-            else:
-                faces.append([roll.die.sides, roll.natural])
-    return faces
-
-
-def dumps(data: Any) -> str:
-    return json.dumps(data, ensure_ascii=False)

@@ -22,7 +22,8 @@ from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 from mtgdice.errors import InputError
-from mtgdice.log.store import SCHEMA_VERSION, Cursor, Sql, SqlLog, migrate_to_3, utc_now
+from mtgdice.game.record import utc_now
+from mtgdice.log.store import SCHEMA_VERSION, Cursor, Sql, SqlLog, migrate_to_3, migrate_to_4
 
 POOL_SIZE = 8
 """Connections one process keeps at most (rooms' transactions and reads wait for a free one)."""
@@ -184,6 +185,8 @@ class PostgresLog(SqlLog):
                 sql.execute("INSERT INTO schema_version VALUES (2, ?)", (utc_now(),))
             if current < 3:
                 migrate_to_3(sql)
+            if current < 4:
+                migrate_to_4(sql)
 
     def close(self) -> None:
         self._closed = True

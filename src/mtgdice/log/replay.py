@@ -1,28 +1,41 @@
 """Replay logged rolls: resolve each logged request again with its logged faces, compare outcomes.
 
-A replay feeds the faces a roll drew, in order, to a scripted source and the decisions the outcome
-records to a scripted chooser (or the request's own ``choices``), then reports every difference
-from the logged outcome (the ``source`` name aside) and any logged face left unused. It catches
-engine changes that alter old results and logs edited by hand.
+:func:`record_of` gives a logged roll's typed :class:`~mtgdice.game.record.RollRecord` back: it
+feeds the faces the roll drew, in order, to a scripted source and the decisions the outcome records
+to a scripted chooser (or the request's own ``choices``). :func:`replay_roll` writes that outcome
+again and reports every difference from the logged one (the ``source`` name aside,
+:func:`mtgdice.io.record.differences`) and any logged face left unused. It catches engine changes
+that alter old results and logs edited by hand.
 
 This module leaves out whether the faces were fair (``verify``) and printing (the CLI).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from mtgdice.errors import InputError, MtgDiceError
-from mtgdice.log.records import LoggedRoll, without_card_hashes
+from mtgdice.game.record import LoggedRoll, RollRecord
+from mtgdice.io import record as codec
+from mtgdice.io.outcome import JSON, outcome_json
 from mtgdice.rules import PlanarFace, ScriptedChooser, ScriptedSource
 
 if TYPE_CHECKING:
-    from mtgdice.game.request import CardSource, Outcome, RollRequest
+    from mtgdice.game.request import CardSource
 
 MAX_DIFFERENCES = 5
-IGNORED_KEYS = frozenset({"source"})
+"""Most differences reported for one roll."""
+
+
+def differences(logged: JSON, replayed: JSON, limit: int = MAX_DIFFERENCES) -> list[str]:
+    """Where two JSON outcomes differ (:func:`mtgdice.io.record.differences`).
+
+    >>> differences({"rolls": [{"row": 1}]}, {"rolls": [{"row": 2}]})
+    ['rolls[0].row: logged 1, now 2']
+    """
+    return codec.differences(logged, replayed, limit=limit)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,86 +60,47 @@ class ReplayResult:
         return f"roll {self.id}: same"
 
 
-def differences(logged: Any, replayed: Any, path: str = "", limit: int = MAX_DIFFERENCES) -> list[str]:
-    """Where two JSON values differ, as ``path: logged X, now Y`` (at most ``limit``).
-
-    >>> differences({"rolls": [{"row": 1}]}, {"rolls": [{"row": 2}]})
-    ['rolls[0].row: logged 1, now 2']
-    """
-    found: list[str] = []
-
-    def walk(left: Any, right: Any, where: str) -> None:
-        if len(found) >= limit:
-            return
-        if isinstance(left, Mapping) and isinstance(right, Mapping):
-            for key in sorted(set(left) | set(right), key=str):
-                if not where and key in IGNORED_KEYS:
-                    continue
-                step = f"{where}.{key}" if where else str(key)
-                if key not in left:
-                    found.append(f"{step}: not logged, now {_short(right[key])}")
-                elif key not in right:
-                    found.append(f"{step}: logged {_short(left[key])}, now missing")
-                else:
-                    walk(left[key], right[key], step)
-        elif isinstance(left, list) and isinstance(right, list):
-            for position, (a, b) in enumerate(zip(left, right, strict=False)):
-                walk(a, b, f"{where}[{position}]")
-            if len(left) != len(right):
-                found.append(f"{where}: logged {len(left)} items, now {len(right)}")
-        elif left != right or type(left) is not type(right):
-            found.append(f"{where or 'outcome'}: logged {_short(left)}, now {_short(right)}")
-
-    walk(logged, replayed, path)
-    return found[:limit]
+def _source(roll: LoggedRoll) -> ScriptedSource:
+    numbers = [face for _, face in roll.faces if isinstance(face, int)]
+    planar = [face for sides, face in roll.faces if isinstance(face, PlanarFace)]
+    return ScriptedSource(numbers, planar)
 
 
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def _answers(roll: LoggedRoll) -> list[Any]:
-    choices = roll.request.get("choices")
-    if isinstance(choices, list) and choices:
-        return choices
-    decisions = roll.outcome.get("decisions", [])
-    return [d.get("answer") for d in decisions if isinstance(d, Mapping)] if isinstance(decisions, list) else []
-
-
-def resolve_logged(roll: LoggedRoll, cards: CardSource | None) -> tuple[RollRequest, Outcome, ScriptedSource]:
-    """The logged request, typed, resolved again with the roll's logged faces and decisions; the
-    source tells how many faces it used. Raises what reading or resolving raises."""
-    # Imported here: writing to the log (this package) never needs the compiler.
+def record_of(roll: LoggedRoll, cards: CardSource | None) -> tuple[RollRecord, ScriptedSource]:
+    """The typed record of a logged roll: its request read and resolved again with its logged faces
+    and the answers it logged (or its request's own ``choices``), with the provenance it was logged
+    with; the scripted source tells how many faces it used. Raises what reading or resolving raises."""
     from mtgdice.game.request import resolve_request
-    from mtgdice.io.jsonio import request_from_json
 
-    numbers = [face for sides, face in roll.faces if sides != "planar"]
-    planar = [face for sides, face in roll.faces if sides == "planar"]
-    source = ScriptedSource([int(face) for face in numbers], [PlanarFace(str(face)) for face in planar])
-    request = request_from_json(without_card_hashes(roll.request))
-    return request, resolve_request(request, cards, source, ScriptedChooser(_answers(roll))), source
+    request = codec.request_of(roll)
+    seen = codec.shown(roll)
+    source = _source(roll)
+    if seen.refused is not None:  # its nonce was spent, but it did not resolve
+        return RollRecord(request, None, roll.faces, roll.provenance, seen.refused), source
+    answers = request.choices or seen.answers
+    outcome = resolve_request(request, cards, source, ScriptedChooser(answers))
+    outcome = replace(outcome, source=roll.source)  # drawn again from a script, first from the logged source
+    return RollRecord(request, outcome, roll.faces, roll.provenance), source
 
 
 def replay_roll(roll: LoggedRoll, cards: CardSource | None) -> ReplayResult:
-    """Resolve one logged request again with its logged faces and compare the outcome."""
-    from mtgdice.io.jsonio import outcome_json
-
-    numbers = [face for sides, face in roll.faces if sides != "planar"]
-    planar = [face for sides, face in roll.faces if sides == "planar"]
+    """Resolve one logged request again with its logged faces and compare the outcome, every field."""
     try:
-        _, resolved, source = resolve_logged(roll, cards)
-        outcome = outcome_json(resolved)
+        record, source = record_of(roll, cards)
+        if record.outcome is None:
+            return ReplayResult(roll.id, error=f"logged as refused ({record.refused}): nothing to resolve")
+        outcome = outcome_json(record.outcome)
     except InputError as error:
         return ReplayResult(roll.id, error=str(error), unchecked=error.field == "cards" and cards is None)
     except (MtgDiceError, ValueError, TypeError) as error:
         return ReplayResult(roll.id, error=str(error))
-    found = differences(roll.outcome, outcome)
+    found = differences(codec.logged_outcome(roll), outcome)
     used_numbers, used_planar = source.used
-    if (used_numbers, used_planar) != (len(numbers), len(planar)) and len(found) < MAX_DIFFERENCES:
+    planar = sum(1 for sides, _ in roll.faces if sides == "planar")
+    numbers = len(roll.faces) - planar
+    if (used_numbers, used_planar) != (numbers, planar) and len(found) < MAX_DIFFERENCES:
         found.append(
-            f"faces: {len(numbers) - used_numbers + len(planar) - used_planar} of {len(roll.faces)} "
-            "logged faces left unused"
+            f"faces: {numbers - used_numbers + planar - used_planar} of {len(roll.faces)} logged faces left unused"
         )
     return ReplayResult(roll.id, tuple(found))
 
@@ -135,3 +109,6 @@ def replay(rolls: Iterable[LoggedRoll], cards: CardSource | None) -> Iterator[Re
     """Replay every roll, in the order given."""
     for roll in rolls:
         yield replay_roll(roll, cards)
+
+
+__all__ = ["ReplayResult", "differences", "record_of", "replay", "replay_roll"]

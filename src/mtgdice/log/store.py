@@ -24,43 +24,32 @@ a room's state JSON says (``mtgdice.web``).
 from __future__ import annotations
 
 import builtins
-import csv
-import functools
 import json
 import os
 import re
 import sqlite3
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
-from types import SimpleNamespace
-from typing import IO, TYPE_CHECKING, Any, Protocol, TypeGuard
+from typing import IO, TYPE_CHECKING, Any, Protocol
 
 from mtgdice.errors import InputError
-from mtgdice.fair.commit import GENESIS, CommitRevealSource, Draw, DrawJSON, Reveal, Room, join_client_seeds, seed_hash
-from mtgdice.log.records import (
-    LoggedRoll,
-    card_hash,
-    card_label,
-    card_refs,
-    first_row,
-    outcome_faces,
-    roll_hash,
-    with_card_hashes,
-)
-from mtgdice.rules.dice import PlanarFace
+from mtgdice.fair.commit import GENESIS, Reveal, Room, seed_hash
+from mtgdice.game.record import LoggedCommitment, LoggedRoll, RollRecord, utc_now
+from mtgdice.io import record as codec
+from mtgdice.io.outcome import JSONObject
 from mtgdice.rules.sources import DiceSource
 
 if TYPE_CHECKING:
-    from mtgdice.game.request import CardSource, Outcome, RollRequest
+    from mtgdice.game.record import Request
+    from mtgdice.game.request import CardSource, Outcome
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """1: rolls, commitments, rooms' seeds. 2: the ``schema_version`` table, each roll's turn, rooms' state and
 version. 3: the hash chain (each roll's ``chain``, what a commitment covers, the chain at a reveal), which
-player's request spent each nonce (``spent_by``)."""
+player's request spent each nonce (``spent_by``). 4: a seeded roll's seed (``seed``; NULL for rows before)."""
 EXPORT_FORMAT = "mtgdice-room-log/2"
 BUSY_TIMEOUT_MS = 10_000
 
@@ -120,14 +109,13 @@ ALTER TABLE rooms ADD COLUMN chain TEXT
 """
 """Rooms and commitments made before schema 3 keep ``covers`` NULL: their commitment is the seed's hash alone."""
 
-_ROLL_COLUMNS = (
-    'id, room, time, player, source, card, "row", commitment, client_seeds, nonce, faces, request, outcome, turn, '
-    "spent_by, chain"
-)
-_INSERT_ROLL = (
-    'INSERT INTO rolls (room, time, player, source, card, "row", commitment, client_seeds, nonce, faces, request, '
-    "outcome, turn, spent_by, chain) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"
-)
+SCHEMA_4 = "ALTER TABLE rolls ADD COLUMN seed TEXT"
+"""Rolls logged before schema 4 keep ``seed`` NULL (their provenance has no seed)."""
+
+_COLUMN_NAMES = ", ".join(f'"{name}"' if name == "row" else name for name in codec.COLUMNS)
+_ROLL_COLUMNS = f"id, {_COLUMN_NAMES}"
+_INSERT_ROLL = f"INSERT INTO rolls ({_COLUMN_NAMES}) VALUES ({', '.join('?' * len(codec.COLUMNS))}) RETURNING id"
+
 _INSERT_COMMITMENT = (
     "INSERT INTO commitments (room, commitment, from_nonce, committed_at, seed_hash, covers) "
     "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"
@@ -136,7 +124,6 @@ _ROOM_COLUMNS = "server_seed, client_seeds, next_nonce, first_nonce, version, st
 _LAST_CHAIN = "SELECT chain FROM rolls WHERE room = ? AND chain IS NOT NULL ORDER BY id DESC LIMIT 1"
 """The hash of a room's last chained roll: read backwards along the index ``rolls_by_room`` (room, id)."""
 _LAST_CHAIN_NO_ROOM = "SELECT chain FROM rolls WHERE room IS NULL AND chain IS NOT NULL ORDER BY id DESC LIMIT 1"
-_PLANAR_VALUES = frozenset(face.value for face in PlanarFace)
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
 
 
@@ -151,22 +138,25 @@ def default_db_path() -> Path:
 
 @dataclass(frozen=True, slots=True)
 class LogEntry:
-    """One roll to log, as its row (the columns of ``_INSERT_ROLL``, every field checked), and its
-    place in the room's hash chain: ``prev`` is the hash of the room's roll before it (None for a
-    roll outside any chain); its own is :attr:`chain`. Made from a typed roll by :meth:`of`."""
+    """One roll to log, as its row (:class:`~mtgdice.io.record.LogRow`, every field checked), and
+    its place in the room's hash chain: ``prev`` is the hash of the room's roll before it (None for
+    a roll outside any chain); its own is :attr:`chain`. Made from a typed roll by :meth:`of`."""
 
-    values: tuple[Any, ...]
+    row: codec.LogRow
     prev: str | None = None
 
     @property
     def chain(self) -> str | None:
-        chain: str | None = self.values[-1]
-        return chain
+        return self.row.chain
+
+    @property
+    def values(self) -> tuple[str | int | None, ...]:
+        return self.row.values()
 
     @classmethod
     def of(
         cls,
-        request: RollRequest,
+        request: Request,
         outcome: Outcome | None,
         source: DiceSource,
         *,
@@ -181,107 +171,17 @@ class LogEntry:
         """A typed roll's entry: ``by`` is the player whose request spent its nonce, ``turn`` the
         game's turn when a table rolled it; ``cards`` gives the text hashes of the cards it names;
         ``refused`` (with no outcome) records a roll whose nonce was spent but which did not resolve."""
-        fields = log_fields(request, outcome, source, room, player, cards=cards, refused=refused)
-        return cls(_roll_values(**fields, turn=turn, by=by, prev=prev), prev)
+        record = RollRecord.of(request, outcome, source, refused=refused, room=room, player=player, by=by, turn=turn)
+        return cls.of_record(record, prev=prev, cards=cards)
+
+    @classmethod
+    def of_record(cls, record: RollRecord, *, prev: str | None = None, cards: CardSource | None = None) -> LogEntry:
+        """A record's entry (its row encoded by the codec, :func:`mtgdice.io.record.encode`)."""
+        return cls(codec.encode(record, cards=cards, prev=prev), prev)
 
 
-@functools.lru_cache(maxsize=8192)
-def _hash_of(name: str, layout: str, type_line: str, oracle_text: str) -> str:
-    return card_hash(SimpleNamespace(name=name, layout=layout, type_line=type_line, oracle_text=oracle_text))
-
-
-def card_hashes(request: Mapping[str, Any], cards: CardSource | None) -> dict[str, str]:
-    """The text hash of each card a logged request names from ``cards`` (a name that does not look up is left out)."""
-    hashes: dict[str, str] = {}
-    if cards is None:
-        return hashes
-    for _, ref in card_refs(request):
-        name = ref if isinstance(ref, str) else ref.get("card")
-        if not isinstance(name, str) or name in hashes:
-            continue
-        try:
-            record = cards.lookup(name)
-        except LookupError:
-            continue
-        hashes[name] = _hash_of(
-            record.name,
-            getattr(record, "layout", "normal") or "normal",
-            getattr(record, "type_line", "") or "",
-            getattr(record, "oracle_text", "") or "",
-        )
-    return hashes
-
-
-def log_fields(
-    request: RollRequest,
-    outcome: Outcome | None,
-    source: DiceSource,
-    room: str | None,
-    player: str | None,
-    *,
-    cards: CardSource | None = None,
-    refused: str | None = None,
-) -> dict[str, Any]:
-    """The keyword arguments of :meth:`RollLog.append` for a typed roll: the request and outcome as
-    the log stores them (JSON, the log's edge; cards named from ``cards`` by name and text hash), and
-    for a commit-reveal source its proof. A roll that did not resolve has no outcome but ``refused``."""
-    from mtgdice.io.jsonio import faces_shown, outcome_json, request_json  # here: appending JSON needs no compiler
-
-    logged = request_json(request)
-    if outcome is None:
-        if not refused:
-            raise InputError("outcome", "a roll without an outcome gives the reason it was refused")
-        shown: dict[str, Any] = {"refused": refused}
-    else:
-        shown = outcome_json(outcome)
-    fields: dict[str, Any] = {
-        "request": with_card_hashes(logged, card_hashes(logged, cards)),
-        "outcome": shown,
-        "source": source.name,
-        "room": room,
-        "player": player,
-        "faces": faces_shown(outcome) if outcome is not None else [],
-    }
-    if isinstance(source, CommitRevealSource):
-        fields.update(
-            commitment=source.commitment,
-            client_seeds=tuple(source.client_seeds),
-            nonce=source.nonce,
-            faces=source.draws,
-        )
-    return fields
-
-
-def utc_now() -> str:
-    """The current time, UTC, ISO 8601 with microseconds."""
-    return datetime.now(UTC).isoformat(timespec="microseconds")
-
-
-def _dumps(value: Any) -> str:
+def _dumps(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-
-def _faces_json(faces: Sequence[Draw] | Sequence[DrawJSON]) -> builtins.list[DrawJSON]:
-    result: builtins.list[DrawJSON] = []
-    for position, pair in enumerate(faces):
-        sides, face = pair if isinstance(pair, (tuple, list)) and len(pair) == 2 else (None, None)
-        if sides == "planar":
-            value = face.value if isinstance(face, PlanarFace) else face
-            if value in _PLANAR_VALUES:
-                result.append(["planar", value])
-                continue
-        elif _whole(sides) and _whole(face) and 1 <= face <= sides:
-            result.append([sides, face])
-            continue
-        raise InputError(
-            f"faces[{position}]",
-            f'expected [sides, face] such as [20, 7] or ["planar", "chaos"], got {pair!r}',
-        )
-    return result
-
-
-def _whole(value: object) -> TypeGuard[int]:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 class Cursor(Protocol):
@@ -408,47 +308,31 @@ class SqlLog:
 
     # -- writing ----------------------------------------------------------------------------------
 
-    def append(
-        self,
-        *,
-        request: Mapping[str, Any],
-        outcome: Mapping[str, Any],
-        source: str,
-        room: str | None = None,
-        player: str | None = None,
-        commitment: str | None = None,
-        client_seeds: Sequence[str] = (),
-        nonce: int | None = None,
-        faces: Sequence[Draw] | Sequence[DrawJSON] | None = None,
-        time: str | None = None,
-        turn: int | None = None,
-        by: str | None = None,
-    ) -> int:
+    def append(self, record: RollRecord, *, cards: CardSource | None = None) -> int:
         """Log one roll and return its id; the row is committed (on disk) when this returns.
 
-        ``faces`` defaults to the faces the outcome shows. A commit-reveal roll gives
-        ``commitment``, ``client_seeds`` and ``nonce`` together; a nonce is logged once per
-        commitment, and the commitment is recorded for the room if it is new; the roll continues
-        its room's hash chain. ``by`` names whose request spent the nonce.
+        A commit-reveal roll's nonce is logged once per commitment, and its commitment is recorded
+        for the room if it is new; the roll continues its room's hash chain. ``cards`` give the text
+        hashes of the cards its request names.
         """
-        arguments = (request, outcome, source, room, player, commitment, client_seeds, nonce, faces, time, turn, by)
-        values = _roll_values(*arguments)  # checked before the transaction begins
-        commitment, when = values[6], values[1]
+        entry = LogEntry.of_record(record, cards=cards)  # checked before the transaction begins
         with self._writing() as sql:
-            if commitment is not None:
+            proof = record.provenance.proof
+            if proof is not None:
+                room = record.provenance.room
                 prev = _last_chain(sql, room)
-                values = _roll_values(*arguments[:9], when, turn, by, prev[0] if prev is not None else GENESIS)
+                entry = LogEntry.of_record(record, prev=prev[0] if prev is not None else GENESIS, cards=cards)
                 revealed = sql.execute(
-                    "SELECT 1 FROM commitments WHERE commitment = ? AND seed IS NOT NULL", (commitment,)
+                    "SELECT 1 FROM commitments WHERE commitment = ? AND seed IS NOT NULL", (proof.commitment,)
                 ).fetchone()
                 if revealed is not None:
                     raise InputError(
                         "commitment",
-                        f"the seed of commitment {commitment} is already revealed, so its rolls are "
+                        f"the seed of commitment {proof.commitment} is already revealed, so its rolls are "
                         "predictable; rotate the room and roll with the new seed",
                     )
-                sql.execute(_INSERT_COMMITMENT, (room, commitment, nonce, when, None, None))
-            return self._insert_roll(sql, values)
+                sql.execute(_INSERT_COMMITMENT, (room, proof.commitment, proof.nonce, entry.row.time, None, None))
+            return self._insert_roll(sql, entry.values)
 
     def _insert_rolls(self, sql: Sql, rows: Sequence[tuple[Any, ...]]) -> builtins.list[int]:
         """Insert rows in one statement; their ids, in the rows' order (ids are handed out in order)."""
@@ -478,13 +362,14 @@ class SqlLog:
 
     def record(
         self,
-        request: RollRequest,
+        request: Request,
         outcome: Outcome,
         source: DiceSource,
         *,
         room: str | None = None,
         player: str | None = None,
         by: str | None = None,
+        turn: int | None = None,
         cards: CardSource | None = None,
     ) -> int:
         """Log a roll resolved with ``source``; a commit-reveal source gives its nonce, seeds and draws.
@@ -504,7 +389,8 @@ class SqlLog:
         ...     log.get(log.record(request, outcome, source, room="table")).nonce
         0
         """
-        return self.append(**log_fields(request, outcome, source, room, player, cards=cards), by=by)
+        record = RollRecord.of(request, outcome, source, room=room, player=player, by=by, turn=turn)
+        return self.append(record, cards=cards)
 
     # -- room state (server side, secret) ---------------------------------------------------------
 
@@ -761,7 +647,7 @@ class SqlLog:
     def _rows(self, sql: str, parameters: Sequence[Any]) -> builtins.list[LoggedRoll]:
         with self._reading() as connection:
             rows = connection.execute(sql, parameters).fetchall()
-        return [_logged(row) for row in rows]
+        return [codec.decode(row) for row in rows]
 
     def list(self, room: str | None = None, limit: int = 50) -> builtins.list[LoggedRoll]:
         """The latest rolls, newest first (of one room, or of all rooms when ``room`` is None)."""
@@ -808,12 +694,12 @@ class SqlLog:
 
     _COMMITMENT_ORDER = "from_nonce, rowid"
 
-    def commitments(self, room: str | None = None) -> builtins.list[dict[str, Any]]:
-        """The commitments of one room (or all), in the export format, oldest first."""
+    def commitments(self, room: str | None = None) -> builtins.list[LoggedCommitment]:
+        """The commitments of one room (or all), oldest first."""
         with self._reading() as connection:
             return self._commitments(connection, room)
 
-    def _commitments(self, connection: Sql, room: str | None) -> builtins.list[dict[str, Any]]:
+    def _commitments(self, connection: Sql, room: str | None) -> builtins.list[LoggedCommitment]:
         sql = "SELECT room, commitment, seed, from_nonce, to_nonce, seed_hash, covers, chain FROM commitments"
         parameters: tuple[Any, ...] = ()
         if room is not None:
@@ -821,23 +707,23 @@ class SqlLog:
             parameters = (room,)
         rows = connection.execute(f"{sql} ORDER BY {self._COMMITMENT_ORDER}", parameters).fetchall()
         return [
-            {
-                "commitment": committed,
-                "seed_hash": digest,
-                "covers": covers,
-                "from_nonce": start,
-                "seed": seed,
-                "to_nonce": end,
-                "count": None if end is None else end - start,
-                "chain": chain if seed is not None else None,
-                "room": where,
-            }
+            LoggedCommitment(
+                room=where,
+                commitment=committed,
+                from_nonce=start,
+                seed=bytes.fromhex(seed) if seed is not None else None,
+                to_nonce=end,
+                seed_hash=digest,
+                covers=covers,
+                count=None if end is None else end - start,
+                chain=chain if seed is not None else None,
+            )
             for where, committed, seed, start, end, digest, covers, chain in rows
         ]
 
     # -- exporting --------------------------------------------------------------------------------
 
-    def export_json(self, room: str | None = None) -> dict[str, Any]:
+    def export_json(self, room: str | None = None) -> JSONObject:
         """The room log that ``mtgdice verify`` checks (every room when ``room`` is None).
 
         ``commitments``: each seed's commitment with what it binds (``seed_hash``, ``from_nonce``,
@@ -846,10 +732,10 @@ class SqlLog:
         nonces ``from_nonce <= nonce < to_nonce``, their ``count`` and the hash ``chain`` had reached
         (else null). ``rolls``: oldest first, each with ``id``, ``nonce``, ``client_seeds``,
         ``commitment``, ``player``, ``by`` (whose request spent the nonce), ``request``, ``outcome``,
-        ``faces`` (every face drawn, in order) and ``chain`` (:func:`mtgdice.log.records.roll_hash`).
+        ``faces`` (every face drawn, in order) and ``chain`` (:func:`mtgdice.game.record.roll_hash`).
         """
         head, last = self._export_head(room)
-        return {**head, "rolls": [roll.export_json() for roll in self.rolls(room, through=last)]}
+        return {**head, "rolls": [codec.export_roll(roll) for roll in self.rolls(room, through=last)]}
 
     def export_text(self, room: str | None = None, batch: int = 100) -> Iterator[str]:
         """:meth:`export_json` as JSON text, in pieces of up to ``batch`` rolls (a large log is never
@@ -862,20 +748,9 @@ class SqlLog:
         ([], 'mtgdice-room-log/2')
         """
         snapshot, last = self._export_head(room)
-        head = json.dumps(snapshot, ensure_ascii=False)
-        yield head[:-1] + ', "rolls": ['
-        pieces: builtins.list[str] = []
-        first = True
-        for roll in self.rolls(room, through=last):
-            pieces.append(json.dumps(roll.export_json(), ensure_ascii=False))
-            if len(pieces) >= batch:
-                yield ("" if first else ", ") + ", ".join(pieces)
-                pieces, first = [], False
-        if pieces:
-            yield ("" if first else ", ") + ", ".join(pieces)
-        yield "]}"
+        yield from codec.export_text(snapshot, self.rolls(room, through=last), batch)
 
-    def _export_head(self, room: str | None) -> tuple[dict[str, Any], int]:
+    def _export_head(self, room: str | None) -> tuple[JSONObject, int]:
         """The export's head and the id of the last roll it covers, read as one snapshot: rolls are
         appended, never changed, so the rolls up to that id, read later in pieces, are the ones
         the commitments speak of (a reveal or roll during a long export is not half in it)."""
@@ -885,7 +760,12 @@ class SqlLog:
                 last = sql.execute("SELECT coalesce(max(id), 0) FROM rolls").fetchone()[0]
             else:
                 last = sql.execute("SELECT coalesce(max(id), 0) FROM rolls WHERE room = ?", (room,)).fetchone()[0]
-        head = {"format": EXPORT_FORMAT, "room": room, "exported": utc_now(), "commitments": commitments}
+        head: JSONObject = {
+            "format": EXPORT_FORMAT,
+            "room": room,
+            "exported": utc_now(),
+            "commitments": [codec.commitment_json(entry) for entry in commitments],
+        }
         return head, int(last)
 
     def _snapshot(self) -> AbstractContextManager[Sql]:
@@ -894,47 +774,7 @@ class SqlLog:
 
     def export_csv(self, room: str | None, file: IO[str]) -> int:
         """Write the rolls of one room (or all) as CSV, oldest first; return how many rows."""
-        writer = csv.writer(file)
-        writer.writerow(
-            [
-                "id",
-                "time",
-                "room",
-                "player",
-                "source",
-                "card",
-                "row",
-                "results",
-                "nonce",
-                "commitment",
-                "client_seeds",
-                "faces",
-                "request",
-                "outcome",
-            ]
-        )
-        count = 0
-        for roll in self.rolls(room):
-            writer.writerow(
-                [
-                    roll.id,
-                    roll.time,
-                    roll.room or "",
-                    roll.player or "",
-                    roll.source,
-                    roll.card or "",
-                    "" if roll.row is None else roll.row,
-                    _dumps(roll.results),
-                    "" if roll.nonce is None else roll.nonce,
-                    roll.commitment or "",
-                    _dumps(builtins.list(roll.client_seeds)),
-                    _dumps(roll.faces),
-                    _dumps(roll.request),
-                    _dumps(roll.outcome),
-                ]
-            )
-            count += 1
-        return count
+        return codec.export_csv(self.rolls(room), file)
 
 
 class RollLog(SqlLog):
@@ -945,11 +785,13 @@ class RollLog(SqlLog):
 
     >>> import tempfile, pathlib
     >>> log = RollLog(pathlib.Path(tempfile.mkdtemp()) / "rolls.sqlite")
-    >>> roll_id = log.append(request={"text": "Roll a d6."}, source="secure",
-    ...     outcome={"rolls": [{"dice": [{"sides": 6, "natural": 4, "result": 4, "ignored": False}],
-    ...                         "results": [4], "row": None, "doubles": False}]})
+    >>> from mtgdice.game.record import RollRecord
+    >>> from mtgdice.rules.plain import DiceGroup, PlainRoll, roll_plain
+    >>> from mtgdice.rules.sources import ScriptedSource
+    >>> source, plain = ScriptedSource([4]), PlainRoll((DiceGroup(1, 6),))
+    >>> roll_id = log.append(RollRecord.of(plain, roll_plain(plain, source), source))
     >>> log.get(roll_id).faces, [roll.id for roll in log.list()], log.schema_versions()
-    ([[6, 4]], [1], [1, 2, 3])
+    (((6, 4),), [1], [1, 2, 3, 4])
     >>> log.close()
     """
 
@@ -1041,6 +883,8 @@ class RollLog(SqlLog):
                 connection.execute("INSERT INTO schema_version VALUES (1, ?), (2, ?)", (now, now))
             if version < 3:
                 migrate_to_3(connection)
+            if version < 4:
+                migrate_to_4(connection)
             connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             connection.execute("COMMIT")
         except BaseException:
@@ -1106,60 +950,8 @@ def _statements(script: str) -> builtins.list[str]:
     return [statement.strip() for statement in script.split(";") if statement.strip()]
 
 
-def _roll_values(
-    request: Mapping[str, Any],
-    outcome: Mapping[str, Any],
-    source: str,
-    room: str | None = None,
-    player: str | None = None,
-    commitment: str | None = None,
-    client_seeds: Sequence[str] = (),
-    nonce: int | None = None,
-    faces: Sequence[Draw] | Sequence[DrawJSON] | None = None,
-    time: str | None = None,
-    turn: int | None = None,
-    by: str | None = None,
-    prev: str | None = None,
-) -> tuple[Any, ...]:
-    """A roll's row (the columns of ``_INSERT_ROLL``), every field checked; with ``prev`` (the hash
-    of the room's roll before it) the row carries its own hash (:func:`~mtgdice.log.records.roll_hash`)."""
-    if (commitment is None) != (nonce is None):
-        raise InputError("nonce", "a commit-reveal roll gives both commitment and nonce; other rolls give neither")
-    if commitment is not None:
-        commitment = commitment.lower()
-        if not _HEX64.match(commitment):
-            raise InputError("commitment", f"expected 64 hex digits (SHA-256), got {commitment[:80]!r}")
-    if nonce is not None and (isinstance(nonce, bool) or not isinstance(nonce, int) or nonce < 0):
-        raise InputError("nonce", f"expected a whole number 0 or more, got {nonce!r}")
-    if turn is not None and (not _whole(turn) or turn < 1):
-        raise InputError("turn", f"expected a whole number 1 or more, got {turn!r}")
-    seeds = sorted(client_seeds)
-    join_client_seeds(seeds)
-    drawn = _faces_json(faces) if faces is not None else outcome_faces(outcome)
-    when = time or utc_now()
-    chain = None
-    if prev is not None:
-        exported = {"room": room, "time": when, "player": player, "by": by, "source": source,
-                    "commitment": commitment, "client_seeds": seeds, "nonce": nonce, "faces": drawn,
-                    "request": request, "outcome": outcome}  # fmt: skip
-        chain = roll_hash(prev, json.loads(_dumps(exported)))  # hashed as it reads back from the log
-    return (
-        room,
-        when,
-        player,
-        source,
-        card_label(request),
-        first_row(outcome),
-        commitment,
-        _dumps(seeds),
-        nonce,
-        _dumps(drawn),
-        _dumps(request),
-        _dumps(outcome),
-        turn,
-        by,
-        chain,
-    )
+_ROLL_COLUMNS_3 = _ROLL_COLUMNS.removesuffix(", seed")
+"""A roll's columns in schema 3 (what migrating to 3 reads)."""
 
 
 def migrate_to_3(sql: Sql) -> None:
@@ -1171,12 +963,12 @@ def migrate_to_3(sql: Sql) -> None:
     after = 0
     while True:
         rows = sql.execute(
-            f"SELECT {_ROLL_COLUMNS} FROM rolls WHERE commitment IS NOT NULL AND id > ? ORDER BY id LIMIT 1000",
+            f"SELECT {_ROLL_COLUMNS_3} FROM rolls WHERE commitment IS NOT NULL AND id > ? ORDER BY id LIMIT 1000",
             (after,),
         ).fetchall()
         for row in rows:
-            roll = _logged(row)
-            heads[roll.room] = roll_hash(heads.get(roll.room, GENESIS), roll.export_json())
+            roll = codec.decode((*row, None))  # before schema 4: no seed column
+            heads[roll.room] = codec.roll_hash(heads.get(roll.room, GENESIS), codec.export_roll(roll))
             sql.execute("UPDATE rolls SET chain = ? WHERE id = ?", (heads[roll.room], roll.id))
             after = roll.id
         if len(rows) < 1000:
@@ -1216,24 +1008,7 @@ def _stored(room_id: str, row: Sequence[Any], last_nonce: int | None) -> StoredR
     return StoredRoom(fair, state, version)
 
 
-def _logged(row: Sequence[Any]) -> LoggedRoll:
-    (roll_id, room, time, player, source, card, matched, committed, seeds, nonce, faces, request, outcome, turn,
-     by, chain) = row  # fmt: skip
-    return LoggedRoll(
-        id=roll_id,
-        room=room,
-        time=time,
-        player=player,
-        request=json.loads(request),
-        outcome=json.loads(outcome),
-        source=source,
-        faces=json.loads(faces),
-        commitment=committed,
-        client_seeds=tuple(json.loads(seeds)),
-        nonce=nonce,
-        card=card,
-        row=matched,
-        turn=turn,
-        by=by,
-        chain=chain,
-    )
+def migrate_to_4(sql: Sql) -> None:
+    """Schema 4 inside a migration's transaction: each roll's seed (NULL for the rolls already logged)."""
+    sql.execute(SCHEMA_4)
+    sql.execute("INSERT INTO schema_version VALUES (4, ?)", (utc_now(),))

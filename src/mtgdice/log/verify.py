@@ -7,7 +7,7 @@ order, (d) the request resolved again with those faces and the recorded answers 
 recorded outcome, every field of it (results, rows, ignored dice, modifiers, triggers, stored
 results, decisions: :func:`mtgdice.log.replay.replay_roll`; cards named from the card data need
 it, and their text hashes must match it), and (e) its ``chain`` is the hash of its fields after
-the roll before it (:func:`mtgdice.log.records.roll_hash`).
+the roll before it (:func:`mtgdice.game.record.roll_hash`).
 
 For the log as a whole, per room: the commitments follow each other (each starts at the nonce the
 one before it was revealed up to, the first at 0); each commitment is the hash of its seed's hash,
@@ -27,22 +27,27 @@ A roll whose seed is not revealed yet, that names cards without card data, or th
 logged as refused is *unverifiable*, never valid; so is a log without a hash chain (written before
 ``mtgdice-room-log/2``), as a whole.
 
+A roll of another source (the CLI's: secure, seeded, scripted) has no commitment, so nothing proves
+its faces fair; it is *replayed*: its request resolved again with its faces must give its outcome,
+every face used. A log of such rolls alone (``mtgdice log export`` of the CLI's log) is all right
+when every roll replays.
+
 This module leaves out reading files and printing (the CLI).
 """
 
 from __future__ import annotations
 
-import enum
-import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from mtgdice.errors import InputError, MtgDiceError
-from mtgdice.fair.commit import GENESIS, DrawJSON, commitment, derive_faces, draw_json, seed_matches
-from mtgdice.log.records import CARD_HASH, LoggedRoll, card_hash, card_refs, outcome_faces, roll_hash
-from mtgdice.rules.dice import Die
+from mtgdice.fair.commit import GENESIS, Draw, commitment, derive_faces, seed_matches
+from mtgdice.fair.verdict import RollCheck, Status, VerifyReport
+from mtgdice.io import record as codec
+from mtgdice.io.record import CARD_HASH, card_hash, card_refs, roll_hash
+from mtgdice.rules.dice import Die, PlanarFace
 
 if TYPE_CHECKING:
     from mtgdice.game.request import CardSource
@@ -50,92 +55,6 @@ if TYPE_CHECKING:
 _HEX64 = re.compile(r"^[0-9a-fA-F]{64}$")
 MAX_GAPS_SHOWN = 10
 CHAINED_FORMAT = "mtgdice-room-log/2"
-
-
-class Status(enum.Enum):
-    VERIFIED = "verified"
-    UNVERIFIABLE = "unverifiable"
-    BAD = "bad"
-
-
-@dataclass(frozen=True, slots=True)
-class RollCheck:
-    """The verdict on one roll: ``reason`` says what is wrong or missing (empty when verified)."""
-
-    id: Any
-    nonce: Any
-    status: Status
-    reason: str = ""
-
-    def line(self) -> str:
-        """One line for people: ``roll 7 (nonce 3): bad: face 2 ...``."""
-        nonce = f" (nonce {self.nonce})" if self.nonce is not None else ""
-        separator = " " if self.status is Status.UNVERIFIABLE else ": "
-        reason = f"{separator}{self.reason}" if self.reason else ""
-        return f"roll {self.id}{nonce}: {self.status.value}{reason}"
-
-
-@dataclass(frozen=True, slots=True)
-class VerifyReport:
-    """Every roll's verdict, in log order, and findings about the log as a whole.
-
-    ``errors`` are what is wrong with the log (a roll missing, a broken chain, a commitment that
-    does not bind what it should): each makes the log bad. ``unproven`` is what keeps it from
-    being proved without being wrong (no hash chain); ``warnings`` say what it proves less of.
-    """
-
-    room: Any
-    checks: tuple[RollCheck, ...]
-    warnings: tuple[str, ...] = ()
-    errors: tuple[str, ...] = ()
-    unproven: tuple[str, ...] = ()
-    pinned: str | None = None
-
-    def _with(self, status: Status) -> tuple[RollCheck, ...]:
-        return tuple(check for check in self.checks if check.status is status)
-
-    @property
-    def bad(self) -> tuple[RollCheck, ...]:
-        return self._with(Status.BAD)
-
-    @property
-    def unverifiable(self) -> tuple[RollCheck, ...]:
-        return self._with(Status.UNVERIFIABLE)
-
-    @property
-    def verified(self) -> tuple[RollCheck, ...]:
-        return self._with(Status.VERIFIED)
-
-    @property
-    def failed(self) -> bool:
-        """True when anything is wrong: a bad roll or an error of the log."""
-        return bool(self.bad or self.errors)
-
-    @property
-    def ok(self) -> bool:
-        """True when every roll is verified and the log as a whole is proved."""
-        return len(self.verified) == len(self.checks) and not self.errors and not self.unproven
-
-    def summary(self) -> str:
-        problems = f", {len(self.errors)} errors in the log" if self.errors else ""
-        return (
-            f"{len(self.verified)} verified, {len(self.bad)} bad, "
-            f"{len(self.unverifiable)} unverifiable, of {len(self.checks)} rolls{problems}"
-        )
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "room": self.room,
-            "ok": self.ok,
-            "pinned": self.pinned,
-            "rolls": [
-                {"id": check.id, "nonce": check.nonce, "status": check.status.value, "reason": check.reason}
-                for check in self.checks
-            ],
-            "errors": list(self.errors),
-            "unproven": list(self.unproven),
-            "warnings": list(self.warnings),
-        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,8 +67,8 @@ class _Commitment:
     seed_ok: bool
     digest: str | None = None
     covers: str | None = None
-    count: Any = None
-    chain: Any = None
+    count: int | None = None
+    chain: str | None = None
 
     def covers_nonce(self, nonce: int) -> bool:
         return self.from_nonce <= nonce and (self.to_nonce is None or nonce < self.to_nonce)
@@ -163,82 +82,31 @@ def _whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _hex64(value: Any, where: str) -> str | None:
-    if value is None:
-        return None
-    if not isinstance(value, str) or not _HEX64.match(value):
-        raise InputError(where, f"expected 64 hex digits or null, got {str(value)[:80]!r}")
-    return value.lower()
-
-
 def _commitments(data: Mapping[str, Any]) -> list[_Commitment]:
-    items = data.get("commitments")
-    if not isinstance(items, list):
-        raise InputError("commitments", "expected a list of {commitment, seed, from_nonce, to_nonce}")
-    result: list[_Commitment] = []
-    for i, item in enumerate(items):
-        where = f"commitments[{i}]"
-        if not isinstance(item, Mapping):
-            raise InputError(where, "expected an object {commitment, seed, from_nonce, to_nonce}")
-        committed = item.get("commitment")
-        if not isinstance(committed, str) or not _HEX64.match(committed):
-            raise InputError(f"{where}.commitment", f"expected 64 hex digits, got {str(committed)[:80]!r}")
-        seed_hex = item.get("seed")
-        seed: bytes | None = None
-        if seed_hex is not None:
-            try:
-                seed = bytes.fromhex(seed_hex) if isinstance(seed_hex, str) else None
-            except ValueError:
-                seed = None
-            if seed is None:
-                raise InputError(f"{where}.seed", f"expected hex digits or null, got {str(seed_hex)[:80]!r}")
-        start, end = item.get("from_nonce", 0), item.get("to_nonce")
-        if not _whole(start) or not (end is None or _whole(end)):
-            raise InputError(where, "from_nonce is a whole number and to_nonce a whole number or null")
-        room = item.get("room", data.get("room"))
-        if any(entry.commitment == committed.lower() and entry.room == room for entry in result):
-            raise InputError(f"{where}.commitment", f"{committed} is listed twice; a commitment opens one seed")
-        digest = _hex64(item.get("seed_hash"), f"{where}.seed_hash")
-        covers = _hex64(item.get("covers"), f"{where}.covers")
-        matches = seed is not None and seed_matches(seed, digest if digest is not None else committed)
-        result.append(
-            _Commitment(
-                room, committed.lower(), seed, start, end, matches, digest, covers, item.get("count"), item.get("chain")
-            )
+    """The log's commitments, read by the codec, each with whether its revealed seed is the one committed to."""
+    return [
+        _Commitment(
+            entry.room,
+            entry.commitment,
+            entry.seed,
+            entry.from_nonce,
+            entry.to_nonce,
+            entry.seed is not None
+            and seed_matches(entry.seed, entry.seed_hash if entry.seed_hash is not None else entry.commitment),
+            entry.seed_hash,
+            entry.covers,
+            entry.count,
+            entry.chain,
         )
-    return result
+        for entry in codec.commitments_from_export(data)
+    ]
 
 
-def _first_difference(logged: list[Any], expected: list[Any]) -> int | None:
-    """The first position where two face lists differ (by JSON text, so ``true`` is not ``1``)."""
-    for position, (left, right) in enumerate(zip(logged, expected, strict=False)):
-        if json.dumps(left) != json.dumps(right):
-            return position
-    return None if len(logged) == len(expected) else min(len(logged), len(expected))
-
-
-def _show(draw: Any) -> str:
-    if isinstance(draw, list) and len(draw) == 2:
-        sides, face = draw
-        return f"a {face} on a planar die" if sides == "planar" else f"{face} on a d{sides}"
-    return repr(draw)
-
-
-def _dice(faces: Any) -> list[Die]:
-    if not isinstance(faces, list):
-        raise InputError("faces", "expected a list of [sides, face] pairs")
-    dice = []
-    for position, pair in enumerate(faces):
-        if not isinstance(pair, list) or len(pair) != 2:
-            raise InputError(f"faces[{position}]", f"expected [sides, face], got {str(pair)[:60]}")
-        sides = pair[0]
-        if sides == "planar":
-            dice.append(Die(None))
-        elif _whole(sides) and sides >= 1:
-            dice.append(Die(sides))
-        else:
-            raise InputError(f"faces[{position}]", f'sides must be a whole number or "planar", got {str(sides)[:40]}')
-    return dice
+def _show(draw: Draw) -> str:
+    sides, face = draw
+    if isinstance(face, PlanarFace):
+        return f"a {face.value} on a planar die"
+    return f"{face} on a d{sides}"
 
 
 def _owner(roll: Mapping[str, Any], nonce: int, commitments: Sequence[_Commitment]) -> _Commitment | str:
@@ -258,42 +126,25 @@ def _owner(roll: Mapping[str, Any], nonce: int, commitments: Sequence[_Commitmen
 
 
 def _check_faces(roll: Mapping[str, Any], owner: _Commitment) -> str | None:
-    """Why the roll's faces or the dice its outcome shows are not what the revealed seed gives (None: they are)."""
+    """Why the roll's faces are not what the revealed seed gives (None: they are). The faces are read
+    strictly (``7.0`` or ``true`` is no face); the dice its outcome shows are checked by resolving it
+    again with them."""
     if not owner.seed_ok:
         return f"the revealed seed does not hash to {owner.short}"
     assert owner.seed is not None
-    client_seeds = roll.get("client_seeds", [])
-    faces = roll.get("faces")
     try:
-        if not isinstance(client_seeds, list):
-            raise InputError("client_seeds", "expected a list of strings")
-        dice = _dice(faces)
-        drawn = derive_faces(owner.seed, client_seeds, roll["nonce"], dice)
-        derived: list[DrawJSON] = [
-            draw_json(("planar" if die.sides is None else die.sides, face))
-            for die, face in zip(dice, drawn, strict=True)
-        ]
+        logged = codec.from_export(roll)
+        dice = [Die(None) if sides == "planar" else Die(sides) for sides, _ in logged.faces]
+        drawn = derive_faces(owner.seed, logged.client_seeds, int(roll["nonce"]), dice)
     except MtgDiceError as error:
         return str(error)
-    assert isinstance(faces, list)
-    position = _first_difference(faces, derived)
-    if position is not None:
-        return (
-            f"face {position + 1} is {_show(faces[position])} in the log; "
-            f"the revealed seed gives {_show(derived[position])}"
-        )
-    outcome = roll.get("outcome")
-    if isinstance(outcome, Mapping) and "refused" in outcome:
-        return None  # a refused roll shows no dice; its faces are what it drew before it stopped
-    shown = outcome_faces(outcome) if isinstance(outcome, Mapping) else []
-    position = _first_difference(shown, faces)
-    if position is None:
-        return None
-    if position >= len(shown):
-        return f"the outcome shows {len(shown)} dice but {len(faces)} faces were drawn"
-    if position >= len(faces):
-        return f"the outcome shows {len(shown)} dice but only {len(faces)} faces were drawn"
-    return f"outcome die {position + 1} shows {_show(shown[position])}; the face drawn was {_show(faces[position])}"
+    for position, ((sides, face), derived) in enumerate(zip(logged.faces, drawn, strict=True)):
+        if face != derived:
+            return (
+                f"face {position + 1} is {_show((sides, face))} in the log; "
+                f"the revealed seed gives {_show((sides, derived))}"
+            )
+    return None
 
 
 def _resolve_again(roll: Mapping[str, Any], cards: CardSource | None) -> tuple[Status, str] | None:
@@ -321,17 +172,10 @@ def _resolve_again(roll: Mapping[str, Any], cards: CardSource | None) -> tuple[S
                 f"({where}: the card data's text of {str(name)[:60]!r} is not the one the room used; "
                 "give the card data the server had)"
             )
-    faces = roll.get("faces")
-    logged_roll = LoggedRoll(
-        id=roll.get("id", 0),
-        room=roll.get("room"),
-        time=str(roll.get("time", "")),
-        player=roll.get("player"),
-        request=dict(request),
-        outcome=dict(outcome),
-        source=str(roll.get("source", "commit-reveal")),
-        faces=faces if isinstance(faces, list) else [],
-    )
+    try:
+        logged_roll = codec.from_export(roll)
+    except InputError as error:
+        return Status.BAD, str(error)
     result = replay_roll(logged_roll, cards)
     if result.error is not None:
         return Status.BAD, f"resolving its request again with its faces fails: {result.error}"
@@ -350,7 +194,11 @@ def _check_roll(
 
     source = roll.get("source", "commit-reveal")
     if nonce is None or source != "commit-reveal":
-        return verdict(Status.UNVERIFIABLE, f"(rolled with the {source!s} source, not commit-reveal)")
+        found = _resolve_again(roll, cards)
+        if found is not None:
+            return verdict(*found)
+        reason = f"(rolled with the {source!s} source, no commitment: its faces give its outcome)"
+        return verdict(Status.REPLAYED, reason)
     if not _whole(nonce) or nonce < 0:
         return verdict(Status.BAD, f"nonce {nonce!r} is not a whole number 0 or more")
     owner = _owner(roll, nonce, commitments)
@@ -399,7 +247,8 @@ class _Room:
                     covered[opened] = head
             recorded = roll.get("chain")
             if recorded is None:
-                self.unchained += 1
+                if owner is not None or roll.get("nonce") is not None:  # a roll of another source has no chain
+                    self.unchained += 1
                 continue
             if recorded != roll_hash(head, roll):
                 broken[position] = (
@@ -509,7 +358,7 @@ def verify_export(
 
     >>> from mtgdice.fair.commit import Room
     >>> from mtgdice.io.jsonio import resolve_json
-    >>> from mtgdice.log.records import roll_hash
+    >>> from mtgdice.io.record import roll_hash
     >>> room = Room.open("table")
     >>> source, room = room.next_source()
     >>> outcome = resolve_json({"text": "Roll a d20."}, None, source)
@@ -533,7 +382,9 @@ def verify_export(
     rolls = data.get("rolls")
     if not isinstance(rolls, list):
         raise InputError("rolls", "expected a list of rolls")
-    pinned = _hex64(pinned, "--commitment") if pinned is not None else None
+    if pinned is not None and not _HEX64.match(pinned):
+        raise InputError("--commitment", f"expected 64 hex digits, got {pinned[:80]!r}")
+    pinned = pinned.lower() if pinned is not None else None
     seen: dict[tuple[str, int], Any] = {}
     checks: list[RollCheck] = []
     owners: list[_Commitment | None] = []

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Any
 
 from mtgdice.rules.dice import Die
 from mtgdice.rules.errors import InputError
@@ -222,32 +221,6 @@ class PlainResult:
             if isinstance(term, GroupResult)
             for die in term.dice
         )
-
-    def to_json(self) -> dict[str, Any]:
-        """The outcome object of a plain roll (``"kind": "plain"``; a card roll has ``rolls``).
-
-        >>> from mtgdice.rules.sources import ScriptedSource
-        >>> roll_plain(PlainRoll((DiceGroup(1, 20),)), ScriptedSource([7])).to_json()["total"]
-        7
-        """
-        terms: list[dict[str, Any]] = []
-        for term in self.terms:
-            if isinstance(term, GroupResult):
-                sides: int | str = "F" if term.group.fudge else term.group.sides
-                terms.append(
-                    {
-                        "dice": term.group.notation,
-                        "sign": term.group.sign,
-                        "rolls": [
-                            {"sides": sides, "face": die.value, "kept": die.kept, "index": die.index}
-                            for die in term.dice
-                        ],
-                        "value": term.value,
-                    }
-                )
-            else:
-                terms.append({"number": term.value, "sign": term.sign})
-        return {"kind": "plain", "notation": self.roll.notation, "terms": terms, "total": self.total}
 
 
 def _kept(group: DiceGroup, values: list[int]) -> list[bool]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mtgdice.odds.enumerate import ResultKey, summarize
 from mtgdice.rules import (
@@ -34,6 +34,9 @@ from mtgdice.rules import (
 from mtgdice.rules.budget import Meter
 from mtgdice.rules.errors import InputError, RollLimitError
 from mtgdice.rules.vector import VectorExecution, VectorPlan, execute_arrays, vector_plan
+
+if TYPE_CHECKING:
+    from mtgdice.rules.arrays import Ints
 
 CHUNK = 1 << 20
 """Resolutions per vectorised chunk (bounded memory: about ``CHUNK * dice * 8`` bytes a round)."""
@@ -143,19 +146,19 @@ class _Counts:
                 self.triggers[card] = self.triggers.get(card, 0) + count
                 self.triggers_squared[card] = self.triggers_squared.get(card, 0) + count * count
 
-    def resolution_arrays(self, executions: Any, triggers: Mapping[str, Any]) -> None:
+    def resolution_arrays(self, executions: Ints, triggers: Mapping[str, Ints]) -> None:
         """The same for arrays of per-resolution counts."""
         self.executions += int(executions.sum())
         self.executions_squared += int((executions * executions).sum())
         self.trigger_arrays(triggers)
 
-    def single_executions(self, resolutions: int, triggers: Mapping[str, Any]) -> None:
+    def single_executions(self, resolutions: int, triggers: Mapping[str, Ints]) -> None:
         """The same for ``resolutions`` that each had one execution."""
         self.executions += resolutions
         self.executions_squared += resolutions
         self.trigger_arrays(triggers)
 
-    def trigger_arrays(self, triggers: Mapping[str, Any]) -> None:
+    def trigger_arrays(self, triggers: Mapping[str, Ints]) -> None:
         for card, counts in triggers.items():
             total = int(counts.sum())
             if total:
@@ -214,7 +217,7 @@ def _vectorised(
             continue
         pending = np.ones(size, dtype=np.int64)
         done = np.zeros(size, dtype=np.int64)
-        fired_by: dict[str, Any] = {}
+        fired_by: dict[str, Ints] = {}
         rounds = 0
         # Every lane runs the first round; later rounds only the lanes still going. A lane that
         # stops never restarts, so every lane of round k has run in rounds 1..k: ``rounds`` is the
@@ -249,9 +252,9 @@ def _vectorised(
         counts.resolution_arrays(done, fired_by)
 
 
-def _summed(triggers: tuple[tuple[str, Any], ...]) -> dict[str, Any]:
+def _summed(triggers: tuple[tuple[str, Ints], ...]) -> dict[str, Ints]:
     """Per-lane triggerings per card (a card may hold several triggers)."""
-    summed: dict[str, Any] = {}
+    summed: dict[str, Ints] = {}
     for card, fired in triggers:
         summed[card] = summed[card] + fired if card in summed else fired
     return summed

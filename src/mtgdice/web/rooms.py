@@ -62,12 +62,21 @@ from mtgdice.errors import InputError, MtgDiceError
 from mtgdice.fair.commit import CommitRevealSource, Reveal, Room, check_client_seed
 from mtgdice.game import Game, Pending, Roll, RollSpec
 from mtgdice.game.choices import Question
-from mtgdice.game.request import CardSource, Outcome, Prepared, RollKind, metered, prepare, resolve_prepared
+from mtgdice.game.request import (
+    CardSource,
+    Outcome,
+    Prepared,
+    RollKind,
+    RollRequest,
+    metered,
+    prepare,
+    resolve_prepared,
+)
 from mtgdice.game.snapshot import GameState, pending_from_json, pending_json, state_from_json, state_json
 from mtgdice.game.table import RollKindName
 from mtgdice.io.jsonio import request_from_json
 from mtgdice.log import LogEntry, LoggedRoll, RevealStep, SqlLog, StoredRoom
-from mtgdice.log.replay import resolve_logged
+from mtgdice.log.replay import record_of
 from mtgdice.rules import ScriptedChooser
 from mtgdice.rules.budget import WEB_BUDGET, Budget, Meter
 from mtgdice.web.work import WorkPool, late, remaining
@@ -856,10 +865,11 @@ class Rooms:
 
     def rebuild(self, logged: LoggedRoll) -> Finished | None:
         """A logged roll as the page shows it, resolved again from its logged faces (None if it no longer resolves)."""
-        if "refused" in logged.outcome:
-            return None
         try:
-            request, outcome, _ = resolve_logged(logged, self.cards)
+            record, _ = record_of(logged, self.cards)  # a refused roll does not resolve: None
+            request, outcome = record.request, record.outcome
+            if outcome is None or not isinstance(request, RollRequest):
+                return None
             prepared = prepare(request, self.cards)
         except (MtgDiceError, ValueError, TypeError):
             return None

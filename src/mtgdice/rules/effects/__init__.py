@@ -7,7 +7,7 @@ the resolver, the odds engine and the simulation need no change (the footprint t
 they may shortcut; an undeclared one sends them the exact way).
 """
 
-from mtgdice.rules.effects.base import Cost, EffectBase, Event, RollContext, Step
+from mtgdice.rules.effects.base import Cost, Description, Detail, EffectBase, Event, RollContext, Step
 from mtgdice.rules.effects.coin import CoinEffect, CoinTrigger, PairEachCoin, ReflipPermission
 from mtgdice.rules.effects.face import FaceCountsAs, FaceEffect
 from mtgdice.rules.effects.modifier import ModifierEffect, ResultModifier
@@ -41,6 +41,8 @@ __all__ = [
     "CoinEffect",
     "CoinTrigger",
     "Cost",
+    "Description",
+    "Detail",
     "Effect",
     "EffectBase",
     "Event",

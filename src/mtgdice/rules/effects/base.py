@@ -17,7 +17,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from mtgdice.rules.dice import Die, DieRoll
 from mtgdice.rules.footprint import Footprint
@@ -148,9 +148,48 @@ class EffectBase:
         """The part of a footprint that once-each-turn uses add."""
         return Footprint.LIMITED | Footprint.TURN_STATE if self.once_each_turn else Footprint.NONE
 
-    def describe(self) -> dict[str, Any]:
-        """A JSON-ready description (json-interface.md leaves the shape of effects to us)."""
-        data: dict[str, Any] = {
+    def description(self) -> Description:
+        """What this effect is, as a value (what ``compile`` shows of it; the compiler's own words in ``text``).
+
+        >>> from mtgdice.rules.effects.modifier import ResultModifier
+        >>> ResultModifier(delta=1, text="+1").description().details[0]
+        ('delta', 1)
+        """
+        return Description(
+            self.kind, self.step, self.zone, self.scope, self.level, self.once_each_turn, self._details(), self.text
+        )
+
+    def describe(self) -> dict[str, Detail]:
+        """:meth:`description` as one flat mapping of names to values, in order: ``kind``, ``step``,
+        ``zone``, ``scope``, ``level`` (when not 1), ``once_each_turn`` (when true), the details, ``text``."""
+        return self.description().flat()
+
+    def _details(self) -> tuple[tuple[str, Detail], ...]:
+        return ()
+
+
+Detail = int | str | bool | None
+"""One detail of an effect: a number, a word or phrase, a flag, or nothing."""
+
+
+@dataclass(frozen=True, slots=True)
+class Description:
+    """An effect described as data: its kind, the CR step it acts at, its zone and scope, the Class
+    level it exists from, whether once each turn, the details its kind has (name and value, in order),
+    and its text."""
+
+    kind: str
+    step: Step
+    zone: Zone
+    scope: Scope
+    level: int
+    once_each_turn: bool
+    details: tuple[tuple[str, Detail], ...]
+    text: str
+
+    def flat(self) -> dict[str, Detail]:
+        """Every field by name, the details among them (a level of 1 and a false once-each-turn left out)."""
+        data: dict[str, Detail] = {
             "kind": self.kind,
             "step": self.step.value,
             "zone": self.zone.value,
@@ -160,12 +199,9 @@ class EffectBase:
             data["level"] = self.level
         if self.once_each_turn:
             data["once_each_turn"] = True
-        data.update(self._details())
+        data.update(self.details)
         data["text"] = self.text
         return data
-
-    def _details(self) -> dict[str, Any]:
-        return {}
 
 
 def fits(sides: int | None, die: Die) -> bool:

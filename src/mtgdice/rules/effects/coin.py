@@ -11,9 +11,9 @@ The flip itself, its call and its result are :mod:`mtgdice.rules.coins`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-from mtgdice.rules.effects.base import Cost, EffectBase, RollContext, Step
+from mtgdice.rules.effects.base import Cost, Detail, EffectBase, RollContext, Step
 from mtgdice.rules.footprint import Footprint
 from mtgdice.rules.players import Seat
 
@@ -50,8 +50,8 @@ class PairEachCoin(CoinEffect):
     def partners(self) -> int:
         return self.extra
 
-    def _details(self) -> dict[str, Any]:
-        return {"extra": self.extra}
+    def _details(self) -> tuple[tuple[str, Detail], ...]:
+        return (("extra", self.extra),)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -84,8 +84,11 @@ class ReflipPermission(CoinEffect):
         context.use(holder)
         return True
 
-    def _details(self) -> dict[str, Any]:
-        return {"cost": self.cost.text if self.cost else None, "activated": self.activated}
+    def _details(self) -> tuple[tuple[str, Detail], ...]:
+        return (
+            ("cost", self.cost.text if self.cost else None),
+            ("activated", self.activated),
+        )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -108,6 +111,6 @@ class CoinTrigger(CoinEffect):
         """Whether a flip won (``True``) or lost triggers this ability."""
         return won is self.won
 
-    def _details(self) -> dict[str, Any]:
+    def _details(self) -> tuple[tuple[str, Detail], ...]:
         event = "won flip" if self.won else "lost flip"
-        return {"event": event + "s" if self.batch else event, "effect": self.effect}
+        return (("event", event + "s" if self.batch else event), ("effect", self.effect))

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from mtgdice.rules.dice import DieRoll, PlanarFace
-from mtgdice.rules.effects.base import EffectBase, Step
+from mtgdice.rules.effects.base import Detail, EffectBase, Step
 from mtgdice.rules.footprint import Footprint
 
 
@@ -41,5 +41,8 @@ class FaceCountsAs(FaceEffect):
     def seen(self, die: DieRoll) -> DieRoll | None:
         return replace(die, face=self.counts_as) if die.planar_face is self.face else None
 
-    def _details(self) -> dict[str, Any]:
-        return {"face": self.face.value, "counts_as": self.counts_as.value}
+    def _details(self) -> tuple[tuple[str, Detail], ...]:
+        return (
+            ("face", self.face.value),
+            ("counts_as", self.counts_as.value),
+        )

@@ -10,10 +10,10 @@ static ones first, then optional ones, each in zone order.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from mtgdice.rules.dice import Die, DieRoll, Modifier
-from mtgdice.rules.effects.base import Cost, EffectBase, RollContext, Step, fits
+from mtgdice.rules.effects.base import Cost, Detail, EffectBase, RollContext, Step, fits
 from mtgdice.rules.footprint import Footprint
 
 if TYPE_CHECKING:
@@ -103,11 +103,11 @@ class ResultModifier(ModifierEffect):
             return None
         return self.delta if holder.sees(YOU) and fits(self.sides, die) else 0
 
-    def _details(self) -> dict[str, Any]:
-        return {
-            "delta": self.delta,
-            "optional": self.optional,
-            "either_direction": self.either_direction,
-            "cost": self.cost.text if self.cost else None,
-            "sides": self.sides,
-        }
+    def _details(self) -> tuple[tuple[str, Detail], ...]:
+        return (
+            ("delta", self.delta),
+            ("optional", self.optional),
+            ("either_direction", self.either_direction),
+            ("cost", self.cost.text if self.cost else None),
+            ("sides", self.sides),
+        )

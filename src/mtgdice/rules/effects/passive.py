@@ -3,10 +3,11 @@ understood them, and renderers can show them)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from mtgdice.rules.effects.base import EffectBase, Step
+from mtgdice.rules.effects.base import Detail, EffectBase, Step
 from mtgdice.rules.footprint import Footprint
 
 
@@ -20,10 +21,10 @@ class Passive(EffectBase):
 
     what: str = ""
     note: str = ""
-    details: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
+    details: Mapping[str, Detail] = field(default_factory=dict, hash=False, compare=False)
 
     def footprint(self) -> Footprint:
         return Footprint.NONE
 
-    def _details(self) -> dict[str, Any]:
-        return {"what": self.what, "note": self.note, **self.details}
+    def _details(self) -> tuple[tuple[str, Detail], ...]:
+        return (("what", self.what), ("note", self.note), *self.details.items())

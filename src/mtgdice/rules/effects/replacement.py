@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from mtgdice.rules.dice import Die
-from mtgdice.rules.effects.base import EffectBase, RollContext, Step, fits
+from mtgdice.rules.effects.base import Detail, EffectBase, RollContext, Step, fits
 from mtgdice.rules.footprint import Footprint
 from mtgdice.rules.players import Decider, Seat
 from mtgdice.rules.records import direct_init
@@ -150,14 +150,14 @@ class ExtraDice(Replacement):
     def behaviour(self) -> tuple[object, ...]:
         return (ExtraDice, self.extra, self.ignore, self.chosen_by, self.sides, self.optional)
 
-    def _details(self) -> dict[str, Any]:
-        return {
-            "extra": self.extra,
-            "ignore": self.ignore.value,
-            "chosen_by": self.chosen_by.value,
-            "sides": self.sides,
-            "optional": self.optional,
-        }
+    def _details(self) -> tuple[tuple[str, Detail], ...]:
+        return (
+            ("extra", self.extra),
+            ("ignore", self.ignore.value),
+            ("chosen_by", self.chosen_by.value),
+            ("sides", self.sides),
+            ("optional", self.optional),
+        )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -182,5 +182,5 @@ class PairEachDie(Replacement):
     def behaviour(self) -> tuple[object, ...]:
         return (PairEachDie, self.sides)
 
-    def _details(self) -> dict[str, Any]:
-        return {"sides": self.sides}
+    def _details(self) -> tuple[tuple[str, Detail], ...]:
+        return (("sides", self.sides),)

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from mtgdice.rules.conditions import Condition
 from mtgdice.rules.dice import DieRoll
-from mtgdice.rules.effects.base import Cost, EffectBase, RollContext, Step, fits
+from mtgdice.rules.effects.base import Cost, Detail, EffectBase, RollContext, Step, fits
 from mtgdice.rules.footprint import Footprint
 from mtgdice.rules.players import Decider
 
@@ -106,16 +106,16 @@ class RerollPermission(RerollEffect):
         for index in picked:
             context.reroll(live[index], self.rerolled_by.seat(live[index].roller, holder.controller), holder)
 
-    def _details(self) -> dict[str, Any]:
-        return {
-            "condition": self.condition.describe() if self.condition else None,
-            "sides": self.sides,
-            "cost": self.cost.text if self.cost else None,
-            "many": self.many,
-            "activated": self.activated,
-            "rerolled_by": self.rerolled_by.value,
-            "again": self.again,
-        }
+    def _details(self) -> tuple[tuple[str, Detail], ...]:
+        return (
+            ("condition", self.condition.describe() if self.condition else None),
+            ("sides", self.sides),
+            ("cost", self.cost.text if self.cost else None),
+            ("many", self.many),
+            ("activated", self.activated),
+            ("rerolled_by", self.rerolled_by.value),
+            ("again", self.again),
+        )
 
 
 def _cost_text(cost: Cost | None) -> str:

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from mtgdice.rules.conditions import Condition
 from mtgdice.rules.dice import Die, DieRoll
-from mtgdice.rules.effects.base import EffectBase, Event, Step, fits
+from mtgdice.rules.effects.base import Detail, EffectBase, Event, Step, fits
 from mtgdice.rules.footprint import Footprint
 from mtgdice.rules.players import YOU, Seat
 from mtgdice.rules.records import direct_init
@@ -155,15 +155,15 @@ class Trigger(TriggeredAbility):
             fired &= doubles
         return fired.astype(np.int64)
 
-    def _details(self) -> dict[str, Any]:
-        return {
-            "event": self.event.value,
-            "nth_this_turn": self.nth_this_turn,
-            "doubles": self.doubles,
-            "purpose": self.purpose or None,
-            "condition": self.condition.describe() if self.condition else None,
-            "sides": self.sides,
-            "planar": self.planar,
-            "effect": self.effect,
-            "numeric_effect": self.numeric_effect,
-        }
+    def _details(self) -> tuple[tuple[str, Detail], ...]:
+        return (
+            ("event", self.event.value),
+            ("nth_this_turn", self.nth_this_turn),
+            ("doubles", self.doubles),
+            ("purpose", self.purpose or None),
+            ("condition", self.condition.describe() if self.condition else None),
+            ("sides", self.sides),
+            ("planar", self.planar),
+            ("effect", self.effect),
+            ("numeric_effect", self.numeric_effect),
+        )
