@@ -49,6 +49,7 @@ from mtgdice.game.odds import row_odds
 from mtgdice.jsonio import outcome_json, parse_request
 from mtgdice.log import open_log
 from mtgdice.log.store import NonceTaken, RoomChanged
+from mtgdice.render import plain_lines
 from mtgdice.request import CardRef, CardSource, compile_ref
 from mtgdice.rules.budget import WEB_BUDGET, Budget
 from mtgdice.web.fanout import Broker, Fanout, LocalBroker, RedisBroker
@@ -79,6 +80,7 @@ def _environment() -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    env.globals["plain_lines"] = plain_lines  # plain dice read on a page as the command line prints them
     return env
 
 

@@ -864,7 +864,9 @@ class Rooms:
         except (MtgDiceError, ValueError, TypeError):
             return None
         label = prepared.name[:120] if request.kind is RollKind.CARD else request.label
-        kinds: dict[RollKind, RollKindName] = {RollKind.DICE: "dice", RollKind.PLANAR: "planar", RollKind.COIN: "coin"}
+        kinds: dict[RollKind, RollKindName] = {
+            RollKind.DICE: "dice", RollKind.PLAIN: "dice", RollKind.PLANAR: "planar", RollKind.COIN: "coin"
+        }  # fmt: skip
         kind = kinds.get(request.kind, "card")
         player = logged.player or "API"
         roll = Roll("", player, label, kind, request, outcome, prepared.instruction, logged.turn or 1)
