@@ -28,8 +28,9 @@ import asyncio
 import json
 import logging
 import os
+import re
 from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -44,7 +45,7 @@ from markupsafe import Markup
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from mtgdice.errors import InputError, MtgDiceError
-from mtgdice.game import RollSpec
+from mtgdice.game import Card, RollSpec
 from mtgdice.game.odds import row_odds
 from mtgdice.jsonio import outcome_json, parse_request
 from mtgdice.log import open_log
@@ -81,7 +82,53 @@ def _environment() -> jinja2.Environment:
         lstrip_blocks=True,
     )
     env.globals["plain_lines"] = plain_lines  # plain dice read on a page as the command line prints them
+    env.globals["grouped"] = grouped
     return env
+
+
+def grouped(options: Sequence[str]) -> list[tuple[str, int, int]]:
+    """Identical options shown once: ``(label, index of the first, how many)``, in order.
+
+    >>> grouped(["9 (d20)", "9 (d20)", "3 (d20)"])
+    [('9 (d20)', 0, 2), ('3 (d20)', 2, 1)]
+    """
+    seen: dict[str, list[int]] = {}
+    for index, option in enumerate(options):
+        seen.setdefault(option, [index, 0])[1] += 1
+    return [(label, first, count) for label, (first, count) in seen.items()]
+
+
+MAX_COUNTERS = 999
+"""Counters of one kind on one card a page may set."""
+MAX_COUNTER_KINDS = 12
+"""Kinds of counters on one card."""
+_COUNTER = re.compile(r"^[+-]?\d{1,2}/[+-]?\d{1,2}$|^[a-z][a-z -]{0,29}$")
+_LEVEL_LINE = re.compile(r"^\s*(?:\{[^}]*\}\s*)+:\s*level\s+(\d{1,2})\s*$", re.IGNORECASE | re.MULTILINE)
+
+
+def counter_kind(text: str) -> str:
+    """A counter's kind as a card names it: ``+1/+1``, ``-1/-1``, ``charge``, ``lore`` (lower case).
+
+    >>> counter_kind(" Lore "), counter_kind("+1/+1")
+    ('lore', '+1/+1')
+    """
+    kind = " ".join(text.split()).lower()
+    if not _COUNTER.match(kind):
+        raise InputError("counter", f"{text[:40]!r} is not a counter kind; write one such as +1/+1, charge or lore")
+    return kind
+
+
+def class_levels(text: str, type_line: str = "") -> int | None:
+    r"""The highest level of a Class (CR 716: its level abilities are written "COST: Level N"), or
+    None when the card is no Class.
+
+    >>> class_levels("Static.\n{1}{R}: Level 2\nMore.\n{2}{R}: Level 3"), class_levels("Roll a d6.")
+    (3, None)
+    """
+    levels = [int(found) for found in _LEVEL_LINE.findall(text)]
+    if levels:
+        return max(levels)
+    return 1 if "Class" in type_line.split() else None
 
 
 class Pages:
@@ -280,23 +327,29 @@ def create_app(
 
     fanout.on_gap = catch_up
 
+    def levels_of(card: Card) -> int | None:
+        if card.text is not None:
+            return class_levels(card.text)
+        record = cards.lookup(card.name) if cards is not None else None
+        return class_levels(getattr(record, "oracle_text", ""), getattr(record, "type_line", ""))
+
     def board_html(state: RoomState, player_id: str) -> Markup:
         listed = [
-            (zone, card, compile_ref(card.ref(), "card", cards).rolls)
+            (zone, card, compile_ref(card.ref(), "card", cards).rolls, levels_of(card))
             for zone, card in state.game.player(player_id).cards()
         ]
         return pages.render("_board.html", room=state, cards=listed)
 
     def question_html(state: RoomState, player_id: str) -> str:
         found = state.question_for(player_id)
-        waiting = state.pending.get(player_id) if found is None else None
+        waiting = [(pending, state.game.players.get(pending.question.player)) for pending in state.waiting(player_id)]
         return pages.render(
             "_question.html",
             room=state,
             pending=found[1] if found else None,
-            roller=state.game.players[found[0]] if found else None,
-            waiting=waiting,
-            decider=state.game.players[waiting.question.player] if waiting else None,
+            roller=state.game.players.get(found[0]) if found else None,
+            asked=state.questions_for(player_id),
+            waiting=[(pending, decider) for pending, decider in waiting if pending.question.player != player_id],
         )
 
     def after_roll(state: RoomState, player_id: str) -> HTMLResponse:
@@ -521,12 +574,22 @@ def create_app(
         player_id = page_player(request, state)
         values = await form(request)
         action = first(values, "action")
-        if action not in ("remove", "tap", "level", "move"):
-            raise InputError("action", "expected remove, tap, level or move")
-        level = max(1, min(integer(values, "level"), 9)) if action == "level" else 1
+        if action not in ("remove", "tap", "level", "move", "counter"):
+            raise InputError("action", "expected remove, tap, level, move or counter")
+        level = integer(values, "level") if action == "level" else 1
         zone = first(values, "zone")
         if action == "move" and zone not in ("battlefield", "graveyard"):
             raise InputError("zone", "expected battlefield or graveyard")
+        counter = counter_kind(first(values, "counter")) if action == "counter" else ""
+        count = integer(values, "count") if action == "counter" else 0
+        if not 0 <= count <= MAX_COUNTERS:
+            raise InputError("count", f"{count} counters; a card holds 0 to {MAX_COUNTERS} of a kind (0 removes them)")
+        if action == "level":
+            levels = levels_of(state.game.find_card(player_id, card_id)[1])
+            if levels is None:
+                raise InputError("level", "only a Class has levels (CR 716)")
+            if not 1 <= level <= levels:
+                raise InputError("level", f"{level} is not a level of this Class: it has levels 1 to {levels}")
 
         def change(table: Table) -> None:
             game = table.game
@@ -537,6 +600,15 @@ def create_app(
                 game.update_card(player_id, card_id, tapped=not card.tapped)
             elif action == "level":
                 game.update_card(player_id, card_id, level=level)
+            elif action == "counter":
+                kinds = dict(card.counters)
+                if count:
+                    if counter not in kinds and len(kinds) >= MAX_COUNTER_KINDS:
+                        raise InputError("counter", f"a card here holds up to {MAX_COUNTER_KINDS} kinds of counters")
+                    kinds[counter] = count
+                else:
+                    kinds.pop(counter, None)
+                game.update_card(player_id, card_id, counters=tuple(kinds.items()))
             else:
                 game.update_card(player_id, card_id, zone=zone)
             table.touch(table=True)
@@ -549,14 +621,18 @@ def create_app(
         state = await rooms.get(room_id)
         player_id = page_player(request, state)
         values = await form(request)
-        name = first(values, "name")
-        if name and cards is None:
-            raise InputError("cards", "this server has no card data to find the plane in")
-        plane = cards.lookup(name).name if name and cards is not None else None
+        name, text = first(values, "name"), first(values, "text")
+        if text:  # a plane given by its text, compiled in a worker now (every roll then finds it compiled)
+            name = name or "Plane"
+            await work.run(compile_ref, CardRef(name, text), "text", cards, meter=rooms.meter())
+        elif name and cards is None:
+            raise InputError("cards", "this server has no card data to find the plane in; give its text")
+        elif name and cards is not None:
+            name = cards.lookup(name).name
 
         def set_plane(table: Table) -> None:
-            table.game.set_plane(plane)
-            table.touch(status=True)
+            table.game.set_plane(name or None, text or None)
+            table.touch(status=True, table=True)
 
         await rooms.act(state, set_plane)
         return HTMLResponse(board_html(state, player_id))
@@ -619,7 +695,9 @@ def create_app(
         state = await rooms.get(room_id)
         player_id = page_player(request, state)
         values = await form(request)
-        await rooms.answer(state, player_id, values.get("answer", []), meter)
+        roller = first(values, "roller")
+        key = (roller[:40], integer(values, "nonce")) if roller else None
+        await rooms.answer(state, player_id, values.get("answer", []), meter, key)
         return after_roll(state, player_id)
 
     @api.get("/r/{room_id}/question", response_class=HTMLResponse)

@@ -51,7 +51,7 @@ import logging
 import secrets
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, Generic, Protocol, TypeVar
@@ -59,7 +59,7 @@ from typing import Any, Generic, Protocol, TypeVar
 import anyio
 
 from mtgdice.errors import InputError, MtgDiceError
-from mtgdice.fair import CommitRevealSource, Reveal, Room, check_client_seed
+from mtgdice.fair import CommitRevealSource, PlayerSource, Reveal, Room, check_client_seed
 from mtgdice.game import Game, Pending, Roll, RollSpec
 from mtgdice.game.choices import Question
 from mtgdice.game.snapshot import GameState, pending_from_json, pending_json, state_from_json, state_json
@@ -83,6 +83,8 @@ FEED = 50
 STATE_FORMAT = 1
 BATCH_FOLLOW_S = 0.5
 """How long the actions after a batch's first applied one may take together (see ``Rooms._steps``)."""
+MAX_WAITING = 8
+"""Rolls of one player that may wait for decisions at once (more: answer or wait first)."""
 EMPTY_ROOM_S = 10 * 60
 """A room no player joined and nobody rolled in is deleted after this long."""
 
@@ -111,14 +113,22 @@ def token_hash(token: str) -> str:
 @dataclass(frozen=True, slots=True)
 class PendingRoll:
     """A roll waiting for answers: the game's open decision and its fixed dice (seed, client seeds,
-    nonce) and the commitment it is logged under (None: made before commitments covered the chain,
-    so the seed's hash)."""
+    nonce; the roller's ``stream`` and roll number ``index``, :class:`mtgdice.fair.PlayerSource`;
+    None: a roll made before rooms had player streams) and the commitment it is logged under
+    (None: made before commitments covered the chain, so the seed's hash). A roller may have
+    several; each is known by its roller and nonce (:attr:`key`)."""
 
     roll: Pending
     server_seed: bytes
     client_seeds: tuple[str, ...]
     nonce: int
     commitment: str | None = None
+    stream: str | None = None
+    index: int = 0
+
+    @property
+    def key(self) -> tuple[str, int]:
+        return (self.roller, self.nonce)
 
     @property
     def question(self) -> Question:
@@ -129,29 +139,41 @@ class PendingRoll:
         return self.roll.player
 
     def source(self) -> CommitRevealSource:
-        return CommitRevealSource(self.server_seed, self.client_seeds, self.nonce, self.commitment)
+        if self.stream is None:
+            return CommitRevealSource(self.server_seed, self.client_seeds, self.nonce, self.commitment)
+        seed = self.client_seeds[0] if self.client_seeds else ""
+        return PlayerSource(self.server_seed, self.stream, self.index, seed, self.nonce, self.commitment)
 
 
 @dataclass(frozen=True, slots=True)
 class Proof:
-    """What a player checks a roll against: the commitment, the client seeds and the nonce."""
+    """What a player checks a roll against: the commitment, the client seeds and the nonce; for a
+    roll on a player's stream, the stream and its roll number there."""
 
     source: str
     nonce: int
     commitment: str
     client_seeds: tuple[str, ...]
+    stream: str | None = None
+    index: int | None = None
 
     @classmethod
     def of(cls, source: CommitRevealSource) -> Proof:
+        if isinstance(source, PlayerSource):
+            seeds = tuple(source.client_seeds)
+            return cls(source.name, source.nonce, source.commitment, seeds, source.stream, source.index)
         return cls(source.name, source.nonce, source.commitment, tuple(source.client_seeds))
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        shown: dict[str, Any] = {
             "source": self.source,
             "nonce": self.nonce,
             "commitment": self.commitment,
             "client_seeds": list(self.client_seeds),
         }
+        if self.stream is not None:
+            shown.update(stream=self.stream, index=self.index)
+        return shown
 
 
 @dataclass(slots=True)
@@ -170,7 +192,8 @@ class RoomRecord:
     """Everything a room needs to go on, as a value (the database row's content).
 
     ``player_tokens`` pairs token hashes with player ids; ``client_seeds`` player ids with their
-    seeds; ``pending`` holds one open roll per roller.
+    seeds; ``streams`` player ids (and ``api``) with the number of rolls their stream has given;
+    ``pending`` holds the open rolls, oldest first.
     """
 
     id: str
@@ -180,6 +203,7 @@ class RoomRecord:
     player_tokens: tuple[tuple[str, str], ...] = ()
     client_seeds: tuple[tuple[str, str], ...] = ()
     pending: tuple[PendingRoll, ...] = ()
+    streams: tuple[tuple[str, int], ...] = ()
 
     def to_json(self) -> str:
         """Everything but the fairness state (stored in its own columns), as JSON text."""
@@ -197,9 +221,12 @@ class RoomRecord:
                         "client_seeds": list(p.client_seeds),
                         "nonce": p.nonce,
                         "commitment": p.commitment,
+                        "stream": p.stream,
+                        "index": p.index,
                     }  # fmt: skip
                     for p in self.pending
                 ],
+                "streams": [list(pair) for pair in self.streams],
             },
             separators=(",", ":"),
         )
@@ -220,9 +247,12 @@ class RoomRecord:
                     tuple(item["client_seeds"]),
                     int(item["nonce"]),
                     item.get("commitment"),
+                    item.get("stream"),
+                    int(item.get("index", 0)),
                 )
                 for i, item in enumerate(data["pending"])
             )
+            streams = tuple((str(player), int(count)) for player, count in data.get("streams", []))
             return cls(
                 room_id,
                 str(data["token_hash"]),
@@ -231,6 +261,7 @@ class RoomRecord:
                 tuple((str(a), str(b)) for a, b in data["player_tokens"]),
                 tuple((str(a), str(b)) for a, b in data["client_seeds"]),
                 pending,
+                streams,
             )
         except (KeyError, TypeError, ValueError) as error:
             if isinstance(error, InputError):
@@ -266,7 +297,8 @@ class Table:
         self._game = game
         self.player_tokens = dict(record.player_tokens)
         self.client_seeds = dict(record.client_seeds)
-        self.pending = {pending.roller: pending for pending in record.pending}
+        self.pending = {pending.key: pending for pending in record.pending}
+        self.streams = dict(record.streams)
         self.steps: list[LogEntry | RevealStep] = []
         self.finished: list[Finished] = []
         self.changes = Changes()
@@ -293,14 +325,29 @@ class Table:
             GameState.of(self._game) if self._game is not None else self._state,
             tuple(self.player_tokens.items()),
             tuple(self.client_seeds.items()),
-            tuple(self.pending.values()),
+            tuple(sorted(self.pending.values(), key=lambda pending: pending.nonce)),
+            tuple(self.streams.items()),
         )
 
-    def next_source(self) -> CommitRevealSource:
-        """The dice of the room's next nonce; the nonce is used up."""
-        source, self.fair = self.fair.next_source()
+    def source_for(self, player: str) -> PlayerSource:
+        """The dice of ``player``'s next roll: their stream's next roll number and their own client
+        seed (:class:`mtgdice.fair.PlayerSource`), logged under the room's next nonce. Nothing is used up."""
+        fair = self.fair
+        return PlayerSource(
+            fair.server_seed, player, self.streams.get(player, 0), self.client_seeds.get(player, ""),
+            fair.next_nonce, fair.commitment,
+        )  # fmt: skip
+
+    def take(self, source: PlayerSource) -> None:
+        """Use up the room's nonce and the player's roll number that ``source`` drew with."""
+        assert source.nonce == self.fair.next_nonce and source.index == self.streams.get(source.stream, 0)
+        _, self.fair = self.fair.next_source()
+        self.streams[source.stream] = source.index + 1
         self.changed = True
-        return source
+
+    def waiting(self, roller: str) -> list[PendingRoll]:
+        """``roller``'s rolls waiting for a decision, oldest first."""
+        return sorted((p for p in self.pending.values() if p.roller == roller), key=lambda p: p.nonce)
 
     def log(self, roll: Roll, source: CommitRevealSource, player: str | None, by: str) -> Finished:
         """Queue a finished roll for the log (``by``: whose request spent its nonce); its id is set
@@ -415,9 +462,13 @@ class RoomState:
         return self.runner is not None or bool(self.queue)
 
     @property
-    def pending(self) -> dict[str, PendingRoll]:
-        """Open rolls by roller."""
-        return {pending.roller: pending for pending in self.record.pending}
+    def pending(self) -> tuple[PendingRoll, ...]:
+        """Open rolls, oldest first."""
+        return self.record.pending
+
+    def waiting(self, roller: str) -> list[PendingRoll]:
+        """``roller``'s own rolls waiting for someone's decision, oldest first."""
+        return [pending for pending in self.record.pending if pending.roller == roller]
 
     def check_room_token(self, token: str | None) -> None:
         if not token or not hmac.compare_digest(token_hash(token), self.record.token_hash):
@@ -434,14 +485,21 @@ class RoomState:
         return None
 
     def question_for(self, player_id: str) -> tuple[str, PendingRoll] | None:
-        """The open question this player must answer (their own roll's, or another's), if any."""
+        """The oldest open question this player must answer (their own roll's, or another's), if any."""
         return _question_for(self.pending, player_id)
 
+    def questions_for(self, player_id: str) -> int:
+        """How many open questions wait for this player."""
+        return sum(1 for pending in self.pending if pending.question.player == player_id)
 
-def _question_for(pending: dict[str, PendingRoll], player_id: str) -> tuple[str, PendingRoll] | None:
-    for roller, open_roll in pending.items():
-        if open_roll.question.player == player_id:
-            return roller, open_roll
+
+def _question_for(
+    pending: Iterable[PendingRoll], player_id: str, key: tuple[str, int] | None = None
+) -> tuple[str, PendingRoll] | None:
+    """The open question ``player_id`` answers: the one of ``key`` (roller, nonce), else their oldest."""
+    for open_roll in sorted(pending, key=lambda p: p.nonce):
+        if open_roll.question.player == player_id and (key is None or open_roll.key == key):
+            return open_roll.roller, open_roll
     return None
 
 
@@ -704,20 +762,28 @@ class Rooms:
     ) -> Finished | PendingRoll:
         """A player's roll from the page: finished and logged, or waiting for an answer."""
 
-        def resolve(table: Table) -> tuple[CommitRevealSource, Roll | Pending]:
-            if player_id in table.pending:
-                raise Conflict("roll", "answer the open question of your last roll first")
-            source = table.fair.source()
-            return source, table.game.resolve_roll(player_id, spec, source, (), self.cards)
+        def resolve(table: Table) -> tuple[PlayerSource, Roll | Pending]:
+            # A decision holds only its own roll: the roller (and everyone else) rolls on meanwhile, up to a bound.
+            source = table.source_for(player_id)
+            outcome = table.game.resolve_roll(player_id, spec, source, (), self.cards)
+            waiting = table.waiting(player_id)
+            if isinstance(outcome, Pending) and len(waiting) >= MAX_WAITING:
+                deciders = sorted({_name(table.game, pending.question.player) for pending in waiting})
+                raise Conflict(
+                    "roll", f"{len(waiting)} of your rolls wait for a decision (by {', '.join(deciders)}) and this "
+                    "one would wait too; roll it once one is decided",
+                )  # fmt: skip
+            return source, outcome
 
-        def apply(table: Table, resolved: tuple[CommitRevealSource, Roll | Pending]) -> Finished | PendingRoll:
+        def apply(table: Table, resolved: tuple[PlayerSource, Roll | Pending]) -> Finished | PendingRoll:
             source, outcome = resolved
-            table.next_source()
+            table.take(source)
             if isinstance(outcome, Pending):
                 pending = PendingRoll(
-                    outcome, table.fair.server_seed, source.client_seeds, source.nonce, source.commitment
-                )
-                table.pending[player_id] = pending
+                    outcome, table.fair.server_seed, source.client_seeds, source.nonce, source.commitment,
+                    source.stream, source.index,
+                )  # fmt: skip
+                table.pending[pending.key] = pending
                 if outcome.question.player != player_id:
                     table.changes.questions.add(outcome.question.player)
                 table.touch(status=True)
@@ -727,14 +793,23 @@ class Rooms:
         return await self.resolve(state, resolve, apply, meter or self.meter())
 
     async def answer(
-        self, state: RoomState, player_id: str, raw: list[str], meter: Meter | None = None
+        self,
+        state: RoomState,
+        player_id: str,
+        raw: list[str],
+        meter: Meter | None = None,
+        key: tuple[str, int] | None = None,
     ) -> tuple[str, Finished | PendingRoll]:
-        """``player_id`` answers the question open for them; the roll is resolved again."""
+        """``player_id`` answers a question open for them (the one of ``key``, the roller and nonce
+        of its roll; else their oldest); the roll is resolved again."""
 
         def resolve(table: Table) -> tuple[str, PendingRoll, CommitRevealSource, Roll | Pending]:
-            found = _question_for(table.pending, player_id)
+            found = _question_for(table.pending.values(), player_id, key)
             if found is None:
-                raise Conflict("answer", "no question is waiting for you")
+                if key is not None and key in table.pending:
+                    decider = _name(table.game, table.pending[key].question.player)
+                    raise Conflict("answer", f"that question is {decider}'s to answer, not yours")
+                raise Conflict("answer", "no question is waiting for you (it may have been answered already)")
             roller, pending = found
             try:
                 given = pending.question.answer_from(raw)
@@ -754,13 +829,11 @@ class Rooms:
         ) -> tuple[str, Finished | PendingRoll]:
             roller, pending, source, outcome = resolved
             if isinstance(outcome, Pending):
-                table.pending[roller] = PendingRoll(
-                    outcome, pending.server_seed, pending.client_seeds, pending.nonce, pending.commitment
-                )
-                table.changes.questions.add(outcome.question.player)
-                table.touch()
-                return roller, table.pending[roller]
-            del table.pending[roller]
+                table.pending[pending.key] = dataclasses.replace(pending, roll=outcome)
+                table.changes.questions.update({outcome.question.player, roller} - {player_id})
+                table.touch(status=True)
+                return roller, table.pending[pending.key]
+            del table.pending[pending.key]
             if roller != player_id:
                 table.changes.questions.add(roller)
             return roller, self._finish(table, outcome, source, roller)
@@ -788,14 +861,14 @@ class Rooms:
             raise InputError("player", "expected a name of up to 40 characters")
         request = request_from_json({key: value for key, value in body.items() if key != "player"})
 
-        def resolve(table: Table) -> tuple[CommitRevealSource, Prepared, Outcome]:
+        def resolve(table: Table) -> tuple[PlayerSource, Prepared, Outcome]:
             prepared = prepare(request, self.cards)
-            source = table.fair.source()
+            source = table.source_for(API_PLAYER)
             return source, prepared, resolve_prepared(prepared, request, source, ScriptedChooser(request.choices))
 
-        def apply(table: Table, resolved: tuple[CommitRevealSource, Prepared, Outcome]) -> Finished:
+        def apply(table: Table, resolved: tuple[PlayerSource, Prepared, Outcome]) -> Finished:
             source, prepared, outcome = resolved
-            table.next_source()
+            table.take(source)
             roll = Roll(
                 API_PLAYER, player or "API", prepared.name[:120], "card", request, outcome, prepared.instruction
             )
@@ -813,7 +886,8 @@ class Rooms:
 
         def resolve(table: Table) -> list[Resolved]:
             resolved: list[Resolved] = []
-            for roller, pending in list(table.pending.items()):
+            for pending in sorted(table.pending.values(), key=lambda p: p.nonce):
+                roller = pending.roller
                 source = pending.source()
                 try:
                     outcome = table.game.resolve_roll(
@@ -829,7 +903,7 @@ class Rooms:
         def apply(table: Table, resolved: list[Resolved]) -> tuple[dict[str, Any], list[Finished]]:
             finished: list[Finished] = []
             for roller, pending, source, outcome in resolved:
-                del table.pending[roller]
+                del table.pending[pending.key]
                 table.changes.questions.update({roller, pending.question.player})
                 if isinstance(outcome, str):
                     table.log_refused(pending, source, outcome)
@@ -870,8 +944,14 @@ class Rooms:
         kind = kinds.get(request.kind, "card")
         player = logged.player or "API"
         roll = Roll("", player, label, kind, request, outcome, prepared.instruction, logged.turn or 1)
-        proof = Proof("commit-reveal", logged.nonce or 0, logged.commitment or "", tuple(logged.client_seeds))
+        proof = Proof(logged.source, logged.nonce or 0, logged.commitment or "", tuple(logged.client_seeds))
         return Finished(logged.id, roll, proof, logged.chain or "")
+
+
+def _name(game: Game, player_id: str) -> str:
+    """A player's name as pages show it (the JSON API's rolls: "the API")."""
+    found = game.players.get(player_id)
+    return found.name if found is not None else "the API"
 
 
 def _capped(meter: Meter, cap: float | None) -> Meter:
