@@ -22,7 +22,7 @@ import pytest
 from live_server import ServerError, live_server
 from shared_data import shared_path
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
 CHROMIUM = Path(os.environ.get("MTGDICE_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = [

@@ -17,16 +17,21 @@ from __future__ import annotations
 import queue
 import re
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
-from mtgdice.errors import InputError
+from mtgdice.errors import InputError, StorageUnavailable
 from mtgdice.log.store import SCHEMA_VERSION, Cursor, Sql, SqlLog, migrate_to_3, utc_now
 
 POOL_SIZE = 8
 """Connections one process keeps at most (rooms' transactions and reads wait for a free one)."""
-CONNECT_TIMEOUT_S = 10
+CONNECT_TIMEOUT_S = 5
+SLOT_TIMEOUT_S = 10
+"""How long a request waits for a free connection before it is told the database is busy."""
+CHECK_IDLE_S = 2.0
+"""A connection idle longer than this is checked (``SELECT 1``) before it is used again."""
 _MIGRATION_LOCK = 0x6D74_6764  # pg_advisory_xact_lock key: "mtgd"
 
 _SCHEMA_2 = """
@@ -113,9 +118,12 @@ class PostgresLog(SqlLog):
             ) from None
         self._psycopg = psycopg
         self._UNIQUE_ERRORS = (psycopg.errors.UniqueViolation,)
+        self._UNAVAILABLE_ERRORS = (psycopg.OperationalError, psycopg.InterfaceError)
         self.dsn = dsn
         self.path = redacted(dsn)
-        self._idle: queue.LifoQueue[Any] = queue.LifoQueue()
+        self._idle: queue.LifoQueue[tuple[Any, int, float]] = queue.LifoQueue()
+        self._generation = 0
+        """Counts connection failures: a connection made before the last one is not reused."""
         self._slots = threading.BoundedSemaphore(pool_size)
         self._closed = False
         self._migrate()
@@ -124,28 +132,58 @@ class PostgresLog(SqlLog):
         try:
             return self._psycopg.connect(self.dsn, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S)
         except self._psycopg.Error as error:
+            self._lost()
             message = " ".join(str(error).split())[:300]
-            raise InputError("database", f"cannot connect to {self.path}: {message}") from None
+            raise StorageUnavailable(f"database: cannot connect to {self.path} now: {message}") from None
+
+    def _lost(self) -> None:
+        """A connection failed: every idle one (made before) is closed, so recovery starts at the next connect."""
+        self._generation += 1
+        while True:
+            try:
+                self._idle.get_nowait()[0].close()
+            except queue.Empty:
+                return
+
+    def _idle_connection(self) -> tuple[Any, int] | None:
+        """A reusable idle connection of the current generation (checked if idle a while), or None."""
+        while True:
+            try:
+                connection, generation, since = self._idle.get_nowait()
+            except queue.Empty:
+                return None
+            if generation == self._generation and not connection.broken and not connection.closed:
+                if time.monotonic() - since < CHECK_IDLE_S:
+                    return connection, generation
+                try:
+                    connection.execute("SELECT 1")
+                    return connection, generation
+                except self._psycopg.Error:
+                    pass
+            connection.close()
 
     @contextmanager
     def _pooled(self) -> Iterator[Any]:
         if self._closed:
             raise InputError("database", f"the connection to {self.path} is closed")
-        if not self._slots.acquire(timeout=60):
-            raise InputError("database", f"no free connection to {self.path} within 60 s")
+        if not self._slots.acquire(timeout=SLOT_TIMEOUT_S):
+            raise StorageUnavailable(f"database: no free connection to {self.path} within {SLOT_TIMEOUT_S} s")
         connection = None
         try:
+            idle = self._idle_connection()
+            connection, generation = idle if idle is not None else (self._connect(), self._generation)
             try:
-                connection = self._idle.get_nowait()
-            except queue.Empty:
-                connection = self._connect()
-            yield connection
+                yield connection
+            except self._UNAVAILABLE_ERRORS as error:
+                self._lost()
+                message = " ".join(str(error).split())[:300]
+                raise StorageUnavailable(f"database: {self.path} did not answer: {message}") from error
         finally:
             if connection is not None:
-                if connection.broken or connection.closed or self._closed:
+                if connection.broken or connection.closed or self._closed or generation != self._generation:
                     connection.close()
                 else:
-                    self._idle.put(connection)
+                    self._idle.put((connection, generation, time.monotonic()))
             self._slots.release()
 
     @contextmanager
@@ -189,7 +227,7 @@ class PostgresLog(SqlLog):
         self._closed = True
         while True:
             try:
-                self._idle.get_nowait().close()
+                self._idle.get_nowait()[0].close()
             except queue.Empty:
                 return
 

@@ -372,6 +372,13 @@ class SqlLog:
     shared = False
     """Whether other processes write this database too (then rooms are locked and read fresh)."""
     _UNIQUE_ERRORS: tuple[type[BaseException], ...] = ()
+    _UNAVAILABLE_ERRORS: tuple[type[BaseException], ...] = ()
+
+    def unavailable(self, error: BaseException) -> bool:
+        """Whether ``error`` means the database cannot be reached now (try again later), not a bad request."""
+        from mtgdice.errors import StorageUnavailable
+
+        return isinstance(error, (StorageUnavailable, *self._UNAVAILABLE_ERRORS))
 
     def _reading(self) -> AbstractContextManager[Sql]:
         raise NotImplementedError
@@ -954,6 +961,7 @@ class RollLog(SqlLog):
     """
 
     _UNIQUE_ERRORS = (sqlite3.IntegrityError,)
+    _UNAVAILABLE_ERRORS = (sqlite3.OperationalError,)  # locked past the busy timeout, disk I/O
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)

@@ -25,6 +25,7 @@ What this module leaves out: rules (``mtgdice.rules`` via ``mtgdice.game``), fai
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 import os
@@ -44,7 +45,7 @@ from fastapi.staticfiles import StaticFiles
 from markupsafe import Markup
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from mtgdice.errors import InputError, MtgDiceError
+from mtgdice.errors import InputError, MtgDiceError, StorageUnavailable
 from mtgdice.game import Card, RollSpec
 from mtgdice.game.odds import row_odds
 from mtgdice.jsonio import outcome_json, parse_request
@@ -54,7 +55,8 @@ from mtgdice.render import plain_lines
 from mtgdice.request import CardRef, CardSource, compile_ref
 from mtgdice.rules.budget import WEB_BUDGET, Budget
 from mtgdice.web.fanout import Broker, Fanout, LocalBroker, RedisBroker
-from mtgdice.web.guard import MAX_BODY, Guard
+from mtgdice.web.guard import MAX_BODY, Guard, guard_quotas
+from mtgdice.web.limits import SOCKET_TTL_S, Limits, LocalLimits, RedisLimits, SocketCaps
 from mtgdice.web.rooms import Changes, Conflict, Finished, Forbidden, Rooms, RoomState, Table
 from mtgdice.web.work import Busy, WorkPool
 
@@ -142,8 +144,12 @@ class Pages:
         return Markup(self.env.get_template(name).render(**context))
 
 
+RETRY_AFTER_S = 1
+"""What a 503 asks a client to wait (``Retry-After``): the database or the workers are busy or away."""
+
+
 def _status_for(error: Exception) -> int:
-    if isinstance(error, Busy):
+    if isinstance(error, (Busy, StorageUnavailable)):
         return 503
     if isinstance(error, Forbidden):
         return 401
@@ -169,12 +175,14 @@ def create_app(
     broker: str | None = None,
     workers: int | None = None,
     budget: Budget = WEB_BUDGET,
+    sockets: SocketCaps | None = None,
 ) -> Guard:
     """The ASGI app: routes behind the size and rate guard.
 
     ``db`` is a SQLite file's path or a ``postgresql://`` address; ``broker`` a ``redis://``
-    address (several workers), else events stay in this process. ``workers`` threads (default:
-    one per CPU) resolve rolls and odds, each request within ``budget``.
+    address (several workers), else events stay in this process; with a broker the rate limits,
+    quotas and websocket caps (``sockets``) are shared by every worker through it. ``workers``
+    threads (default: one per CPU) resolve rolls and odds, each request within ``budget``.
 
     >>> import tempfile, pathlib
     >>> app = create_app(pathlib.Path(tempfile.mkdtemp()) / "rolls.sqlite")
@@ -182,6 +190,11 @@ def create_app(
     'Guard'
     """
     log = open_log(db)
+    sockets = sockets or SocketCaps()
+    if rate <= 0:  # per-client limits off (a load test from one address): the room's cap stays
+        sockets = dataclasses.replace(sockets, client=2**31)
+    quotas = guard_quotas(rate, burst)
+    limits: Limits = RedisLimits(broker, quotas, sockets) if broker else LocalLimits(quotas, sockets)
     fanout = Fanout()
     events: Broker = RedisBroker(broker, fanout) if broker else LocalBroker(fanout)
     work = WorkPool(workers)
@@ -210,6 +223,8 @@ def create_app(
         work.close()
         odds_work.close()
         await events.close()
+        if isinstance(limits, RedisLimits):
+            await limits.close()
         await anyio.to_thread.run_sync(log.close)
         logger.warning("mtgdice: stopped; every roll in flight was finished and the log is closed")
 
@@ -221,11 +236,12 @@ def create_app(
     # -- errors ----------------------------------------------------------------------------------
 
     def error_response(request: Request, status: int, message: str) -> Response:
+        retry = {"Retry-After": str(RETRY_AFTER_S)} if status == 503 else {}
         if request.url.path.startswith("/api/"):
-            return JSONResponse({"error": message}, status_code=status)
+            return JSONResponse({"error": message}, status_code=status, headers=retry)
         body = pages.render("_error.html", message=message)
         headers = {"HX-Retarget": "#flash", "HX-Reswap": "innerHTML"} if request.headers.get("HX-Request") else {}
-        return HTMLResponse(body, status_code=status, headers=headers)
+        return HTMLResponse(body, status_code=status, headers={**headers, **retry})
 
     @api.exception_handler(MtgDiceError)
     async def on_input(request: Request, error: MtgDiceError) -> Response:
@@ -241,6 +257,9 @@ def create_app(
 
     @api.exception_handler(Exception)
     async def on_crash(request: Request, error: Exception) -> Response:
+        if log.unavailable(error):  # the database is away: nothing of this request was stored
+            logger.warning("database unavailable on %s: %s", request.url.path, _one_line(error))
+            return error_response(request, 503, "database: unavailable for now; nothing was stored, try again")
         logger.exception("unexpected error on %s", request.url.path)
         return error_response(request, 500, "internal error; the roll log is unchanged unless a roll id was returned")
 
@@ -456,8 +475,18 @@ def create_app(
     async def socket(websocket: WebSocket, room_id: str) -> None:
         try:
             state = await rooms.get(room_id)
-        except (LookupError, MtgDiceError):
-            await websocket.close(code=4404)
+        except Exception as error:
+            unavailable = log.unavailable(error)
+            if not unavailable and not isinstance(error, (LookupError, MtgDiceError)):
+                raise
+            await websocket.close(code=1013 if unavailable else 4404)  # 1013: try again later
+            return
+        client = (websocket.client.host if websocket.client else "?")[:100]
+        member = f"{os.getpid()}:{id(websocket)}"
+        refused = await limits.admit(state.id, client, member)
+        if refused is not None:
+            logger.info("websocket to room %s refused: %s", state.id, refused)
+            await websocket.close(code=1008, reason=refused[:120])
             return
         queue = fanout.join(state.id)
         try:
@@ -467,6 +496,7 @@ def create_app(
             fanout.start(state.id, (await rooms.get(state.id, fresh=True)).version)
             await websocket.accept(headers=[(b"x-mtgdice-worker", str(os.getpid()).encode())])
         except BaseException:
+            await limits.release(state.id, client, member)
             if fanout.leave(state.id, queue):
                 await events.unsubscribe(state.id)
             raise
@@ -479,16 +509,28 @@ def create_app(
                     return
                 await websocket.send_text(text)
 
+        async def keep() -> None:
+            while True:
+                await asyncio.sleep(SOCKET_TTL_S / 3)
+                await limits.keep(state.id, client, member)
+
         sender = asyncio.create_task(pump())
+        keeper = asyncio.create_task(keep())
         try:
             while True:
-                received = await websocket.receive()
+                try:
+                    received = await asyncio.wait_for(websocket.receive(), sockets.idle_s)
+                except TimeoutError:  # the client sent nothing (pages ping every 30 s): idle, closed
+                    await websocket.close(code=1001, reason="idle")
+                    break
                 if received["type"] == "websocket.disconnect":
                     break
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
             sender.cancel()
+            keeper.cancel()
+            await limits.release(state.id, client, member)
             if fanout.leave(state.id, queue):
                 await events.unsubscribe(state.id)
 
@@ -724,7 +766,7 @@ def create_app(
         revealed, _ = await rooms.reveal(state, meter)
         return HTMLResponse(pages.render("_revealed.html", revealed=revealed, room=state))
 
-    return Guard(api, max_body=max_body, rate=rate, burst=burst)
+    return Guard(api, max_body=max_body, rate=rate, burst=burst, limits=limits)
 
 
 def app_from_environment() -> Guard:

@@ -63,7 +63,7 @@ from mtgdice.fair import CommitRevealSource, PlayerSource, Reveal, Room, check_c
 from mtgdice.game import Game, Pending, Roll, RollSpec
 from mtgdice.game.choices import Question
 from mtgdice.game.snapshot import GameState, pending_from_json, pending_json, state_from_json, state_json
-from mtgdice.game.table import RollKindName
+from mtgdice.game.table import MAX_PLAYERS, RollKindName
 from mtgdice.jsonio import request_from_json
 from mtgdice.log import LogEntry, LoggedRoll, RevealStep, SqlLog, StoredRoom
 from mtgdice.log.replay import resolve_logged
@@ -702,7 +702,10 @@ class Rooms:
             if isinstance(error, (MtgDiceError, LookupError)):
                 _fail(jobs, error)
                 return
-            logger.exception("room %s: a batch of %d actions failed", state.id, len(jobs))
+            if self.log.unavailable(error):
+                logger.warning("room %s: the database is unavailable (%d actions not stored)", state.id, len(jobs))
+            else:
+                logger.exception("room %s: a batch of %d actions failed", state.id, len(jobs))
             _fail(jobs, error if isinstance(error, Exception) else RuntimeError("cancelled"))
             if not isinstance(error, Exception):
                 raise
@@ -859,6 +862,7 @@ class Rooms:
         player = body.get("player")
         if player is not None and (not isinstance(player, str) or len(player) > 40):
             raise InputError("player", "expected a name of up to 40 characters")
+        _bound_seats(body)
         request = request_from_json({key: value for key, value in body.items() if key != "player"})
 
         def resolve(table: Table) -> tuple[PlayerSource, Prepared, Outcome]:
@@ -946,6 +950,18 @@ class Rooms:
         roll = Roll("", player, label, kind, request, outcome, prepared.instruction, logged.turn or 1)
         proof = Proof(logged.source, logged.nonce or 0, logged.commitment or "", tuple(logged.client_seeds))
         return Finished(logged.id, roll, proof, logged.chain or "")
+
+
+def _bound_seats(body: dict[str, Any]) -> None:
+    """Refuse a request for more players or seats than a table has (:data:`MAX_PLAYERS`), before it is read further."""
+    players = body.get("players")
+    if players is not None and (
+        isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= MAX_PLAYERS
+    ):
+        raise InputError("players", f"expected a whole number of players, 1 to {MAX_PLAYERS}; got {str(players)[:20]}")
+    seats = body.get("seats")
+    if isinstance(seats, list) and len(seats) > MAX_PLAYERS:
+        raise InputError("seats", f"{len(seats)} seats; a table has at most {MAX_PLAYERS}")
 
 
 def _name(game: Game, player_id: str) -> str:
