@@ -41,6 +41,7 @@ COMMANDS = {
     "replay": "mtgdice.cli_log:replay_command",
     "verify": "mtgdice.cli_log:verify_command",
     "serve": "mtgdice.cli_web:serve_command",
+    "db": "mtgdice.cli_web:db_group",
 }
 """Each subcommand and where it lives, ``module:attribute``; a module is imported when its command runs."""
 

@@ -23,7 +23,7 @@ from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 from mtgdice.errors import InputError, StorageUnavailable
-from mtgdice.log.store import SCHEMA_VERSION, Cursor, Sql, SqlLog, migrate_to_3, utc_now
+from mtgdice.log.store import SCHEMA_VERSION, Cursor, RoleCheck, Sql, SqlLog, migrate_to_3, utc_now
 
 POOL_SIZE = 8
 """Connections one process keeps at most (rooms' transactions and reads wait for a free one)."""
@@ -208,11 +208,21 @@ class PostgresLog(SqlLog):
         return held, held.__enter__()
 
     def _migrate(self) -> None:
+        try:
+            self._migrate_now()
+        except self._psycopg.errors.InsufficientPrivilege as error:
+            message = " ".join(str(error).split())[:200]
+            raise InputError(
+                "database",
+                f"the role may not create or migrate the schema in {self.path} ({message}); "
+                "run mtgdice db init as the database's owner first",
+            ) from None
+
+    def _migrate_now(self) -> None:
         with self._writing() as sql:
             sql.execute(f"SELECT pg_advisory_xact_lock({_MIGRATION_LOCK})")
-            sql.execute(
-                "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)"
-            )
+            if not sql.execute("SELECT to_regclass('schema_version') IS NOT NULL").fetchone()[0]:
+                sql.execute("CREATE TABLE schema_version (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)")
             current = sql.execute("SELECT coalesce(max(version), 0) FROM schema_version").fetchone()[0]
             if current > SCHEMA_VERSION:
                 raise InputError("database", f"{self.path} has schema {current}; this mtgdice reads {SCHEMA_VERSION}")
@@ -222,6 +232,40 @@ class PostgresLog(SqlLog):
                 sql.execute("INSERT INTO schema_version VALUES (2, ?)", (utc_now(),))
             if current < 3:
                 migrate_to_3(sql)
+
+    def role_checks(self, workers: int = 1) -> list[RoleCheck]:
+        """The schema, then what the role may do: use each table and sequence, make the connections
+        ``workers`` workers keep (:data:`POOL_SIZE` each), and whether it is more powerful than it needs."""
+        checks = super().role_checks(workers)
+        with self._reading() as sql:
+            role, superuser, limit = sql.execute(
+                "SELECT current_user, rolsuper, rolconnlimit FROM pg_roles WHERE rolname = current_user"
+            ).fetchone()
+            for table in ("rolls", "commitments", "rooms", "schema_version"):
+                missing = [
+                    right
+                    for right in ("SELECT", "INSERT", "UPDATE", "DELETE")  # has_table_privilege: any of a list
+                    if not sql.execute("SELECT has_table_privilege(?, ?)", (table, right)).fetchone()[0]
+                ]
+                lacks = f" (it may not {', '.join(right.lower() for right in missing)})" if missing else ""
+                checks.append(
+                    RoleCheck(f"role {role} may read, insert, update and delete in {table}{lacks}", not missing)
+                )
+            for sequence in ("rolls_id_seq", "commitments_id_seq"):
+                allowed = sql.execute("SELECT has_sequence_privilege(?, 'USAGE')", (sequence,)).fetchone()[0]
+                checks.append(RoleCheck(f"role {role} may use the sequence {sequence}", bool(allowed)))
+            server_limit = int(sql.execute("SHOW max_connections").fetchone()[0])
+            needed = workers * POOL_SIZE
+            role_limit = server_limit if limit is None or limit < 0 else min(limit, server_limit)
+            checks.append(
+                RoleCheck(
+                    f"{workers} workers keep up to {needed} connections; the role may open {role_limit}",
+                    needed <= role_limit,
+                )
+            )
+            if superuser:
+                checks.append(RoleCheck(f"role {role} is a superuser (it works; a plain owner role is enough)", True))
+        return checks
 
     def close(self) -> None:
         self._closed = True

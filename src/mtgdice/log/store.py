@@ -360,6 +360,14 @@ class RoomTransaction:
         self.log._release(self, failed=True)
 
 
+@dataclass(frozen=True, slots=True)
+class RoleCheck:
+    """One line of ``mtgdice db init``: what was checked, and whether it holds."""
+
+    what: str
+    ok: bool
+
+
 class SqlLog:
     """The queries of the roll log and the rooms, over a connection a subclass provides.
 
@@ -407,6 +415,20 @@ class SqlLog:
         with self._reading() as sql:
             sql.execute("SELECT 1").fetchall()
         return "ok"
+
+    def role_checks(self, workers: int = 1) -> builtins.list[RoleCheck]:
+        """What ``mtgdice db init`` reports: the schema is current, and the connection may read and write it."""
+        versions = self.schema_versions()
+        checks = [RoleCheck(f"schema version {versions[-1] if versions else 0} (this mtgdice: {SCHEMA_VERSION})",
+                            bool(versions) and versions[-1] == SCHEMA_VERSION)]  # fmt: skip
+        with self._reading() as sql:
+            for table in ("rolls", "commitments", "rooms", "schema_version"):
+                try:
+                    sql.execute(f"SELECT count(*) FROM {table}").fetchone()  # noqa: S608 - fixed names
+                    checks.append(RoleCheck(f"table {table} can be read", True))
+                except Exception as error:  # reported: this is the check
+                    checks.append(RoleCheck(f"table {table} can be read: {' '.join(str(error).split())[:120]}", False))
+        return checks
 
     def schema_versions(self) -> builtins.list[int]:
         """The schema versions applied, in order (the last is :data:`SCHEMA_VERSION`)."""
