@@ -53,5 +53,3 @@ def test_db_init_on_postgresql_checks_the_role(postgres: str) -> None:
 def test_db_init_names_an_unreachable_database() -> None:
     done = db_init("postgresql://nobody@127.0.0.1:1/none")
     assert done.returncode != 0 and done.stderr.count("\n") == 1 and "database" in done.stderr
-
-

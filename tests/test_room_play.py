@@ -22,8 +22,8 @@ from mtgdice.game import RollSpec  # noqa: E402
 from mtgdice.log import RollLog, verify_export  # noqa: E402
 from mtgdice.rules.dice import Die  # noqa: E402
 from mtgdice.web import create_app  # noqa: E402
-from mtgdice.web.app import Pages  # noqa: E402
 from mtgdice.web.rooms import MAX_WAITING, PendingRoll, Rooms  # noqa: E402
+from mtgdice.web.views import Pages  # noqa: E402
 
 
 def _room(client: TestClient, *names: str) -> tuple[str, list[TestClient]]:
