@@ -52,7 +52,7 @@ from mtgdice.web.deps import Deps
 from mtgdice.web.fanout import Broker, Fanout, LocalBroker, RedisBroker
 from mtgdice.web.guard import MAX_BODY, Guard, guard_quotas
 from mtgdice.web.limits import Limits, LocalLimits, RedisLimits, SocketCaps
-from mtgdice.web.rooms import Conflict, Forbidden, Rooms
+from mtgdice.web.rooms import CachedCards, Conflict, Forbidden, Rooms
 from mtgdice.web.views import HERE, one_line
 from mtgdice.web.work import Busy, WorkPool
 
@@ -102,6 +102,7 @@ def create_app(
     'Guard'
     """
     log = open_log(db)
+    cards = CachedCards(cards) if cards is not None else None
     sockets = sockets or SocketCaps()
     if rate <= 0:  # per-client limits off (a load test from one address): the room's cap stays
         sockets = dataclasses.replace(sockets, client=2**31)

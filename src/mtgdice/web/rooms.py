@@ -67,6 +67,7 @@ from mtgdice.game.table import MAX_PLAYERS, RollKindName
 from mtgdice.jsonio import request_from_json
 from mtgdice.log import LogEntry, LoggedRoll, RevealStep, SqlLog, StoredRoom
 from mtgdice.log.replay import resolve_logged
+from mtgdice.log.store import RoomTransaction
 from mtgdice.request import CardSource, Outcome, Prepared, RollKind, metered, prepare, resolve_prepared
 from mtgdice.rules import ScriptedChooser
 from mtgdice.rules.budget import WEB_BUDGET, Budget, Meter
@@ -507,6 +508,51 @@ class _LocalPublisher:
     async def publish(self, room: str, seq: int, messages: list[str]) -> None:
         return None
 
+    def wants(self, room: str) -> bool:
+        return False
+
+
+@dataclass(slots=True)
+class _Batch:
+    """A batch's work: its open transaction, the newer state another worker had written (None:
+    none), its table, how many actions it took, and the record to write (None: nothing changed)."""
+
+    txn: RoomTransaction
+    fresh: RoomRecord | None
+    table: Table
+    taken: int
+    written: RoomRecord | None = None
+
+
+class CachedCards:
+    """Card data whose lookups are remembered by name (a room looks up the same few cards on every
+    roll; the data does not change while a server runs). Failed lookups are not remembered.
+
+    >>> from types import SimpleNamespace
+    >>> calls = []
+    >>> cards = CachedCards(SimpleNamespace(lookup=lambda name: calls.append(name) or name.upper()))
+    >>> cards.lookup("ogre"), cards.lookup("ogre"), calls
+    ('OGRE', 'OGRE', ['ogre'])
+    """
+
+    MAX = 10_000
+
+    def __init__(self, cards: Any) -> None:
+        self.cards = cards
+        self._found: dict[str, Any] = {}
+
+    def lookup(self, name: str) -> Any:
+        found = self._found.get(name)
+        if found is None:
+            found = self.cards.lookup(name)
+            if len(self._found) >= self.MAX:
+                self._found.clear()
+            self._found[name] = found
+        return found
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.cards, name)
+
 
 class Rooms:
     """Every room this process serves, the log (and rooms' store), the card data they share and the
@@ -617,7 +663,8 @@ class Rooms:
         if state.runner is None:
             state.runner = asyncio.get_running_loop().create_task(self._serve(state))
         try:
-            await asyncio.wait_for(job.done.wait(), remaining(job.meter))
+            async with asyncio.timeout(remaining(job.meter)):  # no task of its own, unlike wait_for
+                await job.done.wait()
         except TimeoutError:
             if not job.done.is_set():
                 with job.lock:
@@ -673,32 +720,45 @@ class Rooms:
                 job.error = refused
         return len(jobs)
 
+    def _batch(self, record: RoomRecord, version: int, jobs: list[_Job[Any]]) -> _Batch:
+        """A batch's work in one worker thread (one hand-over for both): begin the room's transaction
+        and run the actions on a table of the latest state. The commit is the caller's: commits wait
+        for each other in threads of their own, so that rooms committing together share one."""
+        txn = self.log.begin_room(record.id, version)
+        try:
+            fresh = RoomRecord.stored(record.id, txn.fresh) if txn.fresh is not None else None
+            table = Table(fresh or record, cards=self.cards)
+            taken = self._steps(table, jobs)
+            return _Batch(txn, fresh, table, taken, table.record() if table.changed else None)
+        except BaseException:
+            try:
+                txn.abort()
+            except Exception:  # the connection is gone: the database rolls back by itself
+                pass
+            raise
+
     async def _run(self, state: RoomState, jobs: list[_Job[Any]]) -> None:
+        batch: _Batch | None = None
         try:
             if state.stale:
                 await self._reload(state)
-            txn = await anyio.to_thread.run_sync(self.log.begin_room, state.id, state.version)
-        except Exception as error:  # the database is unreachable, or the room is gone
-            _fail(jobs, error)
-            return
-        try:
-            if txn.fresh is not None:  # another worker changed the room: start from its state
-                self._install(state, RoomRecord.stored(state.id, txn.fresh), txn.fresh.version, None)
-            table = Table(state.record, cards=self.cards)
-            taken = await self.work.finish(self.work.submit(self._steps, table, jobs, meter=None))
-            jobs, state.queue[:0] = jobs[:taken], jobs[taken:]
-            if not table.changed:
-                await anyio.to_thread.run_sync(txn.abort)
+            batch = await self.work.finish(self.work.submit(self._batch, state.record, state.version, jobs, meter=None))
+            jobs, state.queue[:0] = jobs[: batch.taken], jobs[batch.taken :]
+            if batch.written is None:
+                await anyio.to_thread.run_sync(batch.txn.abort)
+                if batch.fresh is not None:  # another worker changed the room: this process now knows it
+                    self._install(state, batch.fresh, batch.txn.version, None)
                 _finish(jobs)
                 return
-            record = table.record()
-            ids = await anyio.to_thread.run_sync(txn.commit, table.steps, record.fair, record.to_json())
+            written = batch.written
+            ids = await anyio.to_thread.run_sync(batch.txn.commit, batch.table.steps, written.fair, written.to_json())
         except BaseException as error:
             state.stale = True  # nothing of the batch is stored: read the room again next time
-            try:
-                await anyio.to_thread.run_sync(txn.abort)
-            except Exception:  # the connection is gone: the database rolls back by itself
-                pass
+            if batch is not None:
+                try:
+                    await anyio.to_thread.run_sync(batch.txn.abort)
+                except Exception:  # the connection is gone: the database rolls back by itself
+                    pass
             if isinstance(error, (MtgDiceError, LookupError)):
                 _fail(jobs, error)
                 return
@@ -710,10 +770,16 @@ class Rooms:
             if not isinstance(error, Exception):
                 raise
             return
+        table = batch.table
         for finished, roll_id in zip(table.finished, ids, strict=True):
             finished.id = roll_id
         # A batch that never opened the game (API rolls) leaves it as it was: keep the one built.
-        self._install(state, record, txn.version + 1, table._game if table._game is not None else state.game)
+        kept = state.game if batch.fresh is None else None
+        self._install(state, written, batch.txn.version + 1, table._game if table._game is not None else kept)
+        wants = getattr(self.publisher, "wants", None)
+        if wants is not None and not wants(state.id):
+            _finish(jobs)  # nobody listens to this room anywhere: nothing to render
+            return
         try:
             await self.publisher.publish(state.id, state.version, self.render(state, table.changes))
         except Exception:  # committed all the same; sockets catch up (mtgdice.web.fanout)
