@@ -8,27 +8,32 @@ last committed record, and the :class:`~mtgdice.game.Game` built from it, which 
 Every change is an *action* run on a :class:`Table` (a working copy of the record) inside a batch,
 by one runner task per room (so a client that goes away never cuts a batch short):
 
-1. the actions waiting for the room run one after another on one table, in the order they came,
-   all in one worker thread (:mod:`mtgdice.web.work`: one hand-over per batch, not per roll; the
-   table is the batch's own, pages read the committed game). An action that resolves dice has
+1. the room's transaction is begun and the actions waiting for the room run one after another on
+   one table, in the order they came, all in one worker thread (:mod:`mtgdice.web.work`: one
+   hand-over per batch, not per roll; the table is the batch's own, pages read the committed game). An action that resolves dice has
    two steps: the resolution, pure, within its request's budget and deadline, and then what it
-   changes, unless its caller has given up. A roll resolves with the dice of the room's next nonce and the answers
-   given so far; only once it has an outcome does it take the nonce
-   (:meth:`mtgdice.fair.Room.next_source`), so a roll refused, over its budget or given up on at
-   its deadline spends nothing and leaves no gap. An open decision reserves the nonce and is kept
-   as a :class:`PendingRoll` (each answer re-resolves the roll from the start with the same seed,
-   client seeds and nonce — so the same faces — until nothing is open; answers still open at a
-   reveal take the defaults, as the JSON ``choices`` do, and a roll that then fails to resolve is
-   logged as refused, with its reason, so its nonce is accounted for); a finished roll is logged
-   with the hash that continues the room's chain, the player whose request spent its nonce, its
-   board by card name and text hash, and applied to the game;
+   changes, unless its caller has given up. A roll resolves with its roller's dice — the room's
+   next nonce, and the roller's own stream, roll number and client seed
+   (:meth:`Table.source_for`, :class:`mtgdice.fair.PlayerSource`: no other player's roll or seed
+   moves them) — and the answers given so far; only once it has an outcome does it take them
+   (:meth:`Table.take`), so a roll refused, over its budget or given up on at its deadline spends
+   nothing and leaves no gap. An open decision reserves them and is kept as a
+   :class:`PendingRoll` that holds only its own roll: its roller and everyone else roll on (up to
+   :data:`MAX_WAITING` waiting rolls per roller), and the decision is its decider's to answer
+   (each answer re-resolves the roll from the start with the same dice — so the same faces —
+   until nothing is open; answers still open at a reveal take the defaults, as the JSON
+   ``choices`` do, and a roll that then fails to resolve is logged as refused, with its reason,
+   so its nonce is accounted for); a finished roll is logged with the hash that continues the
+   room's chain, the player whose request spent its nonce, its board by card name and text hash,
+   and applied to the game;
 2. the batch's rolls, reveals and the room's new state are written in one transaction
    (:meth:`~mtgdice.log.store.SqlLog.begin_room`): all of them or none. With PostgreSQL the room's
    row is locked before the batch starts, so a batch always starts from the latest state whichever
    worker wrote it, and two workers never hand out the same nonce;
-3. after the commit, the new record becomes the room's state, the batch's events are rendered once
-   and published with the room's new version (:mod:`mtgdice.web.fanout`), then callers get their
-   results. A roll is in the log before anyone hears of it. If the commit fails, nothing of the
+3. after the commit (in a thread of its own: commits of rooms that finish together share one),
+   the new record becomes the room's state, the batch's events are rendered once and published
+   with the room's new version (:mod:`mtgdice.web.fanout`; not rendered when no socket anywhere
+   can hear them), then callers get their results. A roll is in the log before anyone hears of it. If the commit fails, nothing of the
    batch happened: every caller gets the error and the room is read again from the database.
 
 Rolls that arrive together share one batch and so one commit. An action refused (bad input, a
