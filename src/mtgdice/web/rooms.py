@@ -11,8 +11,8 @@ by one runner task per room (so a client that goes away never cuts a batch short
 1. the room's transaction is begun and the actions waiting for the room run one after another on
    one table, in the order they came, all in one worker thread (:mod:`mtgdice.web.work`: one
    hand-over per batch, not per roll; the table is the batch's own, pages read the committed
-   game). An action that resolves dice has two steps: the resolution, pure, within its request's budget and deadline, and then what it
-   changes, unless its caller has given up. A roll resolves with its roller's dice — the room's
+   game). An action that resolves dice has two steps: the resolution, pure, within its
+   request's budget and deadline, and then what it changes, unless its caller has given up. A roll resolves with its roller's dice — the room's
    next nonce, and the roller's own stream, roll number and client seed
    (:meth:`Table.source_for`, :class:`mtgdice.fair.PlayerSource`: no other player's roll or seed
    moves them) — and the answers given so far; only once it has an outcome does it take them
@@ -34,7 +34,8 @@ by one runner task per room (so a client that goes away never cuts a batch short
    the new record becomes the room's state, the batch's events are rendered once and published
    with the room's new version (:mod:`mtgdice.web.fanout`; not rendered when no socket anywhere
    can hear them), then callers get their results. A roll is in the log before anyone hears of
-   it. If the commit fails, nothing of the batch happened: every caller gets the error and the room is read again from the database.
+   it. If the commit fails, nothing of the batch happened: every caller gets the error and the
+   room is read again from the database.
 
 Rolls that arrive together share one batch and so one commit. An action refused (bad input, a
 question open, the deadline) changes nothing and fails alone. A caller waits for its action until
