@@ -12,8 +12,9 @@ by one runner task per room (so a client that goes away never cuts a batch short
    one table, in the order they came, all in one worker thread (:mod:`mtgdice.web.work`: one
    hand-over per batch, not per roll; the table is the batch's own, pages read the committed
    game). An action that resolves dice has two steps: the resolution, pure, within its
-   request's budget and deadline, and then what it changes, unless its caller has given up. A roll resolves with its roller's dice — the room's
-   next nonce, and the roller's own stream, roll number and client seed
+   request's budget and deadline, and then what it changes, unless its caller has given up. A
+   roll resolves with its roller's dice — the room's next nonce, and the roller's own stream,
+   roll number and client seed
    (:meth:`Table.source_for`, :class:`mtgdice.fair.PlayerSource`: no other player's roll or seed
    moves them) — and the answers given so far; only once it has an outcome does it take them
    (:meth:`Table.take`), so a roll refused, over its budget or given up on at its deadline spends
