@@ -24,6 +24,14 @@ tables as Markdown (``bench/results/``).
 
     .venv/bin/python bench/load_web.py --multi --sockets 200 --report bench/results/load-web-multi.md
 
+``--cpu`` measures the server's CPU time per roll (user + system, every process of its group, from
+``/proc``) for ``mtgdice serve`` (one process, SQLite) and for the anchor, ``bench/anchor_app.py`` (a
+plain FastAPI app: the same request, ``random`` dice, one SQLite row committed per roll), with the
+same clients, alternating the two over ``--rounds`` rounds in one run, and prints the ratio; with
+the clients on one room and with a room per client.
+
+    .venv/bin/python bench/load_web.py --cpu --rolls 3000 --report bench/results/cpu-per-roll.md
+
 What this script leaves out: the pages (htmx) and browsers; ``tests/test_browser.py`` covers them.
 """
 
@@ -291,6 +299,118 @@ async def multi_async(args: argparse.Namespace, database: str, broker: str) -> d
     return report
 
 
+def group_cpu(group: int) -> float:
+    """CPU seconds (user + system) used so far by every live process of process group ``group``."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    used = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == group:  # pgrp
+            used += int(fields[11]) + int(fields[12])  # utime, stime
+    return used / ticks
+
+
+def start_anchor(port: int, folder: Path) -> Any:
+    """The anchor app under uvicorn (same protocol and loop as ``mtgdice serve``), in its own process group."""
+    import subprocess
+    import urllib.request
+
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "ANCHOR_DB": str(folder / "anchor.sqlite"), "PYTHONPATH": str(root)}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "bench.anchor_app:app", "--host", "127.0.0.1", "--port", str(port),
+         "--no-access-log", "--log-level", "warning", "--http", "httptools"],
+        cwd=root, env=env, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            request = urllib.request.Request(f"http://127.0.0.1:{port}/api/rooms", data=b"{}", method="POST")
+            with urllib.request.urlopen(request, timeout=1):
+                return process
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                live_server.stop(process)
+                raise SystemExit("the anchor app did not start") from None
+            time.sleep(0.1)
+
+
+async def cpu_phase(port: int, pid: int, clients: int, rolls: int, seconds: float, own_rooms: bool) -> dict[str, float]:
+    rooms = [await create_room(port) for _ in range(clients if own_rooms else 1)]
+    await throughput(port, rooms, clients, 300, 10)  # warm-up
+    before = group_cpu(pid)
+    result = await throughput(port, rooms, clients, rolls, seconds)
+    result["cpu_ms_per_roll"] = (group_cpu(pid) - before) * 1000 / max(1, result["rolls"])
+    return result
+
+
+async def cpu_async(args: argparse.Namespace) -> dict[str, Any]:
+    """mtgdice and the anchor, alternated round by round, on the same clients."""
+    report: dict[str, Any] = {"cpus": os.cpu_count(), "load": os.getloadavg(), "rounds": []}
+    for _ in range(args.rounds):
+        for server_name in ("anchor", "mtgdice"):
+            port = live_server.free_port()
+            with tempfile.TemporaryDirectory() as folder:
+                if server_name == "anchor":
+                    process = start_anchor(port, Path(folder))
+                else:
+                    _, process = live_server.start(Path(args.cards), Path(folder) / "rolls.sqlite", port)
+                try:
+                    for own in (False, True):
+                        phase = await cpu_phase(port, process.pid, args.clients, args.rolls, args.seconds, own)
+                        phase.update(server=server_name, own_rooms=own)
+                        report["rounds"].append(phase)
+                        print(
+                            f"{server_name:8} {'a room per client' if own else 'one room':17} "
+                            f"{phase['cpu_ms_per_roll']:.3f} ms CPU/roll, {phase['rolls_per_s']:.0f} rolls/s, "
+                            f"p50 {phase['p50_ms']:.1f} ms, errors {phase['errors']:.0f}",
+                            flush=True,
+                        )
+                finally:
+                    live_server.stop(process)
+    return report
+
+
+def cpu_markdown(report: dict[str, Any], args: argparse.Namespace) -> str:
+    def best(server: str, own: bool) -> float:
+        return min(r["cpu_ms_per_roll"] for r in report["rounds"] if r["server"] == server and r["own_rooms"] == own)
+
+    when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    load = ", ".join(f"{value:.1f}" for value in report["load"])
+    lines = [
+        f"# CPU per roll: mtgdice serve against the anchor, {when}",
+        "",
+        f"{report['cpus']} CPUs shared with other work (load average at the start: {load}: the machine was "
+        "busy, so times are noisy; the ratio is from one run, the two servers alternated round by round). "
+        f"{args.clients} keep-alive clients, {args.rolls} rolls per phase after 300 warm-up rolls; CPU = user + "
+        "system of every process of the server's group (/proc). mtgdice: one process, SQLite log (WAL); "
+        "the anchor: bench/anchor_app.py.",
+        "",
+        "    .venv/bin/python bench/load_web.py " + " ".join(args.argv),
+        "",
+        "| round | server | rooms | CPU ms / roll | rolls/s | p50 / p99 ms |",
+        "|---:|---|---|---:|---:|---:|",
+    ]
+    for position, run in enumerate(report["rounds"]):
+        lines.append(
+            f"| {position // 4 + 1} | {run['server']} | {'a room per client' if run['own_rooms'] else 'one room'} "
+            f"| {run['cpu_ms_per_roll']:.3f} | {run['rolls_per_s']:.0f} | {run['p50_ms']:.1f} / {run['p99_ms']:.1f} |"
+        )
+    lines.append("")
+    for own in (False, True):
+        ratio = best("mtgdice", own) / best("anchor", own)
+        lines.append(
+            f"Best of the rounds, {'a room per client' if own else 'one room'}: mtgdice "
+            f"{best('mtgdice', own):.3f} ms, anchor {best('anchor', own):.3f} ms: **{ratio:.2f}x** (target <= 1.2x)."
+        )
+    return "\n".join(lines) + "\n"
+
+
 def summary_line(run: dict[str, Any]) -> str:
     one, own, fan = run["one_room"], run["own_rooms"], run["fan_out"]
     return (
@@ -369,11 +489,19 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--multi", action="store_true", help="workers against PostgreSQL + Redis (see above)")
     parser.add_argument("--workers", type=lambda text: [int(n) for n in text.split(",")], default=[1, 2, 4])
-    parser.add_argument("--report", help="with --multi: write the Markdown report here")
+    parser.add_argument("--report", help="with --multi or --cpu: write the Markdown report here")
+    parser.add_argument("--cpu", action="store_true", help="CPU per roll against the anchor app (see above)")
+    parser.add_argument("--rounds", type=int, default=2, help="with --cpu: rounds of the two servers")
     args = parser.parse_args()
     args.argv = sys.argv[1:]
     if args.multi:
         run_multi(args)
+        return
+    if args.cpu:
+        text = cpu_markdown(asyncio.run(cpu_async(args)), args)
+        if args.report:
+            Path(args.report).write_text(text, encoding="utf-8")
+        print(text)
         return
     report = asyncio.run(main_async(args))
     if args.json:

@@ -3,13 +3,21 @@
 ``live_server(cards, db)`` starts it on a free loopback port, waits until the front page answers,
 yields ``(url, process)`` and stops it afterwards (a test may kill it first). ``db`` is a SQLite
 file or a ``postgresql://`` address; ``broker`` and ``workers`` are passed on to ``serve``.
+
+The server runs in a process group of its own, and stopping it stops every process of the group
+(``--workers N`` starts N more), also when it misses its start deadline: no worker is left holding
+the output pipe or the port. Its output goes to a temporary file, never a pipe a worker could keep
+open.
 """
 
 from __future__ import annotations
 
+import os
+import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -43,6 +51,7 @@ def start(
     extra = [*(["--broker", broker] if broker else []), *(extra or [])]
     if workers != 1:
         extra += ["--workers", str(workers)]
+    output = tempfile.NamedTemporaryFile(prefix="mtgdice-serve-", suffix=".log", delete=False)  # noqa: SIM115
     process = subprocess.Popen(
         [
             sys.executable,
@@ -61,9 +70,12 @@ def start(
             "0",
             *extra,
         ],
-        stdout=subprocess.PIPE,
+        stdout=output,
         stderr=subprocess.STDOUT,
+        start_new_session=True,  # its own process group: stop() ends the workers with it
     )
+    output.close()
+    _OUTPUT[process.pid] = output.name
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + timeout
     while True:
@@ -73,20 +85,51 @@ def start(
                     return url, process
         except OSError:
             if process.poll() is not None or time.monotonic() > deadline:
+                _end(process)
+                said = printed(process)
                 stop(process)
-                output = process.stdout.read().decode(errors="replace") if process.stdout else ""
-                raise ServerError(f"the server did not start: {output[-2000:]}") from None
+                raise ServerError(f"the server did not start: {said[-2000:]}") from None
             time.sleep(0.1)
 
 
+_OUTPUT: dict[int, str] = {}
+
+
+def printed(process: subprocess.Popen[bytes]) -> str:
+    """What the server printed so far."""
+    path = _OUTPUT.get(process.pid)
+    if path is None:
+        return ""
+    with open(path, "rb") as output:
+        return output.read().decode(errors="replace")
+
+
 def stop(process: subprocess.Popen[bytes]) -> None:
+    """Stop the server and every process of its group: SIGTERM, then SIGKILL after 10 s; its output goes."""
+    _end(process)
+    path = _OUTPUT.pop(process.pid, None)
+    if path is not None:
+        Path(path).unlink(missing_ok=True)
+
+
+def _end(process: subprocess.Popen[bytes]) -> None:
+    group = process.pid  # start_new_session: the group's id is the server's pid
     if process.poll() is None:
-        process.terminate()
+        _signal_group(group, signal.SIGTERM)
         try:
             process.wait(timeout=10)
         except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
+            pass
+    _signal_group(group, signal.SIGKILL)  # workers that outlived their parent, or a server that hung
+    if process.poll() is None:
+        process.wait(timeout=10)
+
+
+def _signal_group(group: int, sent: signal.Signals) -> None:
+    try:
+        os.killpg(group, sent)
+    except (ProcessLookupError, PermissionError):
+        pass
 
 
 @contextmanager

@@ -105,7 +105,11 @@ def start(folder: Path) -> Services:
     _run([str(bindir / "initdb"), "-D", str(data), "-U", PG_USER, "--auth=trust", "-E", "UTF8", "--no-sync"])
     options = f"-p {pg_port} -k {folder} -c listen_addresses=127.0.0.1 -c max_connections=200"
     _run([str(bindir / "pg_ctl"), "-D", str(data), "-o", options, "-l", str(folder / "pg.log"), "-w", "start"])
-    (folder / "services.json").write_text(json.dumps({"pg_data": str(data), "pg_bin": str(bindir)}))
+    (folder / "services.json").write_text(
+        json.dumps(
+            {"pg_data": str(data), "pg_bin": str(bindir), "pg_options": options, "pg_log": str(folder / "pg.log")}
+        )
+    )
     _run(
         [
             str(redis),
@@ -160,6 +164,19 @@ def stop(folder: Path) -> None:
             **_as_user(),  # type: ignore[call-overload]
         )
     shutil.rmtree(folder, ignore_errors=True)
+
+
+def stop_postgres(folder: Path) -> None:
+    """Stop the PostgreSQL of ``folder`` at once (``-m immediate``: as if it crashed), keeping its data."""
+    paths = json.loads((folder / "services.json").read_text())
+    _run([str(Path(paths["pg_bin"]) / "pg_ctl"), "-D", paths["pg_data"], "-m", "immediate", "-w", "stop"])
+
+
+def start_postgres(folder: Path) -> None:
+    """Start the PostgreSQL of ``folder`` again, on its port, with its data."""
+    paths = json.loads((folder / "services.json").read_text())
+    command = [str(Path(paths["pg_bin"]) / "pg_ctl"), "-D", paths["pg_data"], "-o", paths["pg_options"]]
+    _run([*command, "-l", paths["pg_log"], "-w", "start"])
 
 
 def new_database(maintenance: str) -> str:

@@ -22,7 +22,7 @@ import pytest
 from live_server import ServerError, live_server
 from shared_data import shared_path
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
 CHROMIUM = Path(os.environ.get("MTGDICE_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = [
@@ -267,3 +267,83 @@ def test_the_page_has_a_favicon(server: str) -> None:
         assert 'rel="icon" href="/static/favicon.svg"' in page.read().decode()
     with urllib.request.urlopen(server + "/static/favicon.svg", timeout=5) as icon:
         assert icon.status == 200 and icon.read().startswith(b"<svg")
+
+
+def test_the_dice_box_reads_the_notation_the_command_line_reads(server: str, players: tuple[Player, Player]) -> None:
+    from playwright.sync_api import expect
+
+    alice, bob = players
+    _open_room(server, alice, bob)
+    for notation, canonical, word in (
+        ("4d6dl1", "4d6dl1 =", "dropped"),
+        ("6x 4d6kh3 # stats", "6x4d6kh3 # stats =", "#6"),
+    ):
+        count = bob.page.get_by_test_id("roll").count()
+        alice.page.get_by_test_id("dice-input").fill(notation)
+        alice.page.get_by_test_id("dice-input").press("Enter")
+        bob.page.wait_for_function(f"document.querySelectorAll('[data-testid=roll]').length > {count}", timeout=3000)
+        roll = bob.page.get_by_test_id("roll").first
+        expect(roll.get_by_test_id("plain-total")).to_contain_text(canonical)
+        expect(roll.get_by_test_id("plain-dice")).to_contain_text(word)
+    for notation in ("2d6+1", "adv", "3d6r1!"):
+        alice.page.get_by_test_id("dice-input").fill(notation)
+        alice.page.get_by_test_id("dice-input").press("Enter")
+    expect(bob.page.get_by_test_id("plain-total")).to_have_count(5, timeout=3000)
+    expect(alice.page.get_by_test_id("error")).to_have_count(0)
+    assert alice.errors == [] and bob.errors == []
+
+
+def test_counters_and_class_levels_on_the_board(server: str, players: tuple[Player, Player]) -> None:
+    from playwright.sync_api import expect
+
+    alice, bob = players
+    _open_room(server, alice, bob)
+    alice.add_card("barbarian class", "Barbarian Class")
+    alice.add_card("pixie", "Pixie Guide")
+    levels = alice.card("Barbarian Class").get_by_test_id("level").locator("option")
+    assert levels.all_inner_texts() == ["level 1", "level 2", "level 3"]  # only up to the card's levels
+    assert alice.card("Pixie Guide").get_by_test_id("level").count() == 0  # no level selector on a non-Class
+    pixie = alice.card("Pixie Guide")
+    pixie.get_by_test_id("counter-kind").fill("+1/+1")
+    pixie.get_by_test_id("counter-count").fill("2")
+    pixie.get_by_test_id("counter-set").click()
+    expect(alice.card("Pixie Guide").get_by_test_id("counters")).to_have_text("2 +1/+1", timeout=3000)
+    alice.card("Pixie Guide").get_by_test_id("counter-kind").fill("lore")
+    alice.card("Pixie Guide").get_by_test_id("counter-set").click()
+    expect(alice.card("Pixie Guide").get_by_test_id("counters")).to_have_text("2 +1/+1, 1 lore", timeout=3000)
+    expect(bob.page.get_by_test_id("table")).to_contain_text("Pixie Guide (2 +1/+1) (1 lore)", timeout=3000)
+    alice.card("Barbarian Class").get_by_test_id("level").select_option("3")
+    alice.card("Barbarian Class").locator("form", has=alice.page.get_by_test_id("level")).locator("button").click()
+    expect(bob.page.get_by_test_id("table")).to_contain_text("Barbarian Class (level 3)", timeout=3000)
+    assert alice.errors == [] and bob.errors == []
+
+
+def test_bobs_question_leaves_alice_rolling(server: str, players: tuple[Player, Player]) -> None:
+    from playwright.sync_api import expect
+
+    alice, bob = players
+    _open_room(server, alice, bob)
+    bob.add_card("pippa", "Pippa, Duchess of Dice")
+    alice.page.get_by_test_id("roll-d20").click()
+    # The question is Bob's: his page asks him, Alice's says who decides, and both status panels too.
+    expect(bob.page.get_by_test_id("open-question")).to_contain_text("Reroll", timeout=3000)
+    expect(alice.page.get_by_test_id("decider")).to_have_text("Bob", timeout=3000)
+    expect(alice.page.get_by_test_id("deciding").first).to_contain_text("Bob is deciding for Alice", timeout=3000)
+    expect(bob.page.get_by_test_id("deciding").first).to_contain_text("Bob is deciding for Alice", timeout=3000)
+    # Alice rolls on: plain dice (no Magic effect, nothing for Bob to decide) finish at once ...
+    alice.page.get_by_test_id("dice-input").fill("2d6+1")
+    alice.page.get_by_test_id("dice-input").press("Enter")
+    expect(bob.page.get_by_test_id("plain-total")).to_contain_text("2d6+1 =", timeout=3000)
+    # ... and another d20 waits for Bob too, without an error that blames Alice.
+    alice.page.get_by_test_id("roll-d20").click()
+    expect(alice.page.get_by_test_id("waiting")).to_have_count(2, timeout=3000)
+    expect(alice.page.get_by_test_id("error")).to_have_count(0)
+    assert alice.page.get_by_test_id("open-question").count() == 0  # nothing for Alice to answer
+    # Bob answers both; both rolls reach Alice.
+    bob.page.get_by_test_id("open-question").get_by_test_id("answer").filter(has_text="no").click()
+    expect(bob.page.get_by_test_id("open-question")).not_to_contain_text("1 of 2", timeout=3000)
+    bob.page.get_by_test_id("open-question").get_by_test_id("answer").filter(has_text="no").click()
+    expect(alice.page.get_by_test_id("roll")).to_have_count(3, timeout=3000)
+    expect(alice.page.get_by_test_id("waiting")).to_have_count(0, timeout=3000)
+    expect(bob.page.get_by_test_id("open-question")).to_have_count(0, timeout=3000)
+    assert alice.errors == [] and bob.errors == []

@@ -23,6 +23,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 pytest.importorskip("fastapi")
+pytestmark = pytest.mark.timeout(600)  # live servers: a hung one fails this test, not the suite
 from live_server import live_server, start, stop  # noqa: E402
 from mtgdice.web.guard import HEAD_TIMEOUT_S, MAX_BODY, MAX_HEAD  # noqa: E402
 from room_client import Player, post_json  # noqa: E402

@@ -52,7 +52,7 @@ def test_notation_reads_what_dice_bots_read(text: str, canonical: str) -> None:
 
 
 BAD = [
-    ("2x6", "at 'x6'"),
+    ("2x6", "a roll needs dice"),  # 2 times the number 6: no dice
     ("-3d6", "starts with dice"),
     ("3d6+", "ends with a sign"),
     ("d6 d6", "expected + or -"),

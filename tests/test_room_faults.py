@@ -16,6 +16,7 @@ import re
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -23,9 +24,14 @@ from typing import Any
 import pytest
 
 pytest.importorskip("fastapi")
+pytestmark = pytest.mark.timeout(600)  # live servers: a hung one fails this test, not the suite
 
 import room_client as client  # noqa: E402
-from live_server import start, stop  # noqa: E402
+from live_server import (  # noqa: E402
+    printed,  # noqa: E402
+    start,
+    stop,
+)
 from mtgdice.io.record import logged_outcome  # noqa: E402
 from mtgdice.log import open_log  # noqa: E402
 from shared_data import shared_path  # noqa: E402
@@ -156,7 +162,9 @@ def test_a_room_is_back_after_sigkill_and_restart(engine: str, tmp_path: Path, r
         assert after == before  # players, tokens (their cookies), boards, turn, planar cost, the open question
         again = client.post_json(f"{url}/api/rooms/{room['id']}/rolls", client.SPELLBOOK, room["token"])
         assert again["proof"]["commitment"] == room["commitment"]  # the same seed goes on
-        assert again["proof"]["client_seeds"] == ["bobs-own-seed"]
+        # An API roll draws from the API's own stream with its own seed (none); Bob's seed is kept for his rolls.
+        assert again["proof"]["stream"] == "api" and again["proof"]["client_seeds"] == []
+        assert "bobs-own-seed" in bob.get("")
         answered = alice.post("/answer", answer="1")  # the decision asked before the kill
         assert "open-question" not in answered
         nonces = check_log(database, room["id"], {**burst.acknowledged, again["id"]: again})
@@ -334,9 +342,98 @@ def test_sigterm_finishes_in_flight_rolls(tmp_path: Path) -> None:
         burst.wait_for(100)
         server.send_signal(signal.SIGTERM)
         assert server.wait(timeout=30) in (0, -signal.SIGTERM)  # uvicorn re-raises the signal once stopped
-        output = server.stdout.read().decode(errors="replace") if server.stdout else ""
+        output = printed(server)
         assert "every roll in flight was finished" in output, output[-2000:]
         burst.stop()
         check_log(database, room["id"], burst.acknowledged)
     finally:
         stop(server)
+
+
+def test_a_database_outage_is_503_and_nothing_acknowledged_is_lost(tmp_path: Path) -> None:
+    """PostgreSQL stopped (immediate: as a crash) under load, then started again: every answer is
+    200 or 503 (with Retry-After), the server recovers at its first successful reconnect (no 503
+    after the first 200 that follows the restart), no acknowledged roll is lost, every room verifies."""
+    import threading
+    import urllib.error
+    import urllib.request
+
+    import services as servers
+
+    if servers.available() is not None:
+        pytest.skip(str(servers.available()))
+    folder = Path(tempfile.mkdtemp(prefix="mtgdice-outage-"))
+    server = None
+    halt = threading.Event()
+    lock = threading.Lock()
+    answers: list[tuple[float, int, str | None]] = []  # (time, status, Retry-After)
+    acknowledged: dict[str, dict[int, dict[str, Any]]] = {}
+    try:
+        own = servers.start(folder)
+        database = servers.new_database(own.database)
+        url, server = start(cards(), database)
+        rooms = [client.post_json(url + "/api/rooms", {}) for _ in range(3)]
+        for room in rooms:
+            acknowledged[room["id"]] = {}
+
+        def load(room: dict[str, Any]) -> None:
+            body = json.dumps(client.SPELLBOOK).encode()
+            headers = {"Content-Type": "application/json", "Authorization": f"Bearer {room['token']}"}
+            while not halt.is_set():
+                request = urllib.request.Request(
+                    f"{url}/api/rooms/{room['id']}/rolls", data=body, headers=headers, method="POST"
+                )
+                try:
+                    with urllib.request.urlopen(request, timeout=30) as response:
+                        outcome = json.loads(response.read())
+                        with lock:
+                            answers.append((time.monotonic(), response.status, None))
+                            acknowledged[room["id"]][outcome["id"]] = outcome
+                except urllib.error.HTTPError as error:
+                    with lock:
+                        answers.append((time.monotonic(), error.code, error.headers.get("Retry-After")))
+                    time.sleep(0.05)
+
+        threads = [threading.Thread(target=load, args=(room,), daemon=True) for room in rooms for _ in range(2)]
+        for thread in threads:
+            thread.start()
+
+        def wait_for(condition: Any, what: str, limit: float = 120) -> None:
+            deadline = time.monotonic() + limit
+            while not condition():
+                assert time.monotonic() < deadline, f"timed out waiting for {what}"
+                time.sleep(0.02)
+
+        def ok_count() -> int:
+            with lock:
+                return sum(1 for _, status, _ in answers if status == 200)
+
+        wait_for(lambda: ok_count() >= 60, "60 rolls before the outage")
+        servers.stop_postgres(folder)
+        stopped = len(answers)
+        wait_for(lambda: sum(1 for _, status, _ in answers[stopped:] if status == 503) >= 10, "503s in the outage")
+        servers.start_postgres(folder)
+        restarted = time.monotonic()
+        before = ok_count()
+        wait_for(lambda: ok_count() >= before + 60, "60 rolls after the restart")
+        halt.set()
+        for thread in threads:
+            thread.join(timeout=60)
+        statuses = {status for _, status, _ in answers}
+        assert statuses <= {200, 503}, f"answers other than 200 and 503: {sorted(statuses)}"
+        assert all(retry == "1" for _, status, retry in answers if status == 503), "a 503 without Retry-After"
+        after = [(at, status) for at, status, _ in answers if at > restarted]
+        first_ok = next(at for at, status in after if status == 200)
+        late = [status for at, status in after if at > first_ok and status == 503]
+        assert late == [], f"{len(late)} 503s after the server had reconnected"
+        for room in rooms:
+            check_log(database, room["id"], acknowledged[room["id"]])
+            client.post_json(f"{url}/api/rooms/{room['id']}/reveal", {}, room["token"])
+            exported = client.get_json(f"{url}/api/rooms/{room['id']}/log")
+            accepted = verify_cli(tmp_path, exported, f"{room['id']}.json")
+            assert accepted.returncode == 0, accepted.stdout + accepted.stderr
+    finally:
+        halt.set()
+        if server is not None:
+            stop(server)
+        servers.stop(folder)

@@ -18,10 +18,14 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from live_server import start, stop
 from mtgdice.io.record import logged_outcome
 from mtgdice.log import RollLog
 from shared_data import shared_path
+
+pytestmark = pytest.mark.timeout(600)  # a live server: a hung one fails this test, not the suite
 
 
 def _post(url: str, body: dict[str, Any], token: str | None = None) -> dict[str, Any]:

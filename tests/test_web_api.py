@@ -77,10 +77,12 @@ def test_roll_outcome_has_the_resolve_shape_and_its_proof(client: TestClient, ro
     dice = outcome["rolls"][0]["dice"]
     assert len(dice) == 2 and [die["ignored"] for die in dice].count(True) == 1
     assert outcome["proof"] == {
-        "source": "commit-reveal",
+        "source": "commit-reveal/player",
         "nonce": 0,
         "commitment": room["commitment"],
         "client_seeds": [],
+        "stream": "api",
+        "index": 0,
     }
     # Committed to the log before the response: a fresh connection sees it.
     with RollLog(db) as log:
@@ -194,16 +196,17 @@ def test_page_roll_with_a_question_then_answer(client: TestClient, catalog: Any)
     with client.websocket_connect(f"/ws/rooms/{room_id}") as socket:
         asked = client.post(f"/r/{room_id}/roll", data={"kind": "card", "card_id": card_id})
         assert 'data-testid="open-question"' in asked.text
-        busy = client.post(f"/r/{room_id}/roll", data={"kind": "dice", "dice": "d6"})
-        assert busy.status_code == 409
-        answered = client.post(f"/r/{room_id}/answer", data={"answer": "1"})
-        assert answered.status_code == 200 and "open-question" not in answered.text
+        # A decision holds only its own roll: the roller rolls on meanwhile (this d6 asks its own question).
+        meanwhile = client.post(f"/r/{room_id}/roll", data={"kind": "dice", "dice": "d6"})
+        assert meanwhile.status_code == 200 and "2 waiting for you" in meanwhile.text
+        answered = client.post(f"/r/{room_id}/answer", data={"answer": "1", "roller": "p1", "nonce": "0"})
+        assert answered.status_code == 200 and "nonce 0" not in answered.text and "nonce 1" in answered.text
         message = json.loads(socket.receive_text())
         while message["kind"] != "roll":  # the status (next nonce) changed when the question opened
             message = json.loads(socket.receive_text())
     assert message["kind"] == "roll" and 'data-testid="row"' in message["html"]
     exported = client.get(f"/api/rooms/{room_id}/log").json()
-    assert exported["rolls"][0]["request"]["choices"] == [1]
+    assert exported["rolls"][0]["request"]["choices"] == [1] and exported["rolls"][0]["nonce"] == 0
     client.post(f"/r/{room_id}/reveal")
     report = verify_export(client.get(f"/api/rooms/{room_id}/log").json(), cards=catalog)
     assert report.ok, [check.line() for check in report.checks] + list(report.errors)

@@ -18,6 +18,14 @@ from mtgdice.rules.errors import (
     UnknownCardError,
 )
 
+
+class StorageUnavailable(MtgDiceError, ConnectionError):
+    """The database cannot be reached now (down, restarting, out of connections): try again later.
+
+    Nothing was stored by the request that met it; a web server answers 503 with ``Retry-After``.
+    """
+
+
 __all__ = [
     "AmbiguousCardError",
     "CardTextError",
@@ -26,5 +34,6 @@ __all__ = [
     "InputError",
     "MtgDiceError",
     "RollLimitError",
+    "StorageUnavailable",
     "UnknownCardError",
 ]

@@ -30,6 +30,7 @@ COMMANDS = {
     "replay": "mtgdice.cli.log:replay_command",
     "verify": "mtgdice.cli.log:verify_command",
     "serve": "mtgdice.cli.web:serve_command",
+    "db": "mtgdice.cli.web:db_group",
 }
 """Each subcommand and where it lives, ``module:attribute``; a module is imported when its command runs."""
 

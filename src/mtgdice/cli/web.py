@@ -156,3 +156,37 @@ def _check_broker(url: str) -> None:
         client.close()
     except (redis.RedisError, ValueError) as error:
         fail(f"--broker: cannot reach {url[:80]}: {' '.join(str(error).split())[:200]}")
+
+
+@click.group("db", context_settings=CONTEXT)
+def db_group() -> None:
+    """The rooms' and roll log's database: create it and check it before serving."""
+
+
+@click.command("init", context_settings=CONTEXT)
+@click.argument("database", metavar="URL|PATH")
+@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Workers that will share the database (for the connection check).")  # fmt: skip
+def db_init_command(database: str, workers: int) -> None:
+    """Create (or migrate) the schema in DATABASE and check what the role may do there.
+
+    DATABASE is postgresql://user:password@host:port/name, or a SQLite file. Prints one line per
+    check; exit status 0 when the server can run on it, 1 when something is missing (named).
+    """
+    from mtgdice.errors import MtgDiceError
+    from mtgdice.log.store import open_log
+
+    try:
+        with open_log(database) as log:
+            checks = log.role_checks(workers)
+    except MtgDiceError as error:
+        fail(str(error))
+    failed = [check for check in checks if not check.ok]
+    for check in checks:
+        out(f"{'ok  ' if check.ok else 'FAIL'} {check.what}")
+    if failed:
+        raise SystemExit(1)
+    out(f"mtgdice: {log.path} is ready for mtgdice serve")
+
+
+db_group.add_command(db_init_command)

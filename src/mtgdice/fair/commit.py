@@ -23,6 +23,22 @@ A known answer, for verifiers written in other languages (seed bytes 0..31, seed
 >>> [face.value if isinstance(face, PlanarFace) else face for face in faces]
 [3, 6, 2, 'blank', 14]
 
+**Player streams** (rooms' rolls since ``commit-reveal/player``). A face of a room must depend
+on who rolls and which of their rolls it is, not on how many rolls the room made before: with one
+counter per room, whoever holds the seed could shift a player's next faces by inserting a roll of
+their own first. So a room's roll draws from the stream of the player whose request it is
+(``stream``: the player's id, or ``api``), at that player's own roll number ``index`` (0, 1, 2 ...
+over the room's life, in the order of the room's nonces), keyed with that player's own client
+seed only (another player's seed cannot move them either)::
+
+    HMAC-SHA256(key=server_seed, msg=f"player:{stream}:{index}:{cursor}:{client_seed}")
+
+with the same words, cursor and rejection as above (:class:`PlayerSource`). The room's nonce stays
+in the log, one per roll, so that a missing roll is found, but no face depends on it.
+
+>>> [face for face in derive_player_faces(bytes(range(32)), "p1", 0, "alice", [Die(20), Die(6)])]
+[16, 4]
+
 **What a room publishes.** The commitment binds the seed and everything logged before it:
 ``commitment = SHA-256(f"{seed_hash}:{from_nonce}:{covers}")`` (ASCII, lower-case hex), where
 ``seed_hash`` is the seed's SHA-256, ``from_nonce`` the first nonce the seed serves and ``covers``
@@ -246,6 +262,76 @@ class CommitRevealSource:
     def draws_json(self) -> list[DrawJSON]:
         """``draws`` as JSON, the form the roll log stores."""
         return [draw_json(draw) for draw in self.draws]
+
+
+STREAM_SOURCE = "commit-reveal/player"
+"""The source name of a roll drawn from a player's stream (:class:`PlayerSource`)."""
+
+
+def check_stream(stream: str) -> str:
+    """Return ``stream`` if it is a player stream's name (1 to 40 letters, digits, ``_`` or ``-``).
+
+    >>> check_stream("p1")
+    'p1'
+    """
+    plain = stream.replace("_", "").replace("-", "") if isinstance(stream, str) else ""
+    if not isinstance(stream, str) or not 1 <= len(stream) <= 40 or not plain.isalnum():
+        raise InputError("stream", f"{str(stream)[:60]!r} is not a stream name (1 to 40 letters, digits, _ or -)")
+    if not stream.isascii():
+        raise InputError("stream", f"{stream!r} is not a stream name (ASCII letters and digits)")
+    return stream
+
+
+def player_words(server_seed: bytes, stream: str, index: int, client_seed: str) -> Iterator[int]:
+    """The endless stream of 32-bit words for a player's roll number ``index`` (cursor 0, 1, 2 ...)."""
+    cursor = 0
+    while True:
+        message = f"player:{stream}:{index}:{cursor}:{client_seed}".encode("ascii")
+        block = hmac.new(server_seed, message, hashlib.sha256).digest()
+        for offset in range(0, len(block), 4):
+            yield int.from_bytes(block[offset : offset + 4], "big")
+        cursor += 1
+
+
+class PlayerSource(CommitRevealSource):
+    """A commit-reveal ``DiceSource`` on a player's own stream: faces depend on the seed, the
+    player (``stream``), their roll number ``index`` and their own client seed, never on the room's
+    ``nonce`` (which it carries for the log).
+
+    >>> source = PlayerSource(bytes(32), "p1", 4, "alice", nonce=9)
+    >>> [source.roll(Die(20)) for _ in range(2)] == derive_player_faces(bytes(32), "p1", 4, "alice", [Die(20)] * 2)
+    True
+    >>> source.client_seeds, source.name
+    (('alice',), 'commit-reveal/player')
+    """
+
+    name = STREAM_SOURCE
+
+    def __init__(
+        self,
+        server_seed: bytes,
+        stream: str,
+        index: int,
+        client_seed: str = "",
+        nonce: int = 0,
+        commitment: str | None = None,
+    ) -> None:
+        if client_seed:
+            check_client_seed(client_seed)
+        if not isinstance(index, int) or isinstance(index, bool) or index < 0:
+            raise InputError("index", f"expected a whole number 0 or more, got {index!r}")
+        super().__init__(server_seed, (client_seed,) if client_seed else (), nonce, commitment)
+        self.stream = check_stream(stream)
+        self.index = index
+        self._stream = player_words(server_seed, self.stream, index, client_seed)
+
+
+def derive_player_faces(
+    server_seed: bytes, stream: str, index: int, client_seed: str, dice: Sequence[Die]
+) -> list[Face]:
+    """The faces of roll number ``index`` of ``stream``, in order (what ``verify`` recomputes)."""
+    source = PlayerSource(server_seed, stream, index, client_seed)
+    return [source.roll(die) for die in dice]
 
 
 def derive_faces(server_seed: bytes, client_seeds: Sequence[str], nonce: int, dice: Sequence[Die]) -> list[Face]:

@@ -56,6 +56,8 @@ class SourceKind(enum.Enum):
     SEEDED = "seeded"
     SCRIPTED = "scripted"
     COMMIT_REVEAL = "commit-reveal"
+    PLAYER_STREAM = "commit-reveal/player"
+    """Commit-reveal on the roller's own stream (``mtgdice.fair.commit.PlayerSource``)."""
 
     @classmethod
     def named(cls, name: str, field: str = "source") -> SourceKind:
@@ -126,7 +128,7 @@ class Provenance:
         proof = None
         if isinstance(source, CommitRevealSource):
             proof = Proof(source.commitment, tuple(source.client_seeds), source.nonce)
-        elif kind is SourceKind.COMMIT_REVEAL:
+        elif kind in (SourceKind.COMMIT_REVEAL, SourceKind.PLAYER_STREAM):
             raise InputError("source", "a commit-reveal roll needs the commit-reveal source that drew it")
         return cls(
             kind,

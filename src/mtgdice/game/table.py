@@ -54,6 +54,7 @@ from mtgdice.rules import (
     check_planar_action,
 )
 from mtgdice.text.notation import dice_text as notation_text
+from mtgdice.text.notation import instruction_text, parse_plain
 
 MAX_PLAYERS = 8
 MAX_CARDS_PER_PLAYER = 60
@@ -346,8 +347,10 @@ class Game:
             _, card = self.find_card(player_id, spec.card_id)
             request = replace(base, card=card.ref(), roll=spec.roll)
         elif spec.kind == "dice":
-            dice_text(spec.dice)  # refuse what a table does not roll before anything else
-            request = replace(base, kind=RollKind.DICE, notation=spec.dice.strip().lower())
+            # One reader of notation: what a card could print is a Magic roll on the board, the rest plain dice.
+            plain = parse_plain(spec.dice)
+            magic = instruction_text(plain, max_count=20) is not None
+            request = replace(base, kind=RollKind.DICE if magic else RollKind.PLAIN, notation=plain.notation)
         elif spec.kind == "planar":
             request = replace(base, kind=RollKind.PLANAR, action=spec.cause == "action")
         else:

@@ -179,28 +179,41 @@ def _flip_execution_json(execution: FlipExecution) -> JSONObject:
 def plain_json(result: PlainResult) -> JSONObject:
     """The outcome object of a plain roll (``"kind": "plain"``; a card roll has ``rolls``).
 
+    ``terms`` lists every repetition's terms in order (each with ``set``, from 0, when the roll is
+    repeated); ``total`` is the roll's total, and a repeated roll also has ``totals``.
+
     >>> from mtgdice.rules.plain import DiceGroup, PlainRoll, roll_plain
     >>> from mtgdice.rules.sources import ScriptedSource
     >>> plain_json(roll_plain(PlainRoll((DiceGroup(1, 20),)), ScriptedSource([7])))["total"]
     7
     """
     terms: list[JSON] = []
-    for term in result.terms:
-        if isinstance(term, GroupResult):
-            sides: int | str = "F" if term.group.fudge else term.group.sides
-            terms.append(
-                {
-                    "dice": term.group.notation,
-                    "sign": term.group.sign,
-                    "rolls": [
-                        {"sides": sides, "face": die.value, "kept": die.kept, "index": die.index} for die in term.dice
-                    ],
-                    "value": term.value,
-                }
-            )
-        else:
-            terms.append({"number": term.value, "sign": term.sign})
-    return {"kind": "plain", "notation": result.roll.notation, "terms": terms, "total": result.total}
+    repeated = len(result.sets) > 1
+    for number, term_results in enumerate(result.sets):
+        for term in term_results:
+            item: JSONObject
+            if isinstance(term, GroupResult):
+                sides: int | str = "F" if term.group.fudge else term.group.sides
+                rolls: list[JSON] = []
+                for die in term.dice:
+                    shown: JSONObject = {"sides": sides, "face": die.value, "kept": die.kept, "index": die.index}
+                    if die.rerolled:
+                        shown["rerolled"] = True
+                    if die.exploded:
+                        shown["exploded"] = True
+                    rolls.append(shown)
+                item = {"dice": term.group.notation, "sign": term.group.sign, "rolls": rolls, "value": term.value}
+            else:
+                item = {"number": term.value, "sign": term.sign}
+            if repeated:
+                item["set"] = number
+            terms.append(item)
+    data: JSONObject = {"kind": "plain", "notation": result.roll.notation, "terms": terms, "total": result.total}
+    if repeated:
+        data["totals"] = list(result.totals)
+    if result.roll.label is not None:
+        data["label"] = result.roll.label
+    return data
 
 
 def outcome_json(outcome: Outcome) -> JSONObject:

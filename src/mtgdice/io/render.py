@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from mtgdice.rules.dice import DieRoll, Fate
-from mtgdice.rules.plain import GroupResult, PlainResult
+from mtgdice.rules.plain import GroupResult, PlainDie, PlainResult
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -64,7 +64,8 @@ def die_text(roll: DieRoll) -> Text:
 
 
 def plain_lines(result: PlainResult) -> list[tuple[str, str | None]]:
-    """A plain roll as lines of ``(text, style)``: the total first, then each term's dice.
+    """A plain roll as lines of ``(text, style)``: the total first (each total of a repeated
+    roll), then each term's dice: dropped, rerolled-away and exploded dice are named.
 
     >>> from mtgdice.rules import ScriptedSource
     >>> from mtgdice.rules.plain import roll_plain
@@ -74,25 +75,46 @@ def plain_lines(result: PlainResult) -> list[tuple[str, str | None]]:
     4d6dl1+2 = 15  (plain dice: no card, no Magic effect)
       4d6dl1: 3, 1 dropped, 6, 4 = 13
       +2
+    >>> for text, _ in plain_lines(roll_plain(parse_plain("2x d6r1!"), ScriptedSource([1, 6, 2, 4]))):
+    ...     print(text)
+    2xd6r1! = 8, 4  (plain dice: no card, no Magic effect)
+      #1 d6r1!: 1 rerolled, 6, 2 exploded = 8
+      #2 d6r1!: 4 = 4
     """
+    totals = ", ".join(str(total) for total in result.totals)
     lines: list[tuple[str, str | None]] = [
-        (f"{result.roll.notation} = {result.total}  (plain dice: no card, no Magic effect)", "bold")
+        (f"{result.roll.notation} = {totals}  (plain dice: no card, no Magic effect)", "bold")
     ]
-    single = len(result.terms) == 1 and isinstance(result.terms[0], GroupResult) and len(result.terms[0].dice) == 1
-    if single:
-        return lines
-    for position, term in enumerate(result.terms):
-        if isinstance(term, GroupResult):
-            sign = "-" if term.group.sign < 0 else ("+" if position else "")
-            faces = ", ".join(
-                (f"{die.value:+d}" if term.group.fudge and die.value else str(die.value))
-                + ("" if die.kept else " dropped")
-                for die in term.dice
-            )
-            lines.append((f"  {sign}{term.group.notation}: {faces} = {term.value}", None))
-        else:
-            lines.append((f"  {'-' if term.sign < 0 else '+'}{term.value}", None))
+    repeated = len(result.sets) > 1
+    for number, terms in enumerate(result.sets):
+        single = len(terms) == 1 and isinstance(terms[0], GroupResult) and len(terms[0].dice) == 1
+        if single and not repeated:
+            return lines
+        prefix = f"#{number + 1} " if repeated else ""
+        for position, term in enumerate(terms):
+            lead = "  " + (prefix if position == 0 else " " * len(prefix))
+            if isinstance(term, GroupResult):
+                sign = "-" if term.group.sign < 0 else ("+" if position else "")
+                faces = ", ".join(plain_die_label(die, term.group.fudge) for die in term.dice)
+                lines.append((f"{lead}{sign}{term.group.notation}: {faces} = {term.value}", None))
+            else:
+                lines.append((f"{lead}{'-' if term.sign < 0 else '+'}{term.value}", None))
     return lines
+
+
+def plain_die_label(die: PlainDie, fudge: bool = False) -> str:
+    """One die of a plain roll: its value ("+1" for a Fudge die), then "rerolled", "dropped" or
+    "exploded" (drawn because the die before it exploded).
+
+    >>> plain_die_label(PlainDie(0, 3, 3, kept=False)), plain_die_label(PlainDie(1, 3, 1), fudge=True)
+    ('3 dropped', '+1')
+    """
+    text = f"{die.value:+d}" if fudge and die.value else str(die.value)
+    if die.rerolled:
+        return text + " rerolled"
+    if die.exploded:
+        text += " exploded"
+    return text if die.kept else text + " dropped"
 
 
 def execution_table(execution: Execution, instruction: RollInstruction, number: int) -> Table:

@@ -260,6 +260,14 @@ class RoomTransaction:
         self.log._release(self, failed=True)
 
 
+@dataclass(frozen=True, slots=True)
+class RoleCheck:
+    """One line of ``mtgdice db init``: what was checked, and whether it holds."""
+
+    what: str
+    ok: bool
+
+
 class SqlLog:
     """The queries of the roll log and the rooms, over a connection a subclass provides.
 
@@ -272,6 +280,13 @@ class SqlLog:
     shared = False
     """Whether other processes write this database too (then rooms are locked and read fresh)."""
     _UNIQUE_ERRORS: tuple[type[BaseException], ...] = ()
+    _UNAVAILABLE_ERRORS: tuple[type[BaseException], ...] = ()
+
+    def unavailable(self, error: BaseException) -> bool:
+        """Whether ``error`` means the database cannot be reached now (try again later), not a bad request."""
+        from mtgdice.errors import StorageUnavailable
+
+        return isinstance(error, (StorageUnavailable, *self._UNAVAILABLE_ERRORS))
 
     def _reading(self) -> AbstractContextManager[Sql]:
         raise NotImplementedError
@@ -300,6 +315,20 @@ class SqlLog:
         with self._reading() as sql:
             sql.execute("SELECT 1").fetchall()
         return "ok"
+
+    def role_checks(self, workers: int = 1) -> builtins.list[RoleCheck]:
+        """What ``mtgdice db init`` reports: the schema is current, and the connection may read and write it."""
+        versions = self.schema_versions()
+        checks = [RoleCheck(f"schema version {versions[-1] if versions else 0} (this mtgdice: {SCHEMA_VERSION})",
+                            bool(versions) and versions[-1] == SCHEMA_VERSION)]  # fmt: skip
+        with self._reading() as sql:
+            for table in ("rolls", "commitments", "rooms", "schema_version"):
+                try:
+                    sql.execute(f"SELECT count(*) FROM {table}").fetchone()  # noqa: S608 - fixed names
+                    checks.append(RoleCheck(f"table {table} can be read", True))
+                except Exception as error:  # reported: this is the check
+                    checks.append(RoleCheck(f"table {table} can be read: {' '.join(str(error).split())[:120]}", False))
+        return checks
 
     def schema_versions(self) -> builtins.list[int]:
         """The schema versions applied, in order (the last is :data:`SCHEMA_VERSION`)."""
@@ -796,6 +825,7 @@ class RollLog(SqlLog):
     """
 
     _UNIQUE_ERRORS = (sqlite3.IntegrityError,)
+    _UNAVAILABLE_ERRORS = (sqlite3.OperationalError,)  # locked past the busy timeout, disk I/O
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)

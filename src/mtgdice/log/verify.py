@@ -2,7 +2,10 @@
 
 For each commit-reveal roll: (a) its commitment's revealed seed is the one committed to, (b) every
 face in ``faces`` is the one the seed, the client seeds and the nonce give
-(:func:`mtgdice.fair.derive_faces`), (c) the dice of ``outcome`` show exactly those faces, in
+(:func:`mtgdice.fair.derive_faces`) — for a roll on a player's stream (source
+``commit-reveal/player``) the one the seed, the roller (``by``), the roller's roll number and their
+own client seed give (:func:`mtgdice.fair.derive_player_faces`), the roll number being how many
+rolls of the same ``by`` the room logged at lower nonces — (c) the dice of ``outcome`` show exactly those faces, in
 order, (d) the request resolved again with those faces and the recorded answers gives the
 recorded outcome, every field of it (results, rows, ignored dice, modifiers, triggers, stored
 results, decisions: :func:`mtgdice.log.replay.replay_roll`; cards named from the card data need
@@ -43,7 +46,15 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from mtgdice.errors import InputError, MtgDiceError
-from mtgdice.fair.commit import GENESIS, Draw, commitment, derive_faces, seed_matches
+from mtgdice.fair.commit import (
+    GENESIS,
+    STREAM_SOURCE,
+    Draw,
+    commitment,
+    derive_faces,
+    derive_player_faces,
+    seed_matches,
+)
 from mtgdice.fair.verdict import RollCheck, Status, VerifyReport
 from mtgdice.io import record as codec
 from mtgdice.io.record import CARD_HASH, card_hash, card_refs, roll_hash
@@ -125,17 +136,24 @@ def _owner(roll: Mapping[str, Any], nonce: int, commitments: Sequence[_Commitmen
     return owners[0]
 
 
-def _check_faces(roll: Mapping[str, Any], owner: _Commitment) -> str | None:
-    """Why the roll's faces are not what the revealed seed gives (None: they are). The faces are read
-    strictly (``7.0`` or ``true`` is no face); the dice its outcome shows are checked by resolving it
-    again with them."""
+def _check_faces(roll: Mapping[str, Any], owner: _Commitment, index: int | None = None) -> str | None:
+    """Why the roll's faces are not what the revealed seed gives (None: they are). ``index`` is the
+    roll's number on its roller's own stream (None: the room's nonce derives its faces). The faces are
+    read strictly (``7.0`` or ``true`` is no face); the dice its outcome shows are checked by resolving
+    it again with them."""
     if not owner.seed_ok:
         return f"the revealed seed does not hash to {owner.short}"
     assert owner.seed is not None
     try:
         logged = codec.from_export(roll)
         dice = [Die(None) if sides == "planar" else Die(sides) for sides, _ in logged.faces]
-        drawn = derive_faces(owner.seed, logged.client_seeds, int(roll["nonce"]), dice)
+        if index is None:
+            drawn = derive_faces(owner.seed, logged.client_seeds, int(roll["nonce"]), dice)
+        else:
+            if len(logged.client_seeds) > 1:
+                raise InputError("client_seeds", "a roll on a player's stream has at most its roller's own seed")
+            own = logged.client_seeds[0] if logged.client_seeds else ""
+            drawn = derive_player_faces(owner.seed, str(roll.get("by")), index, own, dice)
     except MtgDiceError as error:
         return str(error)
     for position, ((sides, face), derived) in enumerate(zip(logged.faces, drawn, strict=True)):
@@ -185,7 +203,11 @@ def _resolve_again(roll: Mapping[str, Any], cards: CardSource | None) -> tuple[S
 
 
 def _check_roll(
-    roll: Mapping[str, Any], commitments: Sequence[_Commitment], seen: dict[tuple[str, int], Any], cards: Any
+    roll: Mapping[str, Any],
+    commitments: Sequence[_Commitment],
+    seen: dict[tuple[str, int], Any],
+    cards: Any,
+    index: int | None = None,
 ) -> tuple[RollCheck, _Commitment | None]:
     roll_id, nonce = roll.get("id"), roll.get("nonce")
 
@@ -193,7 +215,7 @@ def _check_roll(
         return RollCheck(roll_id, nonce, status, reason), owner
 
     source = roll.get("source", "commit-reveal")
-    if nonce is None or source != "commit-reveal":
+    if nonce is None or source not in ("commit-reveal", STREAM_SOURCE):
         found = _resolve_again(roll, cards)
         if found is not None:
             return verdict(*found)
@@ -210,13 +232,31 @@ def _check_roll(
     seen[key] = roll_id
     if owner.seed is None:
         return verdict(Status.UNVERIFIABLE, f"until reveal ({owner.short})", owner)
-    wrong = _check_faces(roll, owner)
+    if source == STREAM_SOURCE and index is None:
+        reason = f"a roll on a player's stream needs its roller in 'by', got {roll.get('by')!r}"
+        return verdict(Status.BAD, reason, owner)
+    wrong = _check_faces(roll, owner, index)
     if wrong is not None:
         return verdict(Status.BAD, wrong, owner)
     found = _resolve_again(roll, cards)
     if found is not None:
         return verdict(*found, owner)
     return verdict(Status.VERIFIED, "", owner)
+
+
+def _stream_indices(rolls: Sequence[Mapping[str, Any]], room: Any) -> dict[int, int]:
+    """Each stream roll's roll number in its roller's stream: how many rolls of the same room and
+    ``by`` have lower nonces (by position in ``rolls``; rolls without a stream or a whole nonce are left out)."""
+    streams: dict[tuple[Any, str], list[tuple[int, int]]] = {}
+    for position, roll in enumerate(rolls):
+        nonce, by = roll.get("nonce"), roll.get("by")
+        if roll.get("source") == STREAM_SOURCE and isinstance(by, str) and isinstance(nonce, int) and _whole(nonce):
+            streams.setdefault((roll.get("room", room), by), []).append((int(nonce), position))
+    indices: dict[int, int] = {}
+    for members in streams.values():
+        for index, (_, position) in enumerate(sorted(members)):
+            indices[position] = index
+    return indices
 
 
 @dataclass(slots=True)
@@ -391,8 +431,10 @@ def verify_export(
     for i, roll in enumerate(rolls):
         if not isinstance(roll, Mapping):
             raise InputError(f"rolls[{i}]", "expected an object {id, nonce, client_seeds, request, outcome, faces}")
+    indices = _stream_indices(rolls, data.get("room"))
+    for i, roll in enumerate(rolls):
         room_commitments = [c for c in commitments if c.room == roll.get("room", data.get("room"))]
-        check, owner = _check_roll(roll, room_commitments, seen, cards)
+        check, owner = _check_roll(roll, room_commitments, seen, cards, indices.get(i))
         checks.append(check)
         owners.append(owner)
     rooms: dict[Any, _Room] = {}

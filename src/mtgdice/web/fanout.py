@@ -208,6 +208,10 @@ class LocalBroker:
     async def publish(self, room: str, seq: int, messages: list[str]) -> None:
         self.fanout.deliver(room, seq, messages)
 
+    def wants(self, room: str) -> bool:
+        """Whether a socket of this process listens to ``room`` (else there is nothing to render)."""
+        return room in self.fanout.rooms
+
     async def subscribe(self, room: str) -> None:
         return None
 

@@ -11,9 +11,10 @@ Two layers, both before any route runs (so a refused request has spent nothing, 
   counted as it streams (a chunked body too): past ``max_body`` bytes it is 413, not read past
   :data:`BODY_TIMEOUT_S` it is 408. Per client address, token buckets (:class:`Buckets`): every
   request (``rate``, ``burst``: 429), and quotas on what costs most (:data:`QUOTAS`: rooms
-  created, rolls and odds, exports of a room log). A client's bucket is forgotten only when it is
-  the one least recently seen among :data:`MAX_CLIENTS` (so no client, and never all of them,
-  gets a fresh allowance because others came). Refusals are one line of JSON, ``{"error": "..."}``.
+  created, rolls and odds, exports of a room log), kept by a :class:`~mtgdice.web.limits.Limits`:
+  this process's own, or shared by every worker through Redis. A client's bucket is forgotten
+  only when it is the one least recently seen among :data:`MAX_CLIENTS` (so no client, and never
+  all of them, gets a fresh allowance because others came). Refusals are one line of JSON, ``{"error": "..."}``.
   Static files and websocket frames are not counted; opening a websocket is.
 
 The client address is the connection's, unless uvicorn was told which proxies to trust
@@ -27,13 +28,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping
-from dataclasses import dataclass
 from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+from mtgdice.web.limits import MAX_CLIENTS, Buckets, Limits, LocalLimits, Quota
+
+__all__ = ["MAX_CLIENTS", "QUOTAS", "Buckets", "Guard", "LimitedHttpProtocol", "Quota", "quota_for"]
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -49,24 +51,6 @@ HEAD_TIMEOUT_S = 10.0
 """Seconds a client has to send a whole request head (from the connection, or the request's first byte)."""
 BODY_TIMEOUT_S = 10.0
 """Seconds a client has to send a whole body once its head is in."""
-MAX_CLIENTS = 10_000
-"""Client addresses whose buckets are kept; the least recently seen is forgotten first."""
-
-
-@dataclass(frozen=True, slots=True)
-class Quota:
-    """A token bucket: ``burst`` at once, then ``rate`` per second."""
-
-    rate: float
-    burst: int
-    what: str
-
-    def refusal(self) -> str:
-        return f"quota: more than {self.burst} {self.what} at once from one client; {self.pace()}"
-
-    def pace(self) -> str:
-        every = 1 / self.rate
-        return f"one more every {every:g} s" if every < 120 else f"one more every {every / 60:g} minutes"
 
 
 QUOTAS: Mapping[str, Quota] = {
@@ -111,34 +95,13 @@ async def send_error(send: Send, status: int, message: str, headers: tuple[tuple
     await send({"type": "http.response.body", "body": body})
 
 
-class Buckets:
-    """Token buckets by client address, at most ``size`` of them (least recently seen forgotten first).
+def guard_quotas(rate: float, burst: int, quotas: Mapping[str, Quota] = QUOTAS) -> dict[str, Quota]:
+    """Every bucket the guard keeps: ``requests`` (``rate``, ``burst``) and the quotas.
 
-    A bucket left alone refills to ``burst``, so forgetting the least recently seen one almost
-    always forgets a full one: what it allows does not change.
-
-    >>> buckets = Buckets(Quota(1.0, 2, "tries"), size=2)
-    >>> [buckets.take("a", now=0.0) for _ in range(3)], buckets.take("a", now=1.0)
-    ([True, True, False], True)
-    >>> buckets.take("b", now=1.0), buckets.take("c", now=1.0), list(buckets.seen)
-    (True, True, ['b', 'c'])
+    >>> sorted(guard_quotas(20, 60))
+    ['export', 'requests', 'rooms', 'work']
     """
-
-    def __init__(self, quota: Quota, size: int = MAX_CLIENTS) -> None:
-        self.quota = quota
-        self.size = size
-        self.seen: OrderedDict[str, tuple[float, float]] = OrderedDict()
-
-    def take(self, client: str, now: float | None = None) -> bool:
-        """Spend one token of ``client``'s bucket; False when it is empty."""
-        now = time.monotonic() if now is None else now
-        tokens, last = self.seen.pop(client, (float(self.quota.burst), now))
-        tokens = min(float(self.quota.burst), tokens + (now - last) * self.quota.rate)
-        allowed = tokens >= 1
-        self.seen[client] = (tokens - 1 if allowed else tokens, now)
-        while len(self.seen) > self.size:
-            self.seen.popitem(last=False)
-        return allowed
+    return {"requests": Quota(rate if rate > 0 else 1.0, burst, "requests"), **quotas}
 
 
 _WORK_PAGES = frozenset({("POST", "roll"), ("POST", "answer"), ("GET", "odds")})
@@ -177,25 +140,25 @@ class Guard:
         burst: int = 60,
         quotas: Mapping[str, Quota] = QUOTAS,
         body_timeout: float = BODY_TIMEOUT_S,
+        limits: Limits | None = None,
     ) -> None:
         self.app = app
         self.max_body = max_body
         self.rate = rate
         self.body_timeout = body_timeout
-        self._requests = Buckets(Quota(rate, burst, "requests")) if rate > 0 else None
-        self._quotas = {name: Buckets(quota) for name, quota in quotas.items()} if rate > 0 else {}
+        self.limits = limits if limits is not None else LocalLimits(guard_quotas(rate, burst, quotas))
+        self.on = rate > 0
 
-    def _refusal(self, scope: Scope, client: str) -> str | None:
+    async def _refusal(self, scope: Scope, client: str) -> str | None:
         path: str = scope.get("path", "")
-        if path.startswith("/static/") or self._requests is None:
+        if path.startswith("/static/") or not self.on:
             return None
-        if not self._requests.take(client):
+        if not await self.limits.take("requests", client):
             return f"rate limit: more than {self.rate:g} requests per second from one client; wait a moment"
         if scope["type"] == "http":
             name = quota_for(scope.get("method", ""), path)
-            buckets = self._quotas.get(name) if name is not None else None
-            if buckets is not None and not buckets.take(client):
-                return buckets.quota.refusal()
+            if name is not None and name in self.limits.quotas and not await self.limits.take(name, client):
+                return self.limits.quotas[name].refusal()
         return None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -203,7 +166,7 @@ class Guard:
             await self.app(scope, receive, send)
             return
         client = (scope.get("client") or ("?", 0))[0]
-        refused = self._refusal(scope, client)
+        refused = await self._refusal(scope, client)
         if refused is not None:
             if scope["type"] == "websocket":
                 await send({"type": "websocket.close", "code": 1008})

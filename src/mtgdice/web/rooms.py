@@ -8,28 +8,35 @@ last committed record, and the :class:`~mtgdice.game.Game` built from it, which 
 Every change is an *action* run on a :class:`Table` (a working copy of the record) inside a batch,
 by one runner task per room (so a client that goes away never cuts a batch short):
 
-1. the actions waiting for the room run one after another on one table, in the order they came,
-   all in one worker thread (:mod:`mtgdice.web.work`: one hand-over per batch, not per roll; the
-   table is the batch's own, pages read the committed game). An action that resolves dice has
-   two steps: the resolution, pure, within its request's budget and deadline, and then what it
-   changes, unless its caller has given up. A roll resolves with the dice of the room's next nonce and the answers
-   given so far; only once it has an outcome does it take the nonce
-   (:meth:`mtgdice.fair.Room.next_source`), so a roll refused, over its budget or given up on at
-   its deadline spends nothing and leaves no gap. An open decision reserves the nonce and is kept
-   as a :class:`PendingRoll` (each answer re-resolves the roll from the start with the same seed,
-   client seeds and nonce — so the same faces — until nothing is open; answers still open at a
-   reveal take the defaults, as the JSON ``choices`` do, and a roll that then fails to resolve is
-   logged as refused, with its reason, so its nonce is accounted for); a finished roll is logged
-   with the hash that continues the room's chain, the player whose request spent its nonce, its
-   board by card name and text hash, and applied to the game;
+1. the room's transaction is begun and the actions waiting for the room run one after another on
+   one table, in the order they came, all in one worker thread (:mod:`mtgdice.web.work`: one
+   hand-over per batch, not per roll; the table is the batch's own, pages read the committed
+   game). An action that resolves dice has two steps: the resolution, pure, within its
+   request's budget and deadline, and then what it changes, unless its caller has given up. A
+   roll resolves with its roller's dice — the room's next nonce, and the roller's own stream,
+   roll number and client seed
+   (:meth:`Table.source_for`, :class:`mtgdice.fair.PlayerSource`: no other player's roll or seed
+   moves them) — and the answers given so far; only once it has an outcome does it take them
+   (:meth:`Table.take`), so a roll refused, over its budget or given up on at its deadline spends
+   nothing and leaves no gap. An open decision reserves them and is kept as a
+   :class:`PendingRoll` that holds only its own roll: its roller and everyone else roll on (up to
+   :data:`MAX_WAITING` waiting rolls per roller), and the decision is its decider's to answer
+   (each answer re-resolves the roll from the start with the same dice — so the same faces —
+   until nothing is open; answers still open at a reveal take the defaults, as the JSON
+   ``choices`` do, and a roll that then fails to resolve is logged as refused, with its reason,
+   so its nonce is accounted for); a finished roll is logged with the hash that continues the
+   room's chain, the player whose request spent its nonce, its board by card name and text hash,
+   and applied to the game;
 2. the batch's rolls, reveals and the room's new state are written in one transaction
    (:meth:`~mtgdice.log.store.SqlLog.begin_room`): all of them or none. With PostgreSQL the room's
    row is locked before the batch starts, so a batch always starts from the latest state whichever
    worker wrote it, and two workers never hand out the same nonce;
-3. after the commit, the new record becomes the room's state, the batch's events are rendered once
-   and published with the room's new version (:mod:`mtgdice.web.fanout`), then callers get their
-   results. A roll is in the log before anyone hears of it. If the commit fails, nothing of the
-   batch happened: every caller gets the error and the room is read again from the database.
+3. after the commit (in a thread of its own: commits of rooms that finish together share one),
+   the new record becomes the room's state, the batch's events are rendered once and published
+   with the room's new version (:mod:`mtgdice.web.fanout`; not rendered when no socket anywhere
+   can hear them), then callers get their results. A roll is in the log before anyone hears of
+   it. If the commit fails, nothing of the batch happened: every caller gets the error and the
+   room is read again from the database.
 
 Rolls that arrive together share one batch and so one commit. An action refused (bad input, a
 question open, the deadline) changes nothing and fails alone. A caller waits for its action until
@@ -51,7 +58,7 @@ import logging
 import secrets
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, Generic, Protocol, TypeVar
@@ -59,7 +66,7 @@ from typing import Any, Generic, Protocol, TypeVar
 import anyio
 
 from mtgdice.errors import InputError, MtgDiceError
-from mtgdice.fair.commit import CommitRevealSource, Reveal, Room, check_client_seed
+from mtgdice.fair.commit import CommitRevealSource, PlayerSource, Reveal, Room, check_client_seed
 from mtgdice.game import Game, Pending, Roll, RollSpec
 from mtgdice.game.choices import Question
 from mtgdice.game.request import (
@@ -73,10 +80,11 @@ from mtgdice.game.request import (
     resolve_prepared,
 )
 from mtgdice.game.snapshot import GameState, pending_from_json, pending_json, state_from_json, state_json
-from mtgdice.game.table import RollKindName
+from mtgdice.game.table import MAX_PLAYERS, RollKindName
 from mtgdice.io.jsonio import request_from_json
 from mtgdice.log import LogEntry, LoggedRoll, RevealStep, SqlLog, StoredRoom
 from mtgdice.log.replay import record_of
+from mtgdice.log.store import RoomTransaction
 from mtgdice.rules import ScriptedChooser
 from mtgdice.rules.budget import WEB_BUDGET, Budget, Meter
 from mtgdice.web.work import WorkPool, late, remaining
@@ -92,6 +100,8 @@ FEED = 50
 STATE_FORMAT = 1
 BATCH_FOLLOW_S = 0.5
 """How long the actions after a batch's first applied one may take together (see ``Rooms._steps``)."""
+MAX_WAITING = 8
+"""Rolls of one player that may wait for decisions at once (more: answer or wait first)."""
 EMPTY_ROOM_S = 10 * 60
 """A room no player joined and nobody rolled in is deleted after this long."""
 
@@ -120,14 +130,22 @@ def token_hash(token: str) -> str:
 @dataclass(frozen=True, slots=True)
 class PendingRoll:
     """A roll waiting for answers: the game's open decision and its fixed dice (seed, client seeds,
-    nonce) and the commitment it is logged under (None: made before commitments covered the chain,
-    so the seed's hash)."""
+    nonce; the roller's ``stream`` and roll number ``index``, :class:`mtgdice.fair.PlayerSource`;
+    None: a roll made before rooms had player streams) and the commitment it is logged under
+    (None: made before commitments covered the chain, so the seed's hash). A roller may have
+    several; each is known by its roller and nonce (:attr:`key`)."""
 
     roll: Pending
     server_seed: bytes
     client_seeds: tuple[str, ...]
     nonce: int
     commitment: str | None = None
+    stream: str | None = None
+    index: int = 0
+
+    @property
+    def key(self) -> tuple[str, int]:
+        return (self.roller, self.nonce)
 
     @property
     def question(self) -> Question:
@@ -138,29 +156,41 @@ class PendingRoll:
         return self.roll.player
 
     def source(self) -> CommitRevealSource:
-        return CommitRevealSource(self.server_seed, self.client_seeds, self.nonce, self.commitment)
+        if self.stream is None:
+            return CommitRevealSource(self.server_seed, self.client_seeds, self.nonce, self.commitment)
+        seed = self.client_seeds[0] if self.client_seeds else ""
+        return PlayerSource(self.server_seed, self.stream, self.index, seed, self.nonce, self.commitment)
 
 
 @dataclass(frozen=True, slots=True)
 class Proof:
-    """What a player checks a roll against: the commitment, the client seeds and the nonce."""
+    """What a player checks a roll against: the commitment, the client seeds and the nonce; for a
+    roll on a player's stream, the stream and its roll number there."""
 
     source: str
     nonce: int
     commitment: str
     client_seeds: tuple[str, ...]
+    stream: str | None = None
+    index: int | None = None
 
     @classmethod
     def of(cls, source: CommitRevealSource) -> Proof:
+        if isinstance(source, PlayerSource):
+            seeds = tuple(source.client_seeds)
+            return cls(source.name, source.nonce, source.commitment, seeds, source.stream, source.index)
         return cls(source.name, source.nonce, source.commitment, tuple(source.client_seeds))
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        shown: dict[str, Any] = {
             "source": self.source,
             "nonce": self.nonce,
             "commitment": self.commitment,
             "client_seeds": list(self.client_seeds),
         }
+        if self.stream is not None:
+            shown.update(stream=self.stream, index=self.index)
+        return shown
 
 
 @dataclass(slots=True)
@@ -179,7 +209,8 @@ class RoomRecord:
     """Everything a room needs to go on, as a value (the database row's content).
 
     ``player_tokens`` pairs token hashes with player ids; ``client_seeds`` player ids with their
-    seeds; ``pending`` holds one open roll per roller.
+    seeds; ``streams`` player ids (and ``api``) with the number of rolls their stream has given;
+    ``pending`` holds the open rolls, oldest first.
     """
 
     id: str
@@ -189,6 +220,7 @@ class RoomRecord:
     player_tokens: tuple[tuple[str, str], ...] = ()
     client_seeds: tuple[tuple[str, str], ...] = ()
     pending: tuple[PendingRoll, ...] = ()
+    streams: tuple[tuple[str, int], ...] = ()
 
     def to_json(self) -> str:
         """Everything but the fairness state (stored in its own columns), as JSON text."""
@@ -206,9 +238,12 @@ class RoomRecord:
                         "client_seeds": list(p.client_seeds),
                         "nonce": p.nonce,
                         "commitment": p.commitment,
+                        "stream": p.stream,
+                        "index": p.index,
                     }  # fmt: skip
                     for p in self.pending
                 ],
+                "streams": [list(pair) for pair in self.streams],
             },
             separators=(",", ":"),
         )
@@ -229,9 +264,12 @@ class RoomRecord:
                     tuple(item["client_seeds"]),
                     int(item["nonce"]),
                     item.get("commitment"),
+                    item.get("stream"),
+                    int(item.get("index", 0)),
                 )
                 for i, item in enumerate(data["pending"])
             )
+            streams = tuple((str(player), int(count)) for player, count in data.get("streams", []))
             return cls(
                 room_id,
                 str(data["token_hash"]),
@@ -240,6 +278,7 @@ class RoomRecord:
                 tuple((str(a), str(b)) for a, b in data["player_tokens"]),
                 tuple((str(a), str(b)) for a, b in data["client_seeds"]),
                 pending,
+                streams,
             )
         except (KeyError, TypeError, ValueError) as error:
             if isinstance(error, InputError):
@@ -275,7 +314,8 @@ class Table:
         self._game = game
         self.player_tokens = dict(record.player_tokens)
         self.client_seeds = dict(record.client_seeds)
-        self.pending = {pending.roller: pending for pending in record.pending}
+        self.pending = {pending.key: pending for pending in record.pending}
+        self.streams = dict(record.streams)
         self.steps: list[LogEntry | RevealStep] = []
         self.finished: list[Finished] = []
         self.changes = Changes()
@@ -302,14 +342,29 @@ class Table:
             GameState.of(self._game) if self._game is not None else self._state,
             tuple(self.player_tokens.items()),
             tuple(self.client_seeds.items()),
-            tuple(self.pending.values()),
+            tuple(sorted(self.pending.values(), key=lambda pending: pending.nonce)),
+            tuple(self.streams.items()),
         )
 
-    def next_source(self) -> CommitRevealSource:
-        """The dice of the room's next nonce; the nonce is used up."""
-        source, self.fair = self.fair.next_source()
+    def source_for(self, player: str) -> PlayerSource:
+        """The dice of ``player``'s next roll: their stream's next roll number and their own client
+        seed (:class:`mtgdice.fair.PlayerSource`), logged under the room's next nonce. Nothing is used up."""
+        fair = self.fair
+        return PlayerSource(
+            fair.server_seed, player, self.streams.get(player, 0), self.client_seeds.get(player, ""),
+            fair.next_nonce, fair.commitment,
+        )  # fmt: skip
+
+    def take(self, source: PlayerSource) -> None:
+        """Use up the room's nonce and the player's roll number that ``source`` drew with."""
+        assert source.nonce == self.fair.next_nonce and source.index == self.streams.get(source.stream, 0)
+        _, self.fair = self.fair.next_source()
+        self.streams[source.stream] = source.index + 1
         self.changed = True
-        return source
+
+    def waiting(self, roller: str) -> list[PendingRoll]:
+        """``roller``'s rolls waiting for a decision, oldest first."""
+        return sorted((p for p in self.pending.values() if p.roller == roller), key=lambda p: p.nonce)
 
     def log(self, roll: Roll, source: CommitRevealSource, player: str | None, by: str) -> Finished:
         """Queue a finished roll for the log (``by``: whose request spent its nonce); its id is set
@@ -424,9 +479,13 @@ class RoomState:
         return self.runner is not None or bool(self.queue)
 
     @property
-    def pending(self) -> dict[str, PendingRoll]:
-        """Open rolls by roller."""
-        return {pending.roller: pending for pending in self.record.pending}
+    def pending(self) -> tuple[PendingRoll, ...]:
+        """Open rolls, oldest first."""
+        return self.record.pending
+
+    def waiting(self, roller: str) -> list[PendingRoll]:
+        """``roller``'s own rolls waiting for someone's decision, oldest first."""
+        return [pending for pending in self.record.pending if pending.roller == roller]
 
     def check_room_token(self, token: str | None) -> None:
         if not token or not hmac.compare_digest(token_hash(token), self.record.token_hash):
@@ -443,20 +502,72 @@ class RoomState:
         return None
 
     def question_for(self, player_id: str) -> tuple[str, PendingRoll] | None:
-        """The open question this player must answer (their own roll's, or another's), if any."""
+        """The oldest open question this player must answer (their own roll's, or another's), if any."""
         return _question_for(self.pending, player_id)
 
+    def questions_for(self, player_id: str) -> int:
+        """How many open questions wait for this player."""
+        return sum(1 for pending in self.pending if pending.question.player == player_id)
 
-def _question_for(pending: dict[str, PendingRoll], player_id: str) -> tuple[str, PendingRoll] | None:
-    for roller, open_roll in pending.items():
-        if open_roll.question.player == player_id:
-            return roller, open_roll
+
+def _question_for(
+    pending: Iterable[PendingRoll], player_id: str, key: tuple[str, int] | None = None
+) -> tuple[str, PendingRoll] | None:
+    """The open question ``player_id`` answers: the one of ``key`` (roller, nonce), else their oldest."""
+    for open_roll in sorted(pending, key=lambda p: p.nonce):
+        if open_roll.question.player == player_id and (key is None or open_roll.key == key):
+            return open_roll.roller, open_roll
     return None
 
 
 class _LocalPublisher:
     async def publish(self, room: str, seq: int, messages: list[str]) -> None:
         return None
+
+    def wants(self, room: str) -> bool:
+        return False
+
+
+@dataclass(slots=True)
+class _Batch:
+    """A batch's work: its open transaction, the newer state another worker had written (None:
+    none), its table, how many actions it took, and the record to write (None: nothing changed)."""
+
+    txn: RoomTransaction
+    fresh: RoomRecord | None
+    table: Table
+    taken: int
+    written: RoomRecord | None = None
+
+
+class CachedCards:
+    """Card data whose lookups are remembered by name (a room looks up the same few cards on every
+    roll; the data does not change while a server runs). Failed lookups are not remembered.
+
+    >>> from types import SimpleNamespace
+    >>> calls = []
+    >>> cards = CachedCards(SimpleNamespace(lookup=lambda name: calls.append(name) or name.upper()))
+    >>> cards.lookup("ogre"), cards.lookup("ogre"), calls
+    ('OGRE', 'OGRE', ['ogre'])
+    """
+
+    MAX = 10_000
+
+    def __init__(self, cards: Any) -> None:
+        self.cards = cards
+        self._found: dict[str, Any] = {}
+
+    def lookup(self, name: str) -> Any:
+        found = self._found.get(name)
+        if found is None:
+            found = self.cards.lookup(name)
+            if len(self._found) >= self.MAX:
+                self._found.clear()
+            self._found[name] = found
+        return found
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.cards, name)
 
 
 class Rooms:
@@ -568,7 +679,8 @@ class Rooms:
         if state.runner is None:
             state.runner = asyncio.get_running_loop().create_task(self._serve(state))
         try:
-            await asyncio.wait_for(job.done.wait(), remaining(job.meter))
+            async with asyncio.timeout(remaining(job.meter)):  # no task of its own, unlike wait_for
+                await job.done.wait()
         except TimeoutError:
             if not job.done.is_set():
                 with job.lock:
@@ -624,44 +736,66 @@ class Rooms:
                 job.error = refused
         return len(jobs)
 
+    def _batch(self, record: RoomRecord, version: int, jobs: list[_Job[Any]]) -> _Batch:
+        """A batch's work in one worker thread (one hand-over for both): begin the room's transaction
+        and run the actions on a table of the latest state. The commit is the caller's: commits wait
+        for each other in threads of their own, so that rooms committing together share one."""
+        txn = self.log.begin_room(record.id, version)
+        try:
+            fresh = RoomRecord.stored(record.id, txn.fresh) if txn.fresh is not None else None
+            table = Table(fresh or record, cards=self.cards)
+            taken = self._steps(table, jobs)
+            return _Batch(txn, fresh, table, taken, table.record() if table.changed else None)
+        except BaseException:
+            try:
+                txn.abort()
+            except Exception:  # the connection is gone: the database rolls back by itself
+                pass
+            raise
+
     async def _run(self, state: RoomState, jobs: list[_Job[Any]]) -> None:
+        batch: _Batch | None = None
         try:
             if state.stale:
                 await self._reload(state)
-            txn = await anyio.to_thread.run_sync(self.log.begin_room, state.id, state.version)
-        except Exception as error:  # the database is unreachable, or the room is gone
-            _fail(jobs, error)
-            return
-        try:
-            if txn.fresh is not None:  # another worker changed the room: start from its state
-                self._install(state, RoomRecord.stored(state.id, txn.fresh), txn.fresh.version, None)
-            table = Table(state.record, cards=self.cards)
-            taken = await self.work.finish(self.work.submit(self._steps, table, jobs, meter=None))
-            jobs, state.queue[:0] = jobs[:taken], jobs[taken:]
-            if not table.changed:
-                await anyio.to_thread.run_sync(txn.abort)
+            batch = await self.work.finish(self.work.submit(self._batch, state.record, state.version, jobs, meter=None))
+            jobs, state.queue[:0] = jobs[: batch.taken], jobs[batch.taken :]
+            if batch.written is None:
+                await anyio.to_thread.run_sync(batch.txn.abort)
+                if batch.fresh is not None:  # another worker changed the room: this process now knows it
+                    self._install(state, batch.fresh, batch.txn.version, None)
                 _finish(jobs)
                 return
-            record = table.record()
-            ids = await anyio.to_thread.run_sync(txn.commit, table.steps, record.fair, record.to_json())
+            written = batch.written
+            ids = await anyio.to_thread.run_sync(batch.txn.commit, batch.table.steps, written.fair, written.to_json())
         except BaseException as error:
             state.stale = True  # nothing of the batch is stored: read the room again next time
-            try:
-                await anyio.to_thread.run_sync(txn.abort)
-            except Exception:  # the connection is gone: the database rolls back by itself
-                pass
+            if batch is not None:
+                try:
+                    await anyio.to_thread.run_sync(batch.txn.abort)
+                except Exception:  # the connection is gone: the database rolls back by itself
+                    pass
             if isinstance(error, (MtgDiceError, LookupError)):
                 _fail(jobs, error)
                 return
-            logger.exception("room %s: a batch of %d actions failed", state.id, len(jobs))
+            if self.log.unavailable(error):
+                logger.warning("room %s: the database is unavailable (%d actions not stored)", state.id, len(jobs))
+            else:
+                logger.exception("room %s: a batch of %d actions failed", state.id, len(jobs))
             _fail(jobs, error if isinstance(error, Exception) else RuntimeError("cancelled"))
             if not isinstance(error, Exception):
                 raise
             return
+        table = batch.table
         for finished, roll_id in zip(table.finished, ids, strict=True):
             finished.id = roll_id
         # A batch that never opened the game (API rolls) leaves it as it was: keep the one built.
-        self._install(state, record, txn.version + 1, table._game if table._game is not None else state.game)
+        kept = state.game if batch.fresh is None else None
+        self._install(state, written, batch.txn.version + 1, table._game if table._game is not None else kept)
+        wants = getattr(self.publisher, "wants", None)
+        if wants is not None and not wants(state.id):
+            _finish(jobs)  # nobody listens to this room anywhere: nothing to render
+            return
         try:
             await self.publisher.publish(state.id, state.version, self.render(state, table.changes))
         except Exception:  # committed all the same; sockets catch up (mtgdice.web.fanout)
@@ -713,20 +847,28 @@ class Rooms:
     ) -> Finished | PendingRoll:
         """A player's roll from the page: finished and logged, or waiting for an answer."""
 
-        def resolve(table: Table) -> tuple[CommitRevealSource, Roll | Pending]:
-            if player_id in table.pending:
-                raise Conflict("roll", "answer the open question of your last roll first")
-            source = table.fair.source()
-            return source, table.game.resolve_roll(player_id, spec, source, (), self.cards)
+        def resolve(table: Table) -> tuple[PlayerSource, Roll | Pending]:
+            # A decision holds only its own roll: the roller (and everyone else) rolls on meanwhile, up to a bound.
+            source = table.source_for(player_id)
+            outcome = table.game.resolve_roll(player_id, spec, source, (), self.cards)
+            waiting = table.waiting(player_id)
+            if isinstance(outcome, Pending) and len(waiting) >= MAX_WAITING:
+                deciders = sorted({_name(table.game, pending.question.player) for pending in waiting})
+                raise Conflict(
+                    "roll", f"{len(waiting)} of your rolls wait for a decision (by {', '.join(deciders)}) and this "
+                    "one would wait too; roll it once one is decided",
+                )  # fmt: skip
+            return source, outcome
 
-        def apply(table: Table, resolved: tuple[CommitRevealSource, Roll | Pending]) -> Finished | PendingRoll:
+        def apply(table: Table, resolved: tuple[PlayerSource, Roll | Pending]) -> Finished | PendingRoll:
             source, outcome = resolved
-            table.next_source()
+            table.take(source)
             if isinstance(outcome, Pending):
                 pending = PendingRoll(
-                    outcome, table.fair.server_seed, source.client_seeds, source.nonce, source.commitment
-                )
-                table.pending[player_id] = pending
+                    outcome, table.fair.server_seed, source.client_seeds, source.nonce, source.commitment,
+                    source.stream, source.index,
+                )  # fmt: skip
+                table.pending[pending.key] = pending
                 if outcome.question.player != player_id:
                     table.changes.questions.add(outcome.question.player)
                 table.touch(status=True)
@@ -736,14 +878,23 @@ class Rooms:
         return await self.resolve(state, resolve, apply, meter or self.meter())
 
     async def answer(
-        self, state: RoomState, player_id: str, raw: list[str], meter: Meter | None = None
+        self,
+        state: RoomState,
+        player_id: str,
+        raw: list[str],
+        meter: Meter | None = None,
+        key: tuple[str, int] | None = None,
     ) -> tuple[str, Finished | PendingRoll]:
-        """``player_id`` answers the question open for them; the roll is resolved again."""
+        """``player_id`` answers a question open for them (the one of ``key``, the roller and nonce
+        of its roll; else their oldest); the roll is resolved again."""
 
         def resolve(table: Table) -> tuple[str, PendingRoll, CommitRevealSource, Roll | Pending]:
-            found = _question_for(table.pending, player_id)
+            found = _question_for(table.pending.values(), player_id, key)
             if found is None:
-                raise Conflict("answer", "no question is waiting for you")
+                if key is not None and key in table.pending:
+                    decider = _name(table.game, table.pending[key].question.player)
+                    raise Conflict("answer", f"that question is {decider}'s to answer, not yours")
+                raise Conflict("answer", "no question is waiting for you (it may have been answered already)")
             roller, pending = found
             try:
                 given = pending.question.answer_from(raw)
@@ -763,13 +914,11 @@ class Rooms:
         ) -> tuple[str, Finished | PendingRoll]:
             roller, pending, source, outcome = resolved
             if isinstance(outcome, Pending):
-                table.pending[roller] = PendingRoll(
-                    outcome, pending.server_seed, pending.client_seeds, pending.nonce, pending.commitment
-                )
-                table.changes.questions.add(outcome.question.player)
-                table.touch()
-                return roller, table.pending[roller]
-            del table.pending[roller]
+                table.pending[pending.key] = dataclasses.replace(pending, roll=outcome)
+                table.changes.questions.update({outcome.question.player, roller} - {player_id})
+                table.touch(status=True)
+                return roller, table.pending[pending.key]
+            del table.pending[pending.key]
             if roller != player_id:
                 table.changes.questions.add(roller)
             return roller, self._finish(table, outcome, source, roller)
@@ -795,16 +944,17 @@ class Rooms:
         player = body.get("player")
         if player is not None and (not isinstance(player, str) or len(player) > 40):
             raise InputError("player", "expected a name of up to 40 characters")
+        _bound_seats(body)
         request = request_from_json({key: value for key, value in body.items() if key != "player"})
 
-        def resolve(table: Table) -> tuple[CommitRevealSource, Prepared, Outcome]:
+        def resolve(table: Table) -> tuple[PlayerSource, Prepared, Outcome]:
             prepared = prepare(request, self.cards)
-            source = table.fair.source()
+            source = table.source_for(API_PLAYER)
             return source, prepared, resolve_prepared(prepared, request, source, ScriptedChooser(request.choices))
 
-        def apply(table: Table, resolved: tuple[CommitRevealSource, Prepared, Outcome]) -> Finished:
+        def apply(table: Table, resolved: tuple[PlayerSource, Prepared, Outcome]) -> Finished:
             source, prepared, outcome = resolved
-            table.next_source()
+            table.take(source)
             roll = Roll(
                 API_PLAYER, player or "API", prepared.name[:120], "card", request, outcome, prepared.instruction
             )
@@ -822,7 +972,8 @@ class Rooms:
 
         def resolve(table: Table) -> list[Resolved]:
             resolved: list[Resolved] = []
-            for roller, pending in list(table.pending.items()):
+            for pending in sorted(table.pending.values(), key=lambda p: p.nonce):
+                roller = pending.roller
                 source = pending.source()
                 try:
                     outcome = table.game.resolve_roll(
@@ -838,7 +989,7 @@ class Rooms:
         def apply(table: Table, resolved: list[Resolved]) -> tuple[dict[str, Any], list[Finished]]:
             finished: list[Finished] = []
             for roller, pending, source, outcome in resolved:
-                del table.pending[roller]
+                del table.pending[pending.key]
                 table.changes.questions.update({roller, pending.question.player})
                 if isinstance(outcome, str):
                     table.log_refused(pending, source, outcome)
@@ -874,12 +1025,32 @@ class Rooms:
         except (MtgDiceError, ValueError, TypeError):
             return None
         label = prepared.name[:120] if request.kind is RollKind.CARD else request.label
-        kinds: dict[RollKind, RollKindName] = {RollKind.DICE: "dice", RollKind.PLANAR: "planar", RollKind.COIN: "coin"}
+        kinds: dict[RollKind, RollKindName] = {
+            RollKind.DICE: "dice", RollKind.PLAIN: "dice", RollKind.PLANAR: "planar", RollKind.COIN: "coin"
+        }  # fmt: skip
         kind = kinds.get(request.kind, "card")
         player = logged.player or "API"
         roll = Roll("", player, label, kind, request, outcome, prepared.instruction, logged.turn or 1)
-        proof = Proof("commit-reveal", logged.nonce or 0, logged.commitment or "", tuple(logged.client_seeds))
+        proof = Proof(logged.source, logged.nonce or 0, logged.commitment or "", tuple(logged.client_seeds))
         return Finished(logged.id, roll, proof, logged.chain or "")
+
+
+def _bound_seats(body: dict[str, Any]) -> None:
+    """Refuse a request for more players or seats than a table has (:data:`MAX_PLAYERS`), before it is read further."""
+    players = body.get("players")
+    if players is not None and (
+        isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= MAX_PLAYERS
+    ):
+        raise InputError("players", f"expected a whole number of players, 1 to {MAX_PLAYERS}; got {str(players)[:20]}")
+    seats = body.get("seats")
+    if isinstance(seats, list) and len(seats) > MAX_PLAYERS:
+        raise InputError("seats", f"{len(seats)} seats; a table has at most {MAX_PLAYERS}")
+
+
+def _name(game: Game, player_id: str) -> str:
+    """A player's name as pages show it (the JSON API's rolls: "the API")."""
+    found = game.players.get(player_id)
+    return found.name if found is not None else "the API"
 
 
 def _capped(meter: Meter, cap: float | None) -> Meter:

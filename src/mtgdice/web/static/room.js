@@ -82,7 +82,13 @@
         window.htmx.ajax("GET", "/r/" + encodeURIComponent(room) + "/question", {target: "#question", swap: "innerHTML"});
       }
     };
-    socket.onclose = function () { status("reconnecting\u2026", "closed"); setTimeout(connect, 1000); };
+    // A ping every 30 s: the server closes a socket whose client says nothing for 2 minutes.
+    var pinger = setInterval(function () { if (socket.readyState === 1) { socket.send("ping"); } }, 30000);
+    socket.onclose = function () {
+      clearInterval(pinger);
+      status("reconnecting\u2026", "closed");
+      setTimeout(connect, 1000);
+    };
   }
 
   connect();
