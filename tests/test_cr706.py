@@ -282,7 +282,9 @@ def test_cr_706_7_the_planar_die_triggers_roll_triggers_but_has_no_number() -> N
 
 
 def test_cr_706_7_ignore_the_lowest_compares_numbers_so_adds_no_planar_die() -> None:
-    outcome = run("Roll the planar die.", [], Board.from_zones(battlefield=(card(ADVANTAGE, "Guide"),)), planar=["chaos"])
+    outcome = run(
+        "Roll the planar die.", [], Board.from_zones(battlefield=(card(ADVANTAGE, "Guide"),)), planar=["chaos"]
+    )
     assert len(outcome.executions[0].dice) == 1
 
 
@@ -365,7 +367,9 @@ def test_ruling_dice_must_be_fair_digital_substitutes_allowed() -> None:
 
 
 def test_ruling_extra_dice_from_ignore_the_lowest_never_count_and_never_trigger() -> None:
-    board = Board.from_zones(battlefield=(card(ADVANTAGE, "Guide"), card(PER_DIE, "Luck")), graveyard=(card(NATURAL_20, "Crit"),))
+    board = Board.from_zones(
+        battlefield=(card(ADVANTAGE, "Guide"), card(PER_DIE, "Luck")), graveyard=(card(NATURAL_20, "Crit"),)
+    )
     outcome = run(OGRE, [20, 20], board)
     assert [d.fate for d in outcome.executions[0].dice] == [Fate.IGNORED, Fate.COUNTED]
     assert collections.Counter(hit.card for hit in outcome.triggers) == {"Luck": 1, "Crit": 1}

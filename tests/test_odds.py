@@ -120,7 +120,9 @@ def test_rerolling_ones_settles_exactly() -> None:
     board = Board.from_zones(battlefield=(Permanent("Rerolls", (RerollPermission(condition=InRange(1, 1)),)),))
     result = odds(RollInstruction(Amount(1), Die(6)), board=board, policy="accept")
     assert dict(result.results) == {face: Fraction(1, 5) for face in range(2, 7)}
-    once = Board.from_zones(battlefield=(Permanent("Rerolls", (RerollPermission(condition=InRange(1, 1), once_each_turn=True),)),))
+    once = Board.from_zones(
+        battlefield=(Permanent("Rerolls", (RerollPermission(condition=InRange(1, 1), once_each_turn=True),)),)
+    )
     result = odds(RollInstruction(Amount(1), Die(6)), board=once, policy="accept")
     assert dict(result.results)[1] == Fraction(1, 36)
 
@@ -138,7 +140,9 @@ def test_certain_roll_again_is_an_error() -> None:
 
 def test_once_each_turn_chain_matches_brute_force() -> None:
     # A once-each-turn reroll, used in one execution, is gone for the next: two turn states.
-    board = Board.from_zones(battlefield=(Permanent("Once", (RerollPermission(condition=InRange(1, 2), once_each_turn=True),)),))
+    board = Board.from_zones(
+        battlefield=(Permanent("Once", (RerollPermission(condition=InRange(1, 2), once_each_turn=True),)),)
+    )
     instruction = RollInstruction(Amount(1), Die(4), table=ResultsTable((Row(1, 3), Row(4, 4, roll_again=True))))
     auto = odds(instruction, board=board, policy="accept")
     brute = odds(instruction, board=board, policy="accept", method="brute")
@@ -305,7 +309,9 @@ def test_planar_die_paths_equal_brute_force() -> None:
 )
 def test_policies_on_an_optional_modifier(policy: str, either: bool, low: int, high: int) -> None:
     optional = Permanent("Optional", (ResultModifier(delta=1, optional=True, either_direction=either),))
-    result = dict(odds(RollInstruction(Amount(1), Die(6)), board=Board.from_zones(battlefield=(optional,)), policy=policy).results)
+    result = dict(
+        odds(RollInstruction(Amount(1), Die(6)), board=Board.from_zones(battlefield=(optional,)), policy=policy).results
+    )
     assert (min(result), max(result)) == (low, high)  # type: ignore[type-var]
     assert set(result.values()) == {Fraction(1, 6)}
 

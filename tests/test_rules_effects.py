@@ -177,7 +177,9 @@ def test_partner_coins_are_n_plus_one_and_the_flipper_keeps_the_winner() -> None
 
 
 def test_a_reflip_is_a_new_flip_that_partner_coins_meet_again() -> None:
-    board = Board.from_zones(battlefield=(Permanent("Bookie", (ReflipPermission(),)), Permanent("Thumb", (PairEachCoin(),))))
+    board = Board.from_zones(
+        battlefield=(Permanent("Bookie", (ReflipPermission(),)), Permanent("Thumb", (PairEachCoin(),)))
+    )
     result = flip(
         FlipInstruction(), source=ScriptedSource([2, 2, 1, 2]), board=board, chooser=ScriptedChooser([0, True, 1])
     )
