@@ -20,7 +20,7 @@ from __future__ import annotations
 import contextvars
 import enum
 import functools
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
@@ -288,14 +288,38 @@ def _field(request: RollRequest, seat: int, zone: str) -> str:
     return "opponents"
 
 
-def board_of(request: RollRequest, cards: CardSource | None) -> Board:
-    """The request's seats and waiting replacements as a :class:`Board`."""
+FieldNamer = Callable[[int, str, int], str]
+"""How an edge names a zone item for its errors: (seat, zone, position) -> ``seats[1].graveyard[0]``,
+``--seat 1:graveyard 'NAME'``, ... (each edge names its own field)."""
+
+_TABLES: dict[tuple[object, ...], tuple[CardSource | None, Board]] = {}
+MAX_TABLES = 256
+
+
+def board_of(request: RollRequest, cards: CardSource | None, namer: FieldNamer | None = None) -> Board:
+    """The request's seats and waiting replacements as a :class:`Board`: the table's entry point.
+
+    A card enters the table here and is compiled once; a table already entered with the same cards
+    in the same state (a room rolling again, a batch of requests at one table) is the same
+    :class:`Board` object, so nothing is compiled or built again per roll.
+    """
+    key = (request.seats, request.pending)
+    known = _TABLES.get(key)
+    if known is not None and known[0] is cards:
+        return known[1]
+    board = _enter(request, cards, namer or (lambda seat, zone, i: f"{_field(request, seat, zone)}[{i}]"))
+    if len(_TABLES) >= MAX_TABLES:
+        _TABLES.clear()
+    _TABLES[key] = (cards, board)
+    return board
+
+
+def _enter(request: RollRequest, cards: CardSource | None, namer: FieldNamer) -> Board:
     seats: list[PlayerZones] = []
     for seat, items in enumerate(request.seats):
 
         def zone(name: str, listed: tuple[ZoneItem, ...], seat: int = seat) -> tuple[Permanent, ...]:
-            where = _field(request, seat, name)
-            return tuple(permanent_of(item, f"{where}[{i}]", cards) for i, item in enumerate(listed))
+            return tuple(permanent_of(item, namer(seat, name, i), cards) for i, item in enumerate(listed))
 
         seats.append(
             PlayerZones(
@@ -360,14 +384,14 @@ def _from_battlefield(instruction: RollInstruction) -> bool:
     return not ({"dies", "graveyard"} & set(words))
 
 
-def prepare(request: RollRequest, cards: CardSource | None) -> Prepared:
+def prepare(request: RollRequest, cards: CardSource | None, namer: FieldNamer | None = None) -> Prepared:
     """The rule objects a request stands for."""
     amounts = dict(request.amounts)
     if request.kind is RollKind.PLAIN:
         from mtgdice.text.notation import parse_plain
 
         return Prepared(request.label, None, None, None, Board(), amounts, parse_plain(request.notation))
-    board = board_of(request, cards)
+    board = board_of(request, cards, namer)
     if request.kind is RollKind.COIN:
         return Prepared("coin", None, None, FlipInstruction(call=request.call is not None), board, amounts)
     compiled, instruction, permanent = _instruction(request, cards)
@@ -383,8 +407,24 @@ def prepare(request: RollRequest, cards: CardSource | None) -> Prepared:
     if request.seated and compiled is not None and permanent and _from_battlefield(instruction):
         # The source's own ability resolves: it is on its controller's battlefield (json-interface.md v3).
         assert request.card is not None
-        board = board.with_source(request.controller, permanent_from(compiled, ZoneItem(request.card)))
+        board = _with_source(board, request.controller, permanent_from(compiled, ZoneItem(request.card)))
     return Prepared(name, compiled, instruction, None, board, amounts)
+
+
+_SOURCED: dict[tuple[int, Seat, str, int], tuple[Board, Board]] = {}
+
+
+def _with_source(board: Board, controller: Seat, source: Permanent) -> Board:
+    """:meth:`Board.with_source`, the same object for the same table and source (kept like the table)."""
+    key = (id(board), controller, source.name, id(source.effects))  # effects: the compiled card's own tuple
+    known = _SOURCED.get(key)
+    if known is not None and known[0] is board:
+        return known[1]
+    placed = board.with_source(controller, source)
+    if len(_SOURCED) >= MAX_TABLES:
+        _SOURCED.clear()
+    _SOURCED[key] = (board, placed)
+    return placed
 
 
 _METER: contextvars.ContextVar[Meter | None] = contextvars.ContextVar("mtgdice_meter", default=None)
