@@ -27,6 +27,8 @@ from mtgdice.rules.players import YOU, Scope, Seat
 from mtgdice.rules.zones import ZONE_ORDER, Zone
 
 E = TypeVar("E", bound=EffectBase, covariant=True)
+_YOU = Scope.YOU
+_TARGET = Scope.TARGET
 
 MAX_SEATS = 8
 """Most players at one table (a board, a request's ``seats`` or ``players``, a room)."""
@@ -125,11 +127,14 @@ class Holder(Generic[E]):
     def sees(self, roller: Seat) -> bool:
         """Whether this effect sees a roll by ``roller``: its scope against its seat, or for a
         replacement that targets a player, whether ``roller`` is that player."""
+        scope = self.effect.scope
         if self.target is not None:
             return roller == self.target
-        if self.effect.scope is Scope.TARGET:
+        if scope is _YOU:
+            return self.controller == roller
+        if scope is _TARGET:
             return False  # a "target player" effect on a card waits for its activation (``pending``)
-        return self.effect.scope.sees(self.controller, roller)
+        return scope.sees(self.controller, roller)
 
 
 @dataclass(frozen=True, slots=True)

@@ -39,7 +39,7 @@ from mtgdice.rules.effects.replacement import Replacement, RollPlan
 from mtgdice.rules.effects.reroll import RerollEffect
 from mtgdice.rules.effects.trigger import RollEvents, TriggeredAbility, TriggerHit
 from mtgdice.rules.errors import InputError, RollLimitError
-from mtgdice.rules.instruction import Extreme, RollInstruction, outcomes_holding
+from mtgdice.rules.instruction import Extreme, Roller, RollInstruction, outcomes_holding
 from mtgdice.rules.players import YOU, Seat
 from mtgdice.rules.records import direct_init
 from mtgdice.rules.sources import DiceSource
@@ -222,14 +222,14 @@ def resolve(
     >>> outcome.executions[0].results, outcome.executions[0].row
     ((12,), 1)
     """
-    players = max(players, board.players if board is not None else 0)
-    if players < 1:
-        raise InputError("players", f"{players} players cannot roll; a table has 1 or more players")
-    if players > MAX_SEATS:
-        raise InputError("players", f"{players} players is more than the {MAX_SEATS} a table may have")
-    for name, seat in (("controller", controller), ("roller", roller)):
-        if seat is not None and not 0 <= seat < players:
-            raise InputError(name, f"seat {seat} does not exist at a table of {players} (seats 0 to {players - 1})")
+    if board is not None and board.players > players:
+        players = board.players
+    if not 1 <= players <= MAX_SEATS:
+        raise InputError("players", f"{players} players; a table has 1 to {MAX_SEATS} players")
+    if controller or roller is not None:
+        for name, seat in (("controller", controller), ("roller", roller)):
+            if seat is not None and not 0 <= seat < players:
+                raise InputError(name, f"seat {seat} does not exist at a table of {players} (seats 0 to {players - 1})")
     return _Resolution(
         instruction,
         source,
@@ -287,6 +287,9 @@ _NO_BOARD = Board()
 _DECLINE = PolicyChooser()
 _NO_AMOUNTS: Mapping[str, int] = {}
 _NEW_TURN = TurnState()
+_YOU_ROLL = Roller.YOU
+_NONE_USED: frozenset[str] = frozenset()
+_NONE_USED_UP: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -543,7 +546,9 @@ class _Resolution(Decisions):
         self.dice_counted: dict[Seat, int] = {}
         self.controller = controller
         # Who rolls: the controller, the player the text names, or every player from the controller.
-        self.rollers = instruction.roller.seats(players, controller, roller)
+        self.rollers = (
+            (controller,) if instruction.roller is _YOU_ROLL else instruction.roller.seats(players, controller, roller)
+        )
         self.pending_used: set[int] = set()
         self.records: list[DieRoll] = []
         self.base = 0
@@ -648,8 +653,11 @@ class _Resolution(Decisions):
         planar_cost: int | None,
     ) -> Resolution:
         turn = self.turn
-        seats = max(self.players, len(turn.others_rolled) + 1)
-        rolled = [turn.rolled(Seat(seat)) + self.dice_counted.get(Seat(seat), 0) for seat in range(seats)]
+        counted = self.dice_counted
+        others = turn.others_rolled
+        if len(counted) > 1 or (counted and YOU not in counted):
+            seats = max(self.players, len(others) + 1)
+            others = tuple(turn.rolled(Seat(seat)) + counted.get(Seat(seat), 0) for seat in range(1, seats))
         return Resolution(
             executions,
             triggers,
@@ -657,12 +665,12 @@ class _Resolution(Decisions):
             frozenset(self.used),
             self.dice_source.name,
             tuple(self.asked),
-            rolled[0],
+            turn.dice_rolled + counted.get(YOU, 0),
             planar_cost,
             turn.planar_actions + (planar_cost is not None),
-            tuple(rolled[1:]),
-            frozenset(self.used_permanents),
-            frozenset(self.pending_used),
+            others,
+            frozenset(self.used_permanents) if self.used_permanents else _NONE_USED,
+            frozenset(self.pending_used) if self.pending_used else _NONE_USED_UP,
             turn.totals,
             turn.flips,
         )
@@ -989,16 +997,18 @@ class _Resolution(Decisions):
         if not counted:
             return []
         # The Nth die this turn: each roller's counted dice of this turn and earlier executions.
-        nth: dict[int, int] = {}
         done = self.dice_counted
+        triggers = self.effects.triggers
+        if not triggers:
+            for roll in counted:
+                done[roll.roller] = done.get(roll.roller, 0) + 1
+            return []
+        nth: dict[int, int] = {}
         for roll in counted:
             seat = roll.roller
             count = done.get(seat, 0) + 1
             done[seat] = count
             nth[roll.index] = self.turn.rolled(seat) + count
-        triggers = self.effects.triggers
-        if not triggers:
-            return []
         seen = tuple(counted)
         if self.effects.faces:
             seen = tuple(_face_seen(roll, self.effects.faces) for roll in counted)
