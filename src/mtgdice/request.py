@@ -387,6 +387,8 @@ def _from_battlefield(instruction: RollInstruction) -> bool:
 def prepare(request: RollRequest, cards: CardSource | None, namer: FieldNamer | None = None) -> Prepared:
     """The rule objects a request stands for."""
     amounts = dict(request.amounts)
+    if request.roller is not None and request.kind in (RollKind.PLAIN, RollKind.COIN, RollKind.PLANAR):
+        raise InputError("roller", f"a {request.label} has no text naming another player; leave roller out")
     if request.kind is RollKind.PLAIN:
         from mtgdice.text.notation import parse_plain
 
