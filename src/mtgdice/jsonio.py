@@ -49,6 +49,7 @@ from mtgdice.rules import (
     seat_name,
 )
 from mtgdice.rules.board import MAX_SEATS
+from mtgdice.rules.errors import DieSizeError, MissingAmountError
 from mtgdice.rules.plain import PlainResult
 from mtgdice.text import CompiledCard
 
@@ -379,6 +380,11 @@ def _pending(data: Mapping[str, Any], players: int) -> tuple[PendingItem, ...]:
     return tuple(items)
 
 
+def turn_from_json(turn: Mapping[str, Any], players: int) -> TurnState:
+    """A ``turn`` object (as the output gives it, to pass to the next request of the turn)."""
+    return _turn({"turn": turn}, players)
+
+
 def _turn(data: Mapping[str, Any], players: int) -> TurnState:
     """What the turn remembers: ``turn`` (version 3) and the earlier top-level fields."""
     turn = data.get("turn", {})
@@ -533,12 +539,17 @@ def resolve_json(
 ) -> dict[str, Any]:
     """Resolve a ``resolve`` request object and return the outcome object of json-interface.md."""
     request = request_from_json(data)
-    outcome = resolve_request(
-        request,
-        cards,
-        source or source_from(data),
-        chooser or ScriptedChooser(request.choices),
-    )
+    try:
+        outcome = resolve_request(
+            request,
+            cards,
+            source or source_from(data),
+            chooser or ScriptedChooser(request.choices),
+        )
+    except MissingAmountError as error:  # the rules name the amount; the request names its field
+        raise InputError(f"amounts.{error.amount}", f"{error.problem}; add it to amounts") from None
+    except DieSizeError as error:
+        raise InputError("sides", error.problem) from None
     return outcome_json(outcome) | table_json(request, outcome)
 
 

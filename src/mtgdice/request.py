@@ -95,6 +95,10 @@ class ZoneItem:
     stored: tuple[int, ...] | None = None
     noted: int | None = None
 
+    def __post_init__(self) -> None:
+        if self.level < 1:
+            raise InputError("level", f"expected 1 or more, got {self.level} (a Class starts at level 1)")
+
 
 @dataclass(frozen=True, slots=True)
 class SeatItems:
@@ -280,7 +284,10 @@ def permanent_of(item: ZoneItem, field: str, cards: CardSource | None) -> Perman
 
 
 def _field(request: RollRequest, seat: int, zone: str) -> str:
-    """How the request named a zone: ``seats[1].graveyard`` in version 3, else the earlier field."""
+    """How the request named a zone: ``seats[1].graveyard`` in version 3, else the earlier field
+    (``pending`` for the waiting replacements, seat -1)."""
+    if seat < 0:
+        return zone
     if request.seated:
         return f"seats[{seat}].{zone}"
     if seat == 0:
@@ -290,7 +297,8 @@ def _field(request: RollRequest, seat: int, zone: str) -> str:
 
 FieldNamer = Callable[[int, str, int], str]
 """How an edge names a zone item for its errors: (seat, zone, position) -> ``seats[1].graveyard[0]``,
-``--seat 1:graveyard 'NAME'``, ... (each edge names its own field)."""
+``--seat 1:graveyard 'NAME'``, ... (each edge names its own field); seat -1 and zone ``pending``
+name a waiting replacement."""
 
 _TABLES: dict[tuple[object, ...], tuple[CardSource | None, Board]] = {}
 MAX_TABLES = 256
@@ -330,11 +338,12 @@ def _enter(request: RollRequest, cards: CardSource | None, namer: FieldNamer) ->
         )
     pending: list[Waiting] = []
     for i, item in enumerate(request.pending):
-        compiled = compile_ref(item.card, f"pending[{i}]", cards)
+        where = namer(-1, "pending", i)
+        compiled = compile_ref(item.card, where, cards)
         replacements = tuple(effect for effect in compiled.effects if isinstance(effect, Replacement))
         if not replacements:
             raise InputError(
-                f"pending[{i}]",
+                where,
                 f"{compiled.name or 'this text'} has no replacement effect on a roll; pending lists only "
                 "replacements that wait for a later roll",
             )

@@ -21,7 +21,7 @@ from typing import Generic, TypeVar
 
 from mtgdice.rules.dice import Die
 from mtgdice.rules.effects.base import EffectBase
-from mtgdice.rules.errors import InputError
+from mtgdice.rules.errors import InputError, NoSuchSeatError
 from mtgdice.rules.footprint import Footprint
 from mtgdice.rules.players import YOU, Scope, Seat
 from mtgdice.rules.zones import ZONE_ORDER, Zone
@@ -177,7 +177,7 @@ class Board:
     def seat(self, seat: Seat) -> PlayerZones:
         """The zones of ``seat`` (an empty seat past the last one given)."""
         if seat < 0:
-            raise InputError("seat", f"seat {seat} does not exist; seats are numbered from 0")
+            raise NoSuchSeatError("seat", seat, len(self.seats))
         return self.seats[seat] if seat < len(self.seats) else PlayerZones()
 
     def count(self) -> int:

@@ -38,7 +38,7 @@ from mtgdice.rules.effects.modifier import ModifierEffect
 from mtgdice.rules.effects.replacement import Replacement, RollPlan
 from mtgdice.rules.effects.reroll import RerollEffect
 from mtgdice.rules.effects.trigger import RollEvents, TriggeredAbility, TriggerHit
-from mtgdice.rules.errors import InputError, RollLimitError
+from mtgdice.rules.errors import DieSizeError, InputError, NoSuchSeatError, RollLimitError
 from mtgdice.rules.instruction import Extreme, Roller, RollInstruction, outcomes_holding
 from mtgdice.rules.players import YOU, Seat
 from mtgdice.rules.records import direct_init
@@ -229,7 +229,7 @@ def resolve(
     if controller or roller is not None:
         for name, seat in (("controller", controller), ("roller", roller)):
             if seat is not None and not 0 <= seat < players:
-                raise InputError(name, f"seat {seat} does not exist at a table of {players} (seats 0 to {players - 1})")
+                raise NoSuchSeatError(name, seat, players)
     return _Resolution(
         instruction,
         source,
@@ -1071,4 +1071,4 @@ def _check_roll(count: int, die: Die) -> None:
     if count > MAX_DICE:
         raise RollLimitError(f"count: {count} dice in one roll is more than the limit of {MAX_DICE}; roll fewer dice")
     if die.sides is not None and die.sides < 1:
-        raise InputError("sides", f"a die with {die.sides} sides cannot be rolled; a die has 1 or more sides")
+        raise DieSizeError(die.sides)
