@@ -78,3 +78,31 @@ def test_a_changed_table_enters_only_the_new_card(compilations: Counter[str], ca
     second = request_from_json({"card": "Hoarding Ogre", "seats": [{"battlefield": ["Pixie Guide", "Brazen Dwarf"]}]})
     assert board_of(second, catalog) is not board_of(first, catalog)
     assert compilations == Counter({"Pixie Guide": 1, "Brazen Dwarf": 1})
+
+
+BEEBLE = (
+    "{1}, {T}: The next time target player would roll one or more dice this turn, instead they roll that many "
+    "dice plus one and you choose one of those rolls to ignore."
+)
+
+
+def test_a_room_keeps_an_activated_replacement_until_it_is_used_up(catalog: Any) -> None:
+    from mtgdice.game.snapshot import GameState, state_from_json, state_json
+
+    game = Game()
+    alice, bob = game.add_player("Alice").id, game.add_player("Bob").id
+    ogre = game.add_card(alice, "Hoarding Ogre")
+    beeble = game.add_card(bob, "Bamboozling Beeble", text=BEEBLE)
+    game.activate(bob, beeble.id, target=alice)
+    again = state_from_json(state_json(GameState.of(game))).game()  # kept in the room's snapshot
+    assert [(w.controller, w.card.name, w.target) for w in again.pending] == [(bob, "Bamboozling Beeble", alice)]
+    asked = game.resolve_roll(alice, RollSpec("card", card_id=ogre.id), SeededSource(1), (), catalog)
+    assert not isinstance(asked, Roll) and asked.question.player == bob  # the Beeble's controller picks
+    first = game.resolve_roll(alice, RollSpec("card", card_id=ogre.id), SeededSource(1), (0,), catalog)
+    assert isinstance(first, Roll) and first.resolution is not None
+    assert len(first.resolution.executions[0].dice) == 2
+    game.record(first)
+    assert game.pending == []
+    second = game.resolve_roll(alice, RollSpec("card", card_id=ogre.id), SeededSource(2), (), catalog, True)
+    assert isinstance(second, Roll) and second.resolution is not None
+    assert len(second.resolution.executions[0].dice) == 1

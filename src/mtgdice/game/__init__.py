@@ -6,9 +6,10 @@ puts to the right player (:mod:`mtgdice.game.choices`). No rules live here, and 
 """
 
 from mtgdice.game.choices import AnsweringChooser, DecisionPending, Question
-from mtgdice.game.table import Card, Game, Pending, Player, Roll, RollSpec, dice_text, row_texts
+from mtgdice.game.table import Activated, Card, Game, Pending, Player, Roll, RollSpec, dice_text, row_texts
 
 __all__ = [
+    "Activated",
     "AnsweringChooser",
     "Card",
     "DecisionPending",

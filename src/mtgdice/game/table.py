@@ -33,6 +33,7 @@ from mtgdice.request import (
     CardRef,
     CardSource,
     Outcome,
+    PendingItem,
     Prepared,
     RollKind,
     RollRequest,
@@ -85,6 +86,17 @@ class Card:
     def item(self) -> ZoneItem:
         """The card as a zone item of a request."""
         return ZoneItem(self.ref(), self.level, self.counters or None, self.tapped, self.stored)
+
+
+@dataclass(frozen=True, slots=True)
+class Activated:
+    """A replacement a player activated that waits for the next roll it applies to ("the next time
+    target player would roll ..."): who controls it, the card whose ability made it, the player it
+    targets (json-interface.md ``pending``). It lasts until used up or the turn ends."""
+
+    controller: str
+    card: Card
+    target: str | None = None
 
 
 @dataclass(slots=True)
@@ -224,6 +236,7 @@ class Game:
         self.dice_rolled: dict[str, int] = {}
         self.planar_rolls = 0
         self.plane: Card | None = None
+        self.pending: list[Activated] = []
         self.history: list[Roll] = []
         self.next_card_id = 1
         self.next_player_id = 1
@@ -291,6 +304,18 @@ class Game:
         zone, card = self.find_card(player_id, card_id)
         self.player(player_id).zone(zone).remove(card)
 
+    def activate(self, player_id: str, card_id: int, target: str | None = None) -> Activated:
+        """``player_id`` activates a replacement of their card ``card_id`` that waits for the next
+        roll it applies to (targeting ``target``'s rolls, when it targets a player)."""
+        _, card = self.find_card(player_id, card_id)
+        if target is not None:
+            self.player(target)
+        if len(self.pending) >= MAX_CARDS_PER_PLAYER:
+            raise InputError("card_id", f"up to {MAX_CARDS_PER_PLAYER} activated replacements may wait at once")
+        activated = Activated(player_id, card, target)
+        self.pending.append(activated)
+        return activated
+
     def set_plane(self, name: str | None, text: str | None = None) -> Card | None:
         """Put a plane or phenomenon face up in the command zone (``None`` clears it)."""
         self.plane = None if name is None else Card(self._card_id(), name[:120], text)
@@ -304,6 +329,7 @@ class Game:
         self.used.clear()
         self.dice_rolled.clear()
         self.planar_rolls = 0
+        self.pending.clear()  # "the next time ... this turn"
         order = list(self.players)
         if order:
             position = order.index(self.active) if self.active in order else -1
@@ -337,10 +363,19 @@ class Game:
         if len(seats) < 2:
             seats += (SeatItems(),)  # a table rolls with at least one opponent (as before)
         rolled = [self.dice_rolled.get(owner, 0) for owner in owners]
+        pending = tuple(
+            PendingItem(
+                waiting.card.ref(),
+                Seat(owners.index(waiting.controller)),
+                Seat(owners.index(waiting.target)) if waiting.target is not None else None,
+            )
+            for waiting in self._waiting()
+        )
         base = RollRequest(
             seats=seats,
             seated=True,
             controller=Seat(owners.index(player_id)),
+            pending=pending,
             amounts=tuple(spec.amounts.items()),
             choices=tuple(answers),
             turn=TurnState(frozenset(self.used), rolled[0], self.planar_rolls, tuple(rolled[1:])),
@@ -418,6 +453,10 @@ class Game:
                 if owner in self.players and turn.rolled(Seat(seat)):
                     self.dice_rolled[owner] = turn.rolled(Seat(seat))
             self.planar_rolls = max(self.planar_rolls, resolution.planar_actions)
+            if resolution.pending_used and roll.request.seated:
+                waiting = self._waiting()
+                used_up = [waiting[position] for position in resolution.pending_used if position < len(waiting)]
+                self.pending = [activated for activated in self.pending if activated not in used_up]
         self.used.update(roll.outcome.used)
         self.history.append(roll)
         del self.history[:-MAX_HISTORY]
@@ -438,6 +477,14 @@ class Game:
                 if card.id == card_id and card.name == name:
                     return card
         return next((card for card in roller.battlefield if card.name == name), None)
+
+    def _waiting(self) -> list[Activated]:
+        """The activated replacements whose players are still at the table, in activation order."""
+        return [
+            activated
+            for activated in self.pending
+            if activated.controller in self.players and (activated.target is None or activated.target in self.players)
+        ]
 
     def _seat_owners(self, request: RollRequest) -> tuple[str, ...]:
         """The player in each seat of a request of this game (seat order = join order; a request
