@@ -31,10 +31,7 @@ PLANAR = {"text": "Roll the planar die."}
 
 
 def scripted(request: dict[str, Any], dice: tuple[int, ...] = (), planar: tuple[str, ...] = ()) -> dict[str, Any]:
-    outcome = resolve_json({**request, "dice": list(dice), "planar": list(planar)}, None)
-    # The table's memory (turn, pending, noted) is what a next request is given, not part of the
-    # roll's record: the log holds the outcome alone.
-    return {key: value for key, value in outcome.items() if key not in ("turn", "pending", "noted")}
+    return resolve_json({**request, "dice": list(dice), "planar": list(planar)}, None)
 
 
 @pytest.fixture

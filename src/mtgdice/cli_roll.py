@@ -50,10 +50,10 @@ class TableFlags:
 def seat_flag(value: str) -> tuple[int, str, str]:
     """``--seat N:ZONE=NAMES`` as (seat, zone, names).
 
-    >>> seat_flag("1:graveyard=Critical Hit; Critical Hit")
-    (1, 'graveyard', 'Critical Hit; Critical Hit')
-    >>> seat_flag("2=Brazen Dwarf")
-    (2, 'battlefield', 'Brazen Dwarf')
+    >>> seat_flag("1:graveyard=Some Card; Other Card")
+    (1, 'graveyard', 'Some Card; Other Card')
+    >>> seat_flag("2=Some Card")
+    (2, 'battlefield', 'Some Card')
     """
     from mtgdice.errors import InputError
 
@@ -63,7 +63,7 @@ def seat_flag(value: str) -> tuple[int, str, str]:
     if not equals or not number.isdigit() or zone not in SEAT_ZONES:
         raise InputError(
             f"--seat {value!r}",
-            "write N:ZONE=NAMES, ZONE battlefield, graveyard or command (e.g. 1:graveyard=Critical Hit)",
+            "write N:ZONE=NAMES, ZONE battlefield, graveyard or command (e.g. 1:graveyard=NAME)",
         )
     return int(number), zone, names
 
@@ -71,17 +71,15 @@ def seat_flag(value: str) -> tuple[int, str, str]:
 def pending_flag(value: str) -> tuple[int, int | None, str]:
     """``--pending C>T:NAME`` (a replacement of seat C's card NAME, targeting seat T) or ``C:NAME``.
 
-    >>> pending_flag("0>1:Bamboozling Beeble"), pending_flag("1:Some Card")
-    ((0, 1, 'Bamboozling Beeble'), (1, None, 'Some Card'))
+    >>> pending_flag("0>1:Some Card"), pending_flag("1:Other Card")
+    ((0, 1, 'Some Card'), (1, None, 'Other Card'))
     """
     from mtgdice.errors import InputError
 
     seats, colon, name = value.partition(":")
     controller, arrow, target = (part.strip() for part in seats.partition(">"))
     if not colon or not name.strip() or not controller.isdigit() or (arrow and not target.isdigit()):
-        raise InputError(
-            f"--pending {value!r}", "write CONTROLLER>TARGET:NAME or CONTROLLER:NAME (e.g. 0>1:Bamboozling Beeble)"
-        )
+        raise InputError(f"--pending {value!r}", "write CONTROLLER>TARGET:NAME or CONTROLLER:NAME (e.g. 0>1:NAME)")
     return int(controller), int(target) if arrow else None, name.strip()
 
 
@@ -220,7 +218,7 @@ def join_specs(words: tuple[str, ...]) -> list[str]:
     metavar="N:ZONE=NAMES",
     multiple=True,
     help="Cards in seat N's battlefield, graveyard or command zone (seat 0 is you, 1, 2, ... the others in turn "
-    "order), e.g. 1:graveyard='Critical Hit'; NAMES as --with. Repeatable.",
+    "order), e.g. 1:graveyard=NAME; NAMES as --with. Repeatable.",
 )
 @click.option(
     "--players", type=click.IntRange(1, 8), help="Players at the table (default: 2, or the highest seat given)."
@@ -244,7 +242,7 @@ def join_specs(words: tuple[str, ...]) -> list[str]:
     "--pending",
     metavar="C>T:NAME",
     multiple=True,
-    help="A replacement seat C activated earlier that waits (NAME's), targeting seat T (e.g. 0>1:Bamboozling Beeble).",
+    help="A replacement seat C activated earlier that waits (NAME's), targeting seat T (e.g. 0>1:NAME).",
 )
 @click.option(
     "--policy",

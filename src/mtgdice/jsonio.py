@@ -66,6 +66,7 @@ __all__ = [
     "request_json",
     "resolution_json",
     "resolve_json",
+    "resolve_table_json",
     "source_from",
 ]
 
@@ -537,7 +538,26 @@ def resolve_json(
     source: DiceSource | None = None,
     chooser: Chooser | None = None,
 ) -> dict[str, Any]:
-    """Resolve a ``resolve`` request object and return the outcome object of json-interface.md."""
+    """Resolve a ``resolve`` request object and return the outcome object of json-interface.md (the
+    record of the roll, as the log keeps it; :func:`resolve_table_json` adds what the table keeps)."""
+    return outcome_json(_resolved(data, cards, source, chooser)[1])
+
+
+def resolve_table_json(
+    data: Mapping[str, Any],
+    cards: CardSource | None,
+    source: DiceSource | None = None,
+    chooser: Chooser | None = None,
+) -> dict[str, Any]:
+    """What ``mtgdice resolve`` answers: the outcome object and the table after it (json-interface.md
+    v3: ``turn``, ``pending``, ``noted``)."""
+    request, outcome = _resolved(data, cards, source, chooser)
+    return outcome_json(outcome) | table_json(request, outcome)
+
+
+def _resolved(
+    data: Mapping[str, Any], cards: CardSource | None, source: DiceSource | None, chooser: Chooser | None
+) -> tuple[RollRequest, Outcome]:
     request = request_from_json(data)
     try:
         outcome = resolve_request(
@@ -550,7 +570,7 @@ def resolve_json(
         raise InputError(f"amounts.{error.amount}", f"{error.problem}; add it to amounts") from None
     except DieSizeError as error:
         raise InputError("sides", error.problem) from None
-    return outcome_json(outcome) | table_json(request, outcome)
+    return request, outcome
 
 
 def table_json(request: RollRequest, outcome: Outcome) -> dict[str, Any]:

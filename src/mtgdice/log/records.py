@@ -85,12 +85,42 @@ def card_refs(request: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any] |
     found: list[tuple[str, Mapping[str, Any] | str]] = []
     if isinstance(request.get("card"), str) and "text" not in request:
         found.append(("card", request))
-    for zone in ZONE_KEYS:
-        items = request.get(zone)
-        for position, item in enumerate(items if isinstance(items, list) else []):
+    for zone, items in _zone_lists(request):
+        for position, item in enumerate(items):
             if isinstance(item, str) or (isinstance(item, Mapping) and "text" not in item and "card" in item):
                 found.append((f"{zone}[{position}]", item))
     return found
+
+
+def _zone_lists(request: Mapping[str, Any]) -> list[tuple[str, list[Any]]]:
+    """Every list of zone items of a request, by its path: the earlier zones, each seat's zones
+    (``seats[1].graveyard``) and the waiting replacements (``pending``)."""
+    found = [(zone, request[zone]) for zone in ZONE_KEYS if isinstance(request.get(zone), list)]
+    seats = request.get("seats")
+    for seat, zones in enumerate(seats if isinstance(seats, list) else []):
+        if isinstance(zones, Mapping):
+            found += [(f"seats[{seat}].{z}", v) for z, v in zones.items() if isinstance(v, list)]
+    if isinstance(request.get("pending"), list):
+        found.append(("pending", request["pending"]))
+    return found
+
+
+def _map_zones(request: Mapping[str, Any], item: Any) -> dict[str, Any]:
+    """``request`` with ``item`` applied to every zone item (the earlier zones, seats, pending)."""
+    result = dict(request)
+    for zone in ZONE_KEYS:
+        if isinstance(result.get(zone), list):
+            result[zone] = [item(value) for value in result[zone]]
+    if isinstance(result.get("seats"), list):
+        result["seats"] = [
+            {z: [item(v) for v in values] if isinstance(values, list) else values for z, values in zones.items()}
+            if isinstance(zones, Mapping)
+            else zones
+            for zones in result["seats"]
+        ]
+    if isinstance(result.get("pending"), list):
+        result["pending"] = [item(value) for value in result["pending"]]
+    return result
 
 
 def with_card_hashes(request: Mapping[str, Any], hashes: Mapping[str, str]) -> dict[str, Any]:
@@ -107,12 +137,9 @@ def with_card_hashes(request: Mapping[str, Any], hashes: Mapping[str, str]) -> d
             return {**value, CARD_HASH: hashes[value["card"]]}
         return value
 
-    result = dict(request)
+    result = _map_zones(request, item)
     if isinstance(result.get("card"), str) and "text" not in result and result["card"] in hashes:
         result[CARD_HASH] = hashes[result["card"]]
-    for zone in ZONE_KEYS:
-        if isinstance(result.get(zone), list):
-            result[zone] = [item(value) for value in result[zone]]
     return result
 
 
@@ -126,11 +153,7 @@ def without_card_hashes(request: Mapping[str, Any]) -> dict[str, Any]:
     def item(value: Any) -> Any:
         return {k: v for k, v in value.items() if k != CARD_HASH} if isinstance(value, Mapping) else value
 
-    result = {key: value for key, value in request.items() if key != CARD_HASH}
-    for zone in ZONE_KEYS:
-        if isinstance(result.get(zone), list):
-            result[zone] = [item(value) for value in result[zone]]
-    return result
+    return _map_zones({key: value for key, value in request.items() if key != CARD_HASH}, item)
 
 
 @dataclass(frozen=True, slots=True)
