@@ -44,7 +44,7 @@ def per_call(statement: object, number: int = 20_000) -> float:
 
 def main() -> None:
     spellbook = compile_text(SPELLBOOK, name="Wizard's Spellbook").rolls[0]
-    board = Board(battlefield=(Permanent("Pixie Guide", compile_text(PIXIE, name="Pixie Guide").effects),))
+    board = Board.from_zones(battlefield=(Permanent("Pixie Guide", compile_text(PIXIE, name="Pixie Guide").effects),))
     source = SeededSource(706)
     d20 = Die(20)
     roll = DieRoll(0, d20, 12)

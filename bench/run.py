@@ -132,7 +132,7 @@ def part_a() -> list[tuple[str, float]]:
     from mtgdice.text import compile_text
 
     spellbook = compile_text(SPELLBOOK, name="Wizard's Spellbook").rolls[0]
-    board = Board(battlefield=(Permanent("Pixie Guide", compile_text(PIXIE, name="Pixie Guide").effects),))
+    board = Board.from_zones(battlefield=(Permanent("Pixie Guide", compile_text(PIXIE, name="Pixie Guide").effects),))
     source = SeededSource(706)
     ice = icepool.d20.highest(2) + 1
     dy = (2 @ P(20)).at(-1) + 1
@@ -198,14 +198,14 @@ EXACT = [
     ),
     (
         "5d6 rerolling 1s once (a reroll permission that does not apply to its own reroll, accept)",
-        "odds(RollInstruction(Amount(5), Die(6)), board=Board(battlefield=(Permanent('r', "
+        "odds(RollInstruction(Amount(5), Die(6)), board=Board.from_zones(battlefield=(Permanent('r', "
         "(RerollPermission(condition=InRange(1, 1), again=False),)),)), policy='accept')",
         "(5 @ icepool.d6.reroll([1], depth=1)).probabilities()",
         "(5 @ expand(lambda r: r.h if r.outcome == 1 else r.outcome, H(6))).lowest_terms()",
     ),
     (
         "5d6 rerolling 1s until not 1 (a reroll permission that applies to its own reroll, accept)",
-        "odds(RollInstruction(Amount(5), Die(6)), board=Board(battlefield=(Permanent('r', "
+        "odds(RollInstruction(Amount(5), Die(6)), board=Board.from_zones(battlefield=(Permanent('r', "
         "(RerollPermission(condition=InRange(1, 1)),)),)), policy='accept')",
         "(5 @ icepool.d6.reroll([1], depth='inf')).probabilities()",
         None,
@@ -221,17 +221,17 @@ EXACT = [
 MTG_ONLY = [
     (
         "Wizard's Spellbook + Pixie Guide: compile both texts, then rows, results, expected executions",
-        f"odds(compile_text({SPELLBOOK!r}).rolls[0], board=Board(battlefield=(Permanent('Pixie Guide', "
+        f"odds(compile_text({SPELLBOOK!r}).rolls[0], board=Board.from_zones(battlefield=(Permanent('Pixie Guide', "
         f"compile_text({PIXIE!r}).effects),)))",
     ),
     (
         "Sword of Dungeons & Dragons + Pixie Guide: compile both texts, then expected executions (400/361)",
-        f"odds(compile_text({SWORD!r}).rolls[0], board=Board(battlefield=(Permanent('Pixie Guide', "
+        f"odds(compile_text({SWORD!r}).rolls[0], board=Board.from_zones(battlefield=(Permanent('Pixie Guide', "
         f"compile_text({PIXIE!r}).effects),)))",
     ),
     (
         "Wizard's Spellbook + Pixie Guide + Krark's Other Thumb (an odds panel's question): compile, then odds",
-        f"odds(compile_text({SPELLBOOK!r}).rolls[0], board=Board(battlefield=(Permanent('Pixie Guide', "
+        f"odds(compile_text({SPELLBOOK!r}).rolls[0], board=Board.from_zones(battlefield=(Permanent('Pixie Guide', "
         f"compile_text({PIXIE!r}).effects), Permanent('Thumb', compile_text({THUMB!r}).effects))))",
     ),
 ]
@@ -259,7 +259,7 @@ def resolve_profile(rolls: int = 5_000) -> tuple[float, str, float]:
     from mtgdice.text import compile_text
 
     spellbook = compile_text(SPELLBOOK).rolls[0]
-    board = Board(battlefield=(Permanent("Pixie Guide", compile_text(PIXIE).effects),))
+    board = Board.from_zones(battlefield=(Permanent("Pixie Guide", compile_text(PIXIE).effects),))
     source = SeededSource(706)
     profile = cProfile.Profile()
     profile.enable()
@@ -298,7 +298,7 @@ def stacked(counts: tuple[int, ...] = (400, 800, 1600)) -> list[tuple[int, float
 
     def once(count: int) -> None:
         # A new board each time: the plan of a board is cached, and the first roll is what is timed.
-        board = Board(battlefield=tuple(Permanent(f"Thumb {i}", thumb) for i in range(count)))
+        board = Board.from_zones(battlefield=tuple(Permanent(f"Thumb {i}", thumb) for i in range(count)))
         resolve(roll, source="S", dice=SeededSource(1), board=board, chooser=chooser)
 
     return [(count, median_time(lambda n=count: once(n), repeats=5)) for count in counts]

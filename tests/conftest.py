@@ -27,11 +27,12 @@ def catalog(cards_path: str) -> Any:
 
 @pytest.fixture
 def run(catalog: Any) -> Any:
-    """``run(request)`` → the resolve output object, in process, through ``resolve_json``."""
-    from mtgdice.io.jsonio import resolve_json
+    """``run(request)`` → the resolve output object, in process, as ``mtgdice resolve`` answers it
+    (``resolve_table_json``: the outcome and the table after it)."""
+    from mtgdice.io.jsonio import resolve_table_json
 
     def _run(request: dict[str, Any]) -> dict[str, Any]:
-        return resolve_json(request, catalog)
+        return resolve_table_json(request, catalog)
 
     return _run
 

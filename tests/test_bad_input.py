@@ -73,6 +73,67 @@ CASES = [
         {"card": "Hoarding Ogre", "battlefield": [{"card": "Barbarian Class", "level": "two"}], "dice": [1]},
         ("battlefield[0].level",),
     ),
+    # Version 3: the whole table (issue 16, bad input).
+    (
+        "no-such-controller",
+        {"card": "Hoarding Ogre", "seats": [{}, {}], "controller": 2, "dice": [3]},
+        ("controller", "seat 2"),
+    ),
+    ("no-such-roller", {"card": "GO TO JAIL", "seats": [{}, {}], "roller": 5, "dice": [3, 4]}, ("roller", "seat 5")),
+    (
+        "no-such-target",
+        {"card": "Hoarding Ogre", "pending": [{"card": "Pixie Guide", "target": 3}], "dice": [3]},
+        ("pending[0].target", "seat 3"),
+    ),
+    (
+        "roller-without-a-text-naming-one",
+        {"card": "Hoarding Ogre", "roller": 1, "dice": [3]},
+        ("roller", "Hoarding Ogre"),
+    ),
+    ("roller-of-a-coin", {"kind": "coin", "roller": 1, "coins": ["heads"]}, ("roller",)),
+    (
+        "that-player-without-roller",
+        {"card": "GO TO JAIL", "seats": [{}, {}], "dice": [3, 4]},
+        ("roller", "that player"),
+    ),
+    (
+        "seats-and-earlier-zones",
+        {"card": "Hoarding Ogre", "seats": [{}], "opponents": [], "dice": [3]},
+        ("seats", "opponents"),
+    ),
+    ("seats-and-players", {"card": "Hoarding Ogre", "seats": [{}], "players": 3, "dice": [3]}, ("seats", "players")),
+    (
+        "unknown-turn-key",
+        {"card": "Hoarding Ogre", "turn": {"dice_roled": [1]}, "dice": [3]},
+        ("turn.dice_roled", "dice_rolled"),
+    ),
+    (
+        "unknown-pending-key",
+        {"card": "Hoarding Ogre", "pending": [{"card": "Pixie Guide", "targt": 1}], "dice": [3]},
+        ("pending[0].targt", "target"),
+    ),
+    (
+        "pending-not-a-replacement",
+        {"card": "Hoarding Ogre", "pending": [{"card": "Critical Hit"}], "dice": [3]},
+        ("pending[0]", "replacement"),
+    ),
+    ("nine-seats", {"card": "Hoarding Ogre", "seats": [{}] * 9, "dice": [3]}, ("seats", "8")),
+    ("players-beyond-the-table", {"card": "Hoarding Ogre", "players": 10**17, "dice": [3]}, ("players", "8")),
+    (
+        "seat-field-in-seats",
+        {"card": "Hoarding Ogre", "seats": [{"battlefield": [{"card": "Pixie Guide", "seat": 1}]}], "dice": [3]},
+        ("seats[0].battlefield[0].seat",),
+    ),
+    (
+        "dice-rolled-beyond-the-seats",
+        {"card": "Hoarding Ogre", "turn": {"dice_rolled": [1, 2, 3]}, "dice": [3]},
+        ("turn.dice_rolled", "seat"),
+    ),
+    (
+        "unknown-seat-card",
+        {"card": "Hoarding Ogre", "seats": [{}, {"graveyard": ["Critical Hitt"]}], "dice": [3]},
+        ("seats[1].graveyard[0]", "Critical Hit"),
+    ),
 ]
 
 

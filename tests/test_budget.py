@@ -69,7 +69,7 @@ def test_a_deadline_ends_the_work() -> None:
 
 def test_copies_of_one_replacement_ask_once_per_group() -> None:
     # 800 copies: each die stands with 800 partners; the roller names the one that counts, once.
-    board = Board(battlefield=tuple(Permanent(f"Copy {i}", (PairEachDie(),)) for i in range(800)))
+    board = Board.from_zones(battlefield=tuple(Permanent(f"Copy {i}", (PairEachDie(),)) for i in range(800)))
     chooser = ScriptedChooser([5])
     resolution = resolve(
         RollInstruction(Amount(2), Die(20)), source="~", dice=SeededSource(3), board=board, chooser=chooser

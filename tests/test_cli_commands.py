@@ -98,13 +98,14 @@ def test_names_with_commas_and_a_permanents_state(cards_path: str, tmp_path: Pat
         "--graveyard", "Critical Hit",
     )  # fmt: skip
     request = _logged_request(db)
-    assert request["battlefield"] == [
+    yours = request["seats"][0]  # the command line's table, seat 0 the player rolling
+    assert yours["battlefield"] == [
         "Pippa, Duchess of Dice",
         {"card": "Barbarian Class", "level": 2},
         {"card": "Xenosquirrels", "counters": {"+1/+1": 2}, "tapped": True},
         {"card": "Vexing Puzzlebox", "counters": {"charge": 30}},
     ]
-    assert request["graveyard"] == ["Critical Hit"]
+    assert yours["graveyard"] == ["Critical Hit"]
 
 
 def test_the_level_reaches_the_rules(cards_path: str) -> None:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 MTGDICE = str(Path(sys.executable).with_name("mtgdice"))
 
@@ -63,7 +65,9 @@ def test_a_decision_nobody_was_asked_is_named_with_what_was_taken(cards_path: st
     quiet = subprocess.run(command, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
     assert quiet.returncode == 0, quiet.stderr
     note = " ".join(quiet.stderr.split())
-    assert "Not asked (no terminal): Use Xenosquirrels" in note and "-> no" in note and "--choices" in note
+    assert "Not asked (no terminal): 1 decision(s) taken by policy 'best'" in note
+    assert "Use Xenosquirrels" in note and "-> no" in note and "--choices" in note and "--policy" in note
+    assert len(quiet.stderr.strip().splitlines()) == 1  # said once
     answered = subprocess.run(
         [*command, "--choices", "[false]"], capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL
     )
@@ -110,3 +114,30 @@ def test_a_roll_is_in_the_log_before_it_is_shown(tmp_path: Path) -> None:
     assert blocked, "the command ended: it did not block on its output"
     assert logged == 1  # in the log while its output had not gone out
     assert shown.strip(b"x") == b""  # and nothing of it was shown
+
+
+def test_a_decision_nobody_answers_keeps_the_rollers_best_die(cards_path: str) -> None:
+    """Krark's Other Thumb with no terminal and no --choices: the stated policy keeps the better die
+    of the pair, a natural 20 included (taking the first option ignored the first die, 20 or not);
+    --policy decline takes the first option."""
+    base = [MTGDICE, "roll", "--no-log", "--json", "--cards", cards_path, "--card", "Hoarding Ogre"]
+    base += ["--with", "Krark's Other Thumb"]
+
+    def dice(*more: str) -> list[dict[str, Any]]:
+        run = subprocess.run([*base, *more], capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+        assert run.returncode == 0, run.stderr
+        found: list[dict[str, Any]] = json.loads(run.stdout)["rolls"][0]["dice"]
+        return found
+
+    from mtgdice.rules import Die, SeededSource
+
+    def faces(seed: int) -> list[object]:
+        source = SeededSource(seed)
+        return [source.roll(Die(20)), source.roll(Die(20))]
+
+    natural_twenty = next(seed for seed in range(10_000) if faces(seed)[0] == 20 and faces(seed)[1] != 20)
+    rolled = dice("--seed", str(natural_twenty))
+    assert [die["natural"] for die in rolled] == faces(natural_twenty)
+    assert not rolled[0]["ignored"] and rolled[1]["ignored"]  # the roller's best of the pair: the 20
+    declined = dice("--seed", str(natural_twenty), "--policy", "decline")
+    assert declined[0]["natural"] == 20 and declined[0]["ignored"]

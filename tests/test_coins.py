@@ -280,7 +280,7 @@ def _board(*texts: str) -> Board:
     for number, text in enumerate(texts):
         compiled = compile_text(text, name=f"Card {number}")
         permanents.append(Permanent(compiled.name, compiled.effects))
-    return Board(battlefield=tuple(permanents))
+    return Board.from_zones(battlefield=tuple(permanents))
 
 
 BOARDS = {"empty": (), "thumb": (THUMB,), "luck": (LUCK,), "thumb and luck": (THUMB, LUCK)}

@@ -1,4 +1,4 @@
-"""The public conformance suite (../shared/conformance/rules.json), case by case.
+"""The public conformance suites (../shared/conformance/rules.json and rules-v3.json), case by case.
 
 In process through the JSON interface (``resolve_json``), compared with the suite's own checker
 (``compare`` of ../shared/conformance/check.py, loaded by path); and once end to end through the
@@ -21,6 +21,8 @@ from shared_data import SHARED_ROOT, shared_path
 
 SUITE = SHARED_ROOT / "conformance" / "rules.json"
 CASES = json.loads(SUITE.read_text()) if SUITE.exists() else []
+SUITE_V3 = SHARED_ROOT / "conformance" / "rules-v3.json"
+CASES_V3 = json.loads(SUITE_V3.read_text()) if SUITE_V3.exists() else []
 
 
 def _checker() -> Any:
@@ -38,6 +40,18 @@ def test_suite_is_present() -> None:
 
 @pytest.mark.parametrize("case", CASES, ids=[case["id"] for case in CASES])
 def test_conformance_case(case: dict[str, Any], run: Any) -> None:
+    outcome = json.loads(json.dumps(run(case["input"])))
+    problems = _checker().compare(case["expect"], outcome)
+    assert problems == [], f"{case['id']} [{case['rule']}] {case['why']}: " + "; ".join(problems)
+
+
+def test_v3_suite_is_present() -> None:
+    shared_path("conformance", "rules-v3.json")
+    assert len(CASES_V3) >= 17
+
+
+@pytest.mark.parametrize("case", [pytest.param(case, id=case["id"]) for case in CASES_V3])
+def test_conformance_v3_case(case: dict[str, Any], run: Any) -> None:
     outcome = json.loads(json.dumps(run(case["input"])))
     problems = _checker().compare(case["expect"], outcome)
     assert problems == [], f"{case['id']} [{case['rule']}] {case['why']}: " + "; ".join(problems)

@@ -118,7 +118,7 @@ def test_cr_706_2_natural_result_is_the_face_and_result_adds_every_modifier() ->
         source="Source",
         dice=ScriptedSource([12]),
         amounts={"cards in hand": 4},
-        board=Board(battlefield=(card(PLUS_TWO),)),
+        board=Board.from_zones(battlefield=(card(PLUS_TWO),)),
     )
     die = outcome.executions[0].dice[0]
     assert die.natural == 12
@@ -128,7 +128,7 @@ def test_cr_706_2_natural_result_is_the_face_and_result_adds_every_modifier() ->
 
 def test_cr_706_2a_optional_modifier_with_a_cost_is_offered_after_the_result_is_seen() -> None:
     night = "After you roll a die, you may pay 1 life. If you do, increase or decrease the result by 1. Do this only once each turn."
-    board = Board(battlefield=(card(night, "Shift"),))
+    board = Board.from_zones(battlefield=(card(night, "Shift"),))
     chooser = ScriptedChooser([True, 1])
     outcome = resolve(roll_of(OGRE), source="Source", dice=ScriptedSource([10]), board=board, chooser=chooser)
     asked = chooser.asked[0]
@@ -140,11 +140,11 @@ def test_cr_706_2a_optional_modifier_with_a_cost_is_offered_after_the_result_is_
 
 def test_cr_706_2a_a_cost_that_cannot_be_paid_is_not_offered() -> None:
     xeno = "After you roll a die, you may remove a +1/+1 counter from this creature. If you do, increase or decrease the result by 1."
-    empty = Board(battlefield=(card(xeno, "Xeno", counters=(("+1/+1", 0),)),))
+    empty = Board.from_zones(battlefield=(card(xeno, "Xeno", counters=(("+1/+1", 0),)),))
     chooser = ScriptedChooser([True, 0])
     outcome = resolve(roll_of(OGRE), source="Source", dice=ScriptedSource([19]), board=empty, chooser=chooser)
     assert chooser.asked == [] and outcome.executions[0].dice[0].result == 19
-    full = Board(battlefield=(card(xeno, "Xeno", counters=(("+1/+1", 2),)),))
+    full = Board.from_zones(battlefield=(card(xeno, "Xeno", counters=(("+1/+1", 2),)),))
     outcome = resolve(
         roll_of(OGRE), source="Source", dice=ScriptedSource([19]), board=full, chooser=ScriptedChooser([True, 0])
     )
@@ -153,7 +153,7 @@ def test_cr_706_2a_a_cost_that_cannot_be_paid_is_not_offered() -> None:
 
 def test_cr_706_2b_rerolls_are_considered_before_increases() -> None:
     clam = "If you roll a 3 on a six-sided die, you may reroll that die."
-    board = Board(battlefield=(card(clam, "Clam"), card(PLUS_TWO, "Plus")))
+    board = Board.from_zones(battlefield=(card(clam, "Clam"), card(PLUS_TWO, "Plus")))
     six = "Roll a six-sided die."
     # A natural 3 is rerollable although +2 would make it 5: the reroll window comes first.
     outcome = run(six, [3, 6], board, [True])
@@ -186,7 +186,7 @@ def test_cr_706_3a_rows_are_a_number_a_range_or_an_open_range(face: int, amount:
 def test_cr_706_3a_a_result_in_no_row_does_nothing() -> None:
     text = "Roll a d20 and subtract the number of cards in your hand.\n1\u20149 | A.\n10\u201419 | B.\n20 | C."
     assert run(text, [3], amounts={"cards in hand": 5}).executions[0].row is None
-    assert run(OGRE, [20], Board(battlefield=(card(PLUS_TWO),))).executions[0].row is None
+    assert run(OGRE, [20], Board.from_zones(battlefield=(card(PLUS_TWO),))).executions[0].row is None
 
 
 def test_cr_706_3a_a_list_is_a_results_table_too() -> None:
@@ -206,7 +206,7 @@ def test_cr_706_3b_roll_modifiers_and_table_are_one_ability() -> None:
 
 def test_cr_706_3c_roll_again_uses_the_same_kind_and_number_of_dice_and_modifiers() -> None:
     delina = "Whenever this creature attacks, roll a d20.\n1\u201414 | A.\n15\u201420 | B. You may roll again."
-    board = Board(battlefield=(card(ADVANTAGE, "Guide"), card(PLUS_TWO, "Plus")))
+    board = Board.from_zones(battlefield=(card(ADVANTAGE, "Guide"), card(PLUS_TWO, "Plus")))
     outcome = run(delina, [16, 2, 11, 5], board, [True])
     first, second = outcome.executions
     assert [len(first.dice), len(second.dice)] == [2, 2]
@@ -236,7 +236,7 @@ def test_cr_706_5_doubles_means_every_result_equals_the_others(dice: list[int], 
 
 
 def test_cr_706_6_an_ignored_roll_never_happened() -> None:
-    board = Board(battlefield=(card(ADVANTAGE, "Guide"), card(PLUS_TWO, "Plus"), card(PER_DIE, "Luck")))
+    board = Board.from_zones(battlefield=(card(ADVANTAGE, "Guide"), card(PLUS_TWO, "Plus"), card(PER_DIE, "Luck")))
     outcome = run(OGRE, [5, 17], board)
     ignored, counted = outcome.executions[0].dice
     assert ignored.fate is Fate.IGNORED and ignored.modifiers == ()  # no effect applies to it
@@ -245,7 +245,7 @@ def test_cr_706_6_an_ignored_roll_never_happened() -> None:
 
 
 def test_cr_706_6_among_tied_lowest_the_player_chooses() -> None:
-    board = Board(battlefield=(card(ADVANTAGE, "Guide"),))
+    board = Board.from_zones(battlefield=(card(ADVANTAGE, "Guide"),))
     assert [d.fate for d in run(OGRE, [7, 7], board).executions[0].dice] == [Fate.IGNORED, Fate.COUNTED]
     assert [d.fate for d in run(OGRE, [7, 7], board, [1]).executions[0].dice] == [Fate.COUNTED, Fate.IGNORED]
 
@@ -253,7 +253,7 @@ def test_cr_706_6_among_tied_lowest_the_player_chooses() -> None:
 def test_cr_706_6_the_lowest_is_decided_by_the_face_before_any_modifier() -> None:
     # Ignoring comes before the ±N window (DESIGN.md §3.4): modifiers never touch the ignored die,
     # and the counted natural 20 still triggers a natural-20 ability.
-    board = Board(
+    board = Board.from_zones(
         battlefield=(card("Increase the result of each die you roll by 1.", "Plus"),),
         graveyard=(card(NATURAL_20, "Crit"),),
     )
@@ -267,7 +267,7 @@ def test_cr_706_6_the_lowest_is_decided_by_the_face_before_any_modifier() -> Non
 
 
 def test_cr_706_7_the_planar_die_triggers_roll_triggers_but_has_no_number() -> None:
-    board = Board(
+    board = Board.from_zones(
         battlefield=(
             card(BATCH, "Batch"),
             card("Whenever you roll a 4 or higher, draw a card.", "High"),
@@ -282,7 +282,9 @@ def test_cr_706_7_the_planar_die_triggers_roll_triggers_but_has_no_number() -> N
 
 
 def test_cr_706_7_ignore_the_lowest_compares_numbers_so_adds_no_planar_die() -> None:
-    outcome = run("Roll the planar die.", [], Board(battlefield=(card(ADVANTAGE, "Guide"),)), planar=["chaos"])
+    outcome = run(
+        "Roll the planar die.", [], Board.from_zones(battlefield=(card(ADVANTAGE, "Guide"),)), planar=["chaos"]
+    )
     assert len(outcome.executions[0].dice) == 1
 
 
@@ -304,7 +306,7 @@ def test_cr_706_8a_a_stored_result_is_the_result_after_modifiers_of_a_noted_kind
         roll_of(CENTAUR, 0, "Centaur"),
         source="Centaur",
         dice=ScriptedSource([3, 3, 5, 1, 2]),
-        board=Board(battlefield=(card(PLUS_TWO, "Plus"),)),
+        board=Board.from_zones(battlefield=(card(PLUS_TWO, "Plus"),)),
     )
     assert outcome.stored == {"Centaur": (5, 5, 7, 3, 4)}
     assert roll_of(CENTAUR, 1, "Centaur").die == Die(6)
@@ -314,7 +316,7 @@ def test_cr_706_8b_reroll_stored_results_is_one_roll_filling_the_chosen_slots() 
     centaur = Permanent(
         "Centaur", compile_text(CENTAUR, name="Centaur").effects, stored=(3, 3, 5, 1, 2), stored_die=Die(6)
     )
-    board = Board(battlefield=(centaur, card(BATCH, "Batch")))
+    board = Board.from_zones(battlefield=(centaur, card(BATCH, "Batch")))
     outcome = resolve(
         roll_of(CENTAUR, 1, "Centaur"),
         source="Centaur",
@@ -365,7 +367,9 @@ def test_ruling_dice_must_be_fair_digital_substitutes_allowed() -> None:
 
 
 def test_ruling_extra_dice_from_ignore_the_lowest_never_count_and_never_trigger() -> None:
-    board = Board(battlefield=(card(ADVANTAGE, "Guide"), card(PER_DIE, "Luck")), graveyard=(card(NATURAL_20, "Crit"),))
+    board = Board.from_zones(
+        battlefield=(card(ADVANTAGE, "Guide"), card(PER_DIE, "Luck")), graveyard=(card(NATURAL_20, "Crit"),)
+    )
     outcome = run(OGRE, [20, 20], board)
     assert [d.fate for d in outcome.executions[0].dice] == [Fate.IGNORED, Fate.COUNTED]
     assert collections.Counter(hit.card for hit in outcome.triggers) == {"Luck": 1, "Crit": 1}
@@ -378,7 +382,7 @@ def test_ruling_roll_again_uses_the_same_number_and_kind_of_dice() -> None:
 
 
 def test_ruling_result_is_after_modifiers_natural_result_before() -> None:
-    board = Board(
+    board = Board.from_zones(
         battlefield=(card(PLUS_TWO, "Plus"), card("Whenever you roll a 20, draw a card.", "Twenty")),
         graveyard=(card(NATURAL_20, "Crit"),),
     )
@@ -399,5 +403,5 @@ def test_ruling_the_planar_die_triggers_roll_triggers_but_has_no_number() -> Non
     planar = DieRoll(0, PLANAR_DIE, PlanarFace.CHAOS, (Modifier(2, "x"),))
     for condition in (InRange(1, None), InRange(None, 100), NaturalMax(), AnyOf((InRange(1, 1), InRange(6, 6)))):
         assert not condition.holds(planar)
-    board = Board(battlefield=(card(BATCH, "Batch"),))
+    board = Board.from_zones(battlefield=(card(BATCH, "Batch"),))
     assert [hit.card for hit in run("Roll the planar die.", [], board, planar=["blank"]).triggers] == ["Batch"]

@@ -33,23 +33,25 @@ def table() -> tuple[Game, str, str]:
     return game, game.add_player("Alice").id, game.add_player("Bob").id
 
 
-def test_request_uses_the_roller_view_of_the_board(table: tuple[Game, str, str], catalog: Any) -> None:
+def test_request_seats_every_player_with_the_roller_controlling(table: tuple[Game, str, str], catalog: Any) -> None:
     game, alice, bob = table
     guide = game.add_card(alice, "Pixie Guide")
     game.add_card(alice, "Critical Hit", zone="graveyard")
     game.add_card(bob, "Clam-I-Am")
+    game.add_card(bob, "Critical Hit", zone="graveyard")
     game.set_plane("Example Plane", text="Whenever you roll a die, scry 1.")
     spellbook = game.add_card(alice, "Wizard's Spellbook")
     request = game.request_for(alice, RollSpec("card", card_id=spellbook.id))
     assert request.card is not None and request.card.name == "Wizard's Spellbook" and request.roll == 0
-    assert [item.card.name for item in request.battlefield] == ["Pixie Guide", "Wizard's Spellbook"]
-    assert [item.card.name for item in request.opponents] == ["Clam-I-Am"]
-    assert [item.card.name for item in request.graveyard] == ["Critical Hit"]
-    assert request.command[0].card.name == "Example Plane"
-    assert [item.card.name for item in game.request_for(bob, RollSpec.plain("d20")).opponents] == [
-        "Pixie Guide",
-        "Wizard's Spellbook",
-    ]
+    assert request.seated and request.controller == 0 and request.players == 2
+    mine, theirs = request.seats
+    assert [item.card.name for item in mine.battlefield] == ["Pixie Guide", "Wizard's Spellbook"]
+    assert [item.card.name for item in theirs.battlefield] == ["Clam-I-Am"]
+    assert [item.card.name for item in mine.graveyard] == ["Critical Hit"]
+    assert [item.card.name for item in theirs.graveyard] == ["Critical Hit"]  # every player's graveyard
+    assert mine.command[0].card.name == "Example Plane"  # the active player's command zone (CR 901.3)
+    bobs = game.request_for(bob, RollSpec.plain("d20"))
+    assert bobs.controller == 1 and bobs.seats == request.seats
     assert guide.id != spellbook.id
 
 

@@ -80,7 +80,7 @@ def test_a_wording_the_rules_refuse_is_unsupported_not_an_error(text: str, reaso
 def test_a_permanent_with_an_unsupported_sentence_does_not_break_resolve() -> None:
     odd = compile_text("Whenever you roll dice, draw a card. Roll three dice.", name="Odd")
     roll = compile_text("Roll a d6.").rolls[0]
-    board = Board(battlefield=(Permanent("Odd", odd.effects),))
+    board = Board.from_zones(battlefield=(Permanent("Odd", odd.effects),))
     assert resolve(roll, source="Card", dice=ScriptedSource([4]), board=board).executions[0].dice[0].result == 4
 
 
@@ -117,7 +117,7 @@ def test_modifiers_name_whose_dice(text: str, scope: Scope, delta: int, either: 
 def test_an_optional_modifier_on_anyones_die_applies_to_an_opponents_roll() -> None:
     modifier = compile_text("You may pay {1} to increase the result of a die any player rolled by 1.").effects[0]
     roll = compile_text("Roll a d20.").rolls[0]
-    board = Board(battlefield=(Permanent("Tinker", (modifier,)),))
+    board = Board.from_zones(battlefield=(Permanent("Tinker", (modifier,)),))
     resolution = resolve(roll, source="Card", dice=ScriptedSource([10]), board=board, chooser=ScriptedChooser([True]))
     assert resolution.executions[0].dice[0].result == 11
 

@@ -44,7 +44,7 @@ def compiled(catalog: Any) -> Any:
 
 
 def _board(compiled: Any, *names: str, graveyard: tuple[str, ...] = ()) -> Board:
-    return Board(
+    return Board.from_zones(
         battlefield=tuple(Permanent(name, compiled(name).effects) for name in names),
         graveyard=tuple(Permanent(name, compiled(name).effects) for name in graveyard),
     )
@@ -117,10 +117,12 @@ def test_twenty_d20_sum() -> None:
 
 def test_rerolling_ones_settles_exactly() -> None:
     # A permission that may be used again on the new roll: 1s are rerolled until they are not 1s.
-    board = Board(battlefield=(Permanent("Rerolls", (RerollPermission(condition=InRange(1, 1)),)),))
+    board = Board.from_zones(battlefield=(Permanent("Rerolls", (RerollPermission(condition=InRange(1, 1)),)),))
     result = odds(RollInstruction(Amount(1), Die(6)), board=board, policy="accept")
     assert dict(result.results) == {face: Fraction(1, 5) for face in range(2, 7)}
-    once = Board(battlefield=(Permanent("Rerolls", (RerollPermission(condition=InRange(1, 1), once_each_turn=True),)),))
+    once = Board.from_zones(
+        battlefield=(Permanent("Rerolls", (RerollPermission(condition=InRange(1, 1), once_each_turn=True),)),)
+    )
     result = odds(RollInstruction(Amount(1), Die(6)), board=once, policy="accept")
     assert dict(result.results)[1] == Fraction(1, 36)
 
@@ -138,7 +140,9 @@ def test_certain_roll_again_is_an_error() -> None:
 
 def test_once_each_turn_chain_matches_brute_force() -> None:
     # A once-each-turn reroll, used in one execution, is gone for the next: two turn states.
-    board = Board(battlefield=(Permanent("Once", (RerollPermission(condition=InRange(1, 2), once_each_turn=True),)),))
+    board = Board.from_zones(
+        battlefield=(Permanent("Once", (RerollPermission(condition=InRange(1, 2), once_each_turn=True),)),)
+    )
     instruction = RollInstruction(Amount(1), Die(4), table=ResultsTable((Row(1, 3), Row(4, 4, roll_again=True))))
     auto = odds(instruction, board=board, policy="accept")
     brute = odds(instruction, board=board, policy="accept", method="brute")
@@ -182,7 +186,7 @@ def cases(draw: Any) -> tuple[RollInstruction, Board, str]:
     )
     return (
         instruction,
-        Board(battlefield=(Permanent("Board", tuple(effects)),)),
+        Board.from_zones(battlefield=(Permanent("Board", tuple(effects)),)),
         draw(st.sampled_from(["decline", "accept"])),
     )
 
@@ -213,7 +217,7 @@ def test_dp_paths_equal_brute_force(instruction: RollInstruction, per_die: bool)
     effects: tuple[Any, ...] = (Trigger(event=Event.DICE_ROLLED), ResultModifier(delta=1))
     if per_die:
         effects += (Trigger(condition=InRange(4, None)),)
-    board = Board(battlefield=(PIXIE, Permanent("Board", effects)))
+    board = Board.from_zones(battlefield=(PIXIE, Permanent("Board", effects)))
     auto = odds(instruction, board=board)
     assert auto.method == ("kept dice" if per_die else "totals")
     assert dict(auto.first) == dict(odds(instruction, board=board, method="brute").first)
@@ -222,14 +226,14 @@ def test_dp_paths_equal_brute_force(instruction: RollInstruction, per_die: bool)
 def test_polynomial_totals_equal_brute_force(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(fast, "MAX_KEPT", 0)
     instruction = RollInstruction(Amount(4), Die(3), table=ResultsTable((Row(4, 6), Row(7, 9), Row(10, 11))))
-    board = Board(battlefield=(Permanent("Board", (ResultModifier(delta=-1),)),))
+    board = Board.from_zones(battlefield=(Permanent("Board", (ResultModifier(delta=-1),)),))
     auto = odds(instruction, board=board)
     assert auto.method == "totals"
     assert dict(auto.first) == dict(odds(instruction, board=board, method="brute").first)
 
 
 def test_rerolling_five_d6_ones() -> None:
-    board = Board(battlefield=(Permanent("Rerolls", (RerollPermission(condition=InRange(1, 1)),)),))
+    board = Board.from_zones(battlefield=(Permanent("Rerolls", (RerollPermission(condition=InRange(1, 1)),)),))
     result = dict(odds(RollInstruction(Amount(5), Die(6)), board=board, policy="accept").results)
     # Each die settles on 2-6, uniformly: the totals are those of 5d5 shifted by 5.
     fives = dict(odds(RollInstruction(Amount(5), Die(5), modifier=Amount(1))).results)
@@ -288,7 +292,7 @@ def test_cli_odds_table_and_plot(cli: Any, cards_path: str, tmp_path: Any) -> No
 def test_planar_die_paths_equal_brute_force() -> None:
     from mtgdice.rules import FaceCountsAs, FaceIs, PlanarFace
 
-    board = Board(
+    board = Board.from_zones(
         battlefield=(PIXIE, Permanent("Chaos", (Trigger(planar=True, condition=FaceIs(PlanarFace.CHAOS)),))),
         command=(Permanent("Plane", (FaceCountsAs(zone=Zone.COMMAND),)),),
     )
@@ -305,14 +309,16 @@ def test_planar_die_paths_equal_brute_force() -> None:
 )
 def test_policies_on_an_optional_modifier(policy: str, either: bool, low: int, high: int) -> None:
     optional = Permanent("Optional", (ResultModifier(delta=1, optional=True, either_direction=either),))
-    result = dict(odds(RollInstruction(Amount(1), Die(6)), board=Board(battlefield=(optional,)), policy=policy).results)
+    result = dict(
+        odds(RollInstruction(Amount(1), Die(6)), board=Board.from_zones(battlefield=(optional,)), policy=policy).results
+    )
     assert (min(result), max(result)) == (low, high)  # type: ignore[type-var]
     assert set(result.values()) == {Fraction(1, 6)}
 
 
 def test_too_large_to_enumerate_is_an_error() -> None:
     # A trigger on the third die this turn reads positions: only the enumeration may count it.
-    board = Board(battlefield=(Permanent("Third", (Trigger(nth_this_turn=3),)),))
+    board = Board.from_zones(battlefield=(Permanent("Third", (Trigger(nth_this_turn=3),)),))
     with pytest.raises(RollLimitError, match="mtgdice simulate"):
         odds(RollInstruction(Amount(12), Die(20)), board=board)
 
@@ -321,7 +327,7 @@ def test_pairs_of_many_dice_reduce_group_by_group() -> None:
     from mtgdice.rules import PairEachDie
 
     # Under "decline" each pair keeps the die the first pick leaves (its second): 12 uniform d20.
-    board = Board(battlefield=(Permanent("Pairs", (PairEachDie(),)),))
+    board = Board.from_zones(battlefield=(Permanent("Pairs", (PairEachDie(),)),))
     paired = odds(RollInstruction(Amount(12), Die(20)), board=board)
     assert paired.method == "groups"
     assert paired.results == odds(RollInstruction(Amount(12), Die(20))).results

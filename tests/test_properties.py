@@ -57,7 +57,7 @@ ROLLS = [
 ]
 
 boards = st.lists(st.integers(0, len(EFFECTS) - 1), max_size=4).map(
-    lambda picks: Board(battlefield=tuple(Permanent(f"E{i}", EFFECTS[i]) for i in picks))
+    lambda picks: Board.from_zones(battlefield=tuple(Permanent(f"E{i}", EFFECTS[i]) for i in picks))
 )
 answers = st.lists(
     st.one_of(st.booleans(), st.integers(0, 2), st.lists(st.integers(0, 1), max_size=1, unique=True)), max_size=8

@@ -232,7 +232,9 @@ def _fields(roll: RollInstruction) -> dict[str, Any]:
     return {name: getattr(roll, name) for name in RollInstruction.__dataclass_fields__}
 
 
-scopes = st.sampled_from(list(Scope))
+scopes = st.sampled_from([Scope.YOU, Scope.OPPONENT, Scope.ANY])
+# "Target player" is a scope of replacements only (one that waits for its activation, ``pending``).
+replacement_scopes = st.sampled_from(list(Scope))
 die_filter = st.one_of(st.none(), SIDES)
 costs = st.sampled_from(
     ["pay {1}", "pay 2 life", "remove a +1/+1 counter from it", "tap an untapped creature you control"]
@@ -248,13 +250,13 @@ def _cost(words: str) -> Cost:
 @st.composite
 def effects(draw: st.DrawFn) -> Effect:
     kind = draw(st.sampled_from(["extra", "chosen", "pair", "static", "optional", "reroll", "trigger", "face", "coin"]))
-    scope = draw(scopes)
+    scope = draw(replacement_scopes if kind in ("extra", "chosen", "pair") else scopes)
     if kind == "extra":
         return ExtraDice(
             extra=draw(st.integers(1, 3)), sides=draw(die_filter), optional=draw(st.booleans()), scope=scope
         )
     if kind == "chosen":
-        chooser = draw(st.sampled_from([Decider.ROLLER, Decider.OPPONENT]))
+        chooser = draw(st.sampled_from([Decider.ROLLER, Decider.OPPONENT, Decider.CONTROLLER]))
         return ExtraDice(
             extra=draw(st.integers(1, 3)),
             ignore=IgnoreMode.CHOSEN,

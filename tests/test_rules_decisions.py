@@ -142,8 +142,8 @@ def test_a_reroll_once_permission_does_not_apply_to_its_own_reroll() -> None:
     from mtgdice.text import compile_text
 
     roll = compile_text("Roll a six-sided die.").rolls[0]
-    once = Board(battlefield=(Permanent("Once", (RerollPermission(condition=InRange(1, 1), again=False),)),))
-    again = Board(battlefield=(Permanent("Again", (RerollPermission(condition=InRange(1, 1)),)),))
+    once = Board.from_zones(battlefield=(Permanent("Once", (RerollPermission(condition=InRange(1, 1), again=False),)),))
+    again = Board.from_zones(battlefield=(Permanent("Again", (RerollPermission(condition=InRange(1, 1)),)),))
     accept = PolicyChooser("accept")
     assert resolve(roll, source="S", dice=ScriptedSource([1, 1]), board=once, chooser=accept).executions[0].results == (
         1,
@@ -160,7 +160,7 @@ def test_policies_see_both_directions_of_an_optional_modifier() -> None:
         "After you roll a die, you may pay 1 life. If you do, increase or decrease the result by 1."
     ).effects
     roll = compile_text("Roll a d20.").rolls[0]
-    board = Board(battlefield=(Permanent("Night", night),))
+    board = Board.from_zones(battlefield=(Permanent("Night", night),))
     results = {
         policy: resolve(roll, source="S", dice=ScriptedSource([10]), board=board, chooser=PolicyChooser(policy))
         .executions[0]
@@ -178,7 +178,7 @@ def test_doubles_and_intervening_if_triggers() -> None:
     natural = Permanent(
         "N", compile_text("Whenever you roll one or more dice, if you rolled a natural 20, draw a card.").effects
     )
-    board = Board(battlefield=(doubles, natural))
+    board = Board.from_zones(battlefield=(doubles, natural))
     two = compile_text("Roll two d20.").rolls[0]
 
     def fired(faces: list[int]) -> list[str]:

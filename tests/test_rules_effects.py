@@ -162,7 +162,7 @@ def test_a_called_flip_is_won_when_the_coin_shows_the_call() -> None:
 
 
 def test_partner_coins_are_n_plus_one_and_the_flipper_keeps_the_winner() -> None:
-    thumbs = Board(battlefield=(Permanent("Thumbs", (PairEachCoin(), PairEachCoin())),))
+    thumbs = Board.from_zones(battlefield=(Permanent("Thumbs", (PairEachCoin(), PairEachCoin())),))
     chooser = ScriptedChooser([2])  # three coins: one decision, the coin that counts
     kept = flip(FlipInstruction(), source=ScriptedSource([2, 2, 1]), board=thumbs, chooser=chooser)
     assert len(kept.coins) == 3 and kept.results == (CoinFace.HEADS,) and len(kept.decisions) == 1
@@ -179,7 +179,9 @@ def test_partner_coins_are_n_plus_one_and_the_flipper_keeps_the_winner() -> None
 
 
 def test_a_reflip_is_a_new_flip_that_partner_coins_meet_again() -> None:
-    board = Board(battlefield=(Permanent("Bookie", (ReflipPermission(),)), Permanent("Thumb", (PairEachCoin(),))))
+    board = Board.from_zones(
+        battlefield=(Permanent("Bookie", (ReflipPermission(),)), Permanent("Thumb", (PairEachCoin(),)))
+    )
     result = flip(
         FlipInstruction(), source=ScriptedSource([2, 2, 1, 2]), board=board, chooser=ScriptedChooser([0, True, 1])
     )
@@ -240,7 +242,7 @@ class EveryOtherDie(TriggeredAbility):
 
 def test_an_undeclared_footprint_sends_odds_and_simulation_the_exact_way() -> None:
     assert EveryOtherDie().footprint() == Footprint.UNDECLARED
-    board = Board(battlefield=(Permanent("Odd", (EveryOtherDie(),)), Permanent("Guide", (ExtraDice(),))))
+    board = Board.from_zones(battlefield=(Permanent("Odd", (EveryOtherDie(),)), Permanent("Guide", (ExtraDice(),))))
     instruction = RollInstruction(Amount(2), Die(4), table=ResultsTable((Row(1, 4), Row(5, 8))))
     exact = odds(instruction, board=board)
     brute = odds(instruction, board=board, method="brute")
@@ -251,7 +253,7 @@ def test_an_undeclared_footprint_sends_odds_and_simulation_the_exact_way() -> No
 
 
 def test_a_declared_pair_is_not_taken_for_an_undeclared_one() -> None:
-    board = Board(battlefield=(Permanent("Thumb", (PairEachDie(),)),))
+    board = Board.from_zones(battlefield=(Permanent("Thumb", (PairEachDie(),)),))
     instruction = RollInstruction(Amount(2), Die(6))
     assert odds(instruction, board=board).method == "groups"
     assert same(odds(instruction, board=board), odds(instruction, board=board, method="brute"))
@@ -263,7 +265,7 @@ def test_dice_of_two_kinds_are_one_roll() -> None:
     both = RollInstruction(
         Amount(1), Die(20), table=ResultsTable((Row(2, 13), Row(14, 26))), also=(DiceGroup(Amount(1), Die(6)),)
     )
-    board = Board(
+    board = Board.from_zones(
         battlefield=(Permanent("Batch", (compile_text("Whenever you roll one or more dice, scry 1.").effects[0],)),)
     )
     resolution = resolve(both, source="~", dice=ScriptedSource([14, 3]), board=board)
@@ -280,7 +282,7 @@ def test_the_nth_die_counts_across_repeats_and_earlier_rolls() -> None:
 
     repeat = compile_text("Roll a six-sided die. If you roll a 6, repeat this process.").rolls[0]
     second = compile_text("Whenever you roll your second die each turn, draw a card.", name="Second").effects
-    board = Board(battlefield=(Permanent("Second", second),))
+    board = Board.from_zones(battlefield=(Permanent("Second", second),))
     assert dict(odds(repeat, board=board).triggers) == {"Second": Fraction(1, 6)}  # only when the first is a 6
     assert dict(odds(repeat, board=board, turn=TurnState(dice_rolled=1)).triggers) == {"Second": Fraction(1)}
     sim = simulate(repeat, board=board, rolls=60_000, seed=2)

@@ -40,7 +40,7 @@ CASES = [
 
 
 def _board(compiled: Any, battlefield: tuple[str, ...], graveyard: tuple[str, ...]) -> Board:
-    return Board(
+    return Board.from_zones(
         battlefield=tuple(Permanent(name, compiled(name).effects) for name in battlefield),
         graveyard=tuple(Permanent(name, compiled(name).effects) for name in graveyard),
     )

@@ -73,7 +73,7 @@ def test_visit_rolls_trigger_visit_triggers_only() -> None:
 
     holder = CARDS['"Lifetime" Pass Holder']
     effects = compile_text(holder["oracle_text"], name=holder["name"]).effects
-    board = Board(graveyard=(Permanent("Holder", effects),))  # it returns from the graveyard
+    board = Board.from_zones(graveyard=(Permanent("Holder", effects),))  # it returns from the graveyard
     visit = compile_text(CARDS["Line Cutter"]["oracle_text"], name="Cutter").rolls[0]
     plain = compile_text("Roll a six-sided die.").rolls[0]
     assert [h.card for h in resolve(visit, source="Cutter", dice=ScriptedSource([6]), board=board).triggers] == [
@@ -96,7 +96,7 @@ def test_an_older_advantage_wording_adds_a_die_for_d20s_only() -> None:
     from mtgdice.rules import Board, Permanent, ScriptedSource, resolve
 
     effects = compile_text("If you would roll a d20, instead roll two d20s and ignore the lower roll.").effects
-    board = Board(battlefield=(Permanent("Old", effects),))
+    board = Board.from_zones(battlefield=(Permanent("Old", effects),))
     d20 = compile_text("Roll a d20.").rolls[0]
     d6 = compile_text("Roll a six-sided die.").rolls[0]
     outcome = resolve(d20, source="S", dice=ScriptedSource([4, 17]), board=board)

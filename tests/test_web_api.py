@@ -291,10 +291,11 @@ def test_a_page_roll_logs_its_board_by_card_name_and_text_hash(client: TestClien
     client.post(f"/r/{room_id}/reveal")
     exported = client.get(f"/api/rooms/{room_id}/log").json()
     logged = exported["rolls"][0]["request"]
-    named = [item for item in logged["battlefield"] if "oracle_hash" in item]
+    battlefield = logged["seats"][0]["battlefield"]  # the room's table: Alice in seat 0
+    named = [item for item in battlefield if "oracle_hash" in item]
     assert [item["card"] for item in named] == ["Pixie Guide", "Wizard's Spellbook"]
     assert all("text" not in item for item in named)
-    assert [item.get("text") for item in logged["battlefield"] if "text" in item] == ["Whenever you roll a d20, add 1."]
+    assert [item.get("text") for item in battlefield if "text" in item] == ["Whenever you roll a d20, add 1."]
     assert "oracle_hash" in logged and "text" not in logged  # the rolled card, by reference
     assert verify_export(exported, cards=catalog).ok
 

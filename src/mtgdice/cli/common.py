@@ -282,15 +282,19 @@ def in_cli_terms(error: Exception, entries: dict[str, list[str]] | None = None) 
     give JSON ``"text"`` says where that is possible.
 
     >>> from mtgdice.errors import InputError
-    >>> in_cli_terms(InputError("amounts.X", "this roll needs the value of 'X'; add it to amounts"))
-    "--amount X=...: this roll needs the value of 'X'; give --amount X=N"
+    >>> from mtgdice.rules.errors import MissingAmountError
+    >>> in_cli_terms(MissingAmountError("X"))
+    '--amount X=...: this roll needs its value; give --amount X=N'
     >>> in_cli_terms(InputError("battlefield[1].level", "expected 1 or more, got 0"), {"battlefield": ["A", "B@0"]})
     "--with 'B@0': level: expected 1 or more, got 0"
     """
     from mtgdice.errors import InputError
+    from mtgdice.rules.errors import MissingAmountError
 
     if not isinstance(error, InputError):
         return str(error)
+    if isinstance(error, MissingAmountError):
+        return f"--amount {error.amount}=...: {error.problem}; give --amount {error.amount}=N"
     field, problem = error.field, error.problem
     flag = field
     if field.startswith("amounts."):

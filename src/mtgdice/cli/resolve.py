@@ -21,12 +21,12 @@ from mtgdice.cli.common import CARDS_HELP, CONTEXT, catalog, console, fail, need
 def resolve_command(file: str | None, cards: str | None, fresh: bool) -> None:
     """Resolve one roll instruction from a JSON request (FILE, or standard input); print the outcome as JSON."""
     from mtgdice.errors import MtgDiceError
-    from mtgdice.io.jsonio import dumps, resolve_json
+    from mtgdice.io.jsonio import dumps, resolve_table_json
     from mtgdice.rules import SecureSource
 
     try:
         request = read_request(file, "mtgdice resolve")
-        outcome = resolve_json(
+        outcome = resolve_table_json(
             request, catalog(cards, required=needs_cards(request)), SecureSource() if fresh else None
         )
     except MtgDiceError as error:

@@ -21,6 +21,173 @@ from mtgdice.cli.common import CONTEXT, DB_HELP, CardOptions, card_options, out
 
 PLANAR_WORDS = ("planar", "planar die", "the planar die")
 COIN_WORDS = ("coin", "flip")
+POLICIES = ("best", "decline", "accept", "maximize", "minimize")
+SEAT_ZONES = ("battlefield", "graveyard", "command")
+PENDING = -1
+"""The seat a namer is given for a waiting replacement (it is in no seat's zone)."""
+
+
+class TableFlags:
+    """The flags of ``roll`` that set the rest of the table: other seats' zones, seat count,
+    controller, roller, the turn's memory (in and out), waiting replacements, the policy for
+    decisions nobody answers."""
+
+    def __init__(
+        self,
+        seat: tuple[str, ...] = (),
+        players: int | None = None,
+        controller: int = 0,
+        roller: int | None = None,
+        turn: str | None = None,
+        turn_out: str | None = None,
+        pending: tuple[str, ...] = (),
+        policy: str = "best",
+    ) -> None:
+        self.seat, self.players, self.controller, self.roller = seat, players, controller, roller
+        self.turn, self.turn_out, self.pending, self.policy = turn, turn_out, pending, policy
+
+
+def seat_flag(value: str) -> tuple[int, str, str]:
+    """``--seat N:ZONE=NAMES`` as (seat, zone, names).
+
+    >>> seat_flag("1:graveyard=Some Card; Other Card")
+    (1, 'graveyard', 'Some Card; Other Card')
+    >>> seat_flag("2=Some Card")
+    (2, 'battlefield', 'Some Card')
+    """
+    from mtgdice.errors import InputError
+
+    head, equals, names = value.partition("=")
+    number, _, zone = (part.strip() for part in head.partition(":"))
+    zone = zone.lower() or "battlefield"
+    if not equals or not number.isdigit() or zone not in SEAT_ZONES:
+        raise InputError(
+            f"--seat {value!r}",
+            "write N:ZONE=NAMES, ZONE battlefield, graveyard or command (e.g. 1:graveyard=NAME)",
+        )
+    return int(number), zone, names
+
+
+def pending_flag(value: str) -> tuple[int, int | None, str]:
+    """``--pending C>T:NAME`` (a replacement of seat C's card NAME, targeting seat T) or ``C:NAME``.
+
+    >>> pending_flag("0>1:Some Card"), pending_flag("1:Other Card")
+    ((0, 1, 'Some Card'), (1, None, 'Other Card'))
+    """
+    from mtgdice.errors import InputError
+
+    seats, colon, name = value.partition(":")
+    controller, arrow, target = (part.strip() for part in seats.partition(">"))
+    if not colon or not name.strip() or not controller.isdigit() or (arrow and not target.isdigit()):
+        raise InputError(f"--pending {value!r}", "write CONTROLLER>TARGET:NAME or CONTROLLER:NAME (e.g. 0>1:NAME)")
+    return int(controller), int(target) if arrow else None, name.strip()
+
+
+def table_request(
+    options: CardOptions, table: TableFlags, kind: str, answers: tuple[object, ...] = ()
+) -> tuple[Any, dict[tuple[int, str, int], str]]:
+    """The typed request of a command line, built from its flags (no JSON in between), and the
+    flag entry that gave each zone item (so errors name the flag)."""
+    from mtgdice.cli.common import amounts, board_entries, board_item
+    from mtgdice.errors import InputError
+    from mtgdice.game.request import CardRef, PendingItem, RollKind, RollRequest, SeatItems, ZoneItem
+    from mtgdice.rules import Seat
+    from mtgdice.rules.board import MAX_SEATS
+
+    zones: dict[tuple[int, str], list[ZoneItem]] = {}
+    names: dict[tuple[int, str, int], str] = {}
+
+    def put(seat: int, zone: str, flag: str, entries: list[str]) -> None:
+        listed = zones.setdefault((seat, zone), [])
+        for entry in entries:
+            names[(seat, zone, len(listed))] = f"{flag} {entry!r}"
+            try:
+                listed.append(zone_item(board_item(entry, flag)))
+            except InputError as error:
+                raise InputError(f"{flag} {entry!r}", f"{error.field}: {error.problem}") from None
+
+    for zone, flag in (("battlefield", "--with"), ("graveyard", "--graveyard"), ("command", "--command")):
+        put(0, zone, flag, options.entries.get(zone, []))
+    put(1, "battlefield", "--opponents", options.entries.get("opponents", []))
+    for value in table.seat:
+        seat, zone, given = seat_flag(value)
+        if seat >= MAX_SEATS:
+            raise InputError(
+                f"--seat {value!r}", f"seat {seat} does not exist; a table has at most {MAX_SEATS} players"
+            )
+        put(seat, zone, f"--seat {seat}:{zone}", board_entries([given]))
+    highest = max((seat for (seat, _), listed in zones.items() if listed), default=0)
+    players = table.players if table.players is not None else max(2, highest + 1)
+    if highest >= players:
+        raise InputError("--players", f"{players} player(s), but a card is given for seat {highest}")
+    pending: list[PendingItem] = []
+    for value in table.pending:
+        names[(PENDING, "pending", len(pending))] = f"--pending {value!r}"
+        controller, target, name = pending_flag(value)
+        pending.append(PendingItem(CardRef(name), Seat(controller), Seat(target) if target is not None else None))
+    checks: list[tuple[str, int | None]] = [
+        ("--controller", table.controller),
+        ("--roller", table.roller),
+        *((f"--pending {v!r}", p.controller) for v, p in zip(table.pending, pending, strict=True)),
+        *((f"--pending {v!r}", p.target) for v, p in zip(table.pending, pending, strict=True)),
+    ]
+    for flag, given_seat in checks:
+        if given_seat is not None and not 0 <= given_seat < players:
+            raise InputError(
+                flag, f"seat {given_seat} does not exist; this table has {players} players, seats 0 to {players - 1}"
+            )
+    seats = tuple(SeatItems(*(tuple(zones.get((seat, zone), ())) for zone in SEAT_ZONES)) for seat in range(players))
+    request = RollRequest(
+        kind=RollKind(kind),
+        card=CardRef(options.card) if kind == "card" and options.card is not None else None,
+        roll=options.roll_number - 1,
+        seats=seats,
+        seated=True,
+        controller=Seat(table.controller),
+        roller=Seat(table.roller) if table.roller is not None else None,
+        pending=tuple(pending),
+        amounts=tuple(amounts(options.amount).items()),
+        choices=answers,
+        turn=read_turn(table.turn, players),
+    )
+    return request, names
+
+
+def zone_item(item: str | dict[str, Any]) -> Any:
+    """A parsed board entry as the request's typed zone item."""
+    from mtgdice.game.request import CardRef, ZoneItem
+
+    if isinstance(item, str):
+        return ZoneItem(CardRef(item))
+    counters = item.get("counters")
+    stored = item.get("stored")
+    return ZoneItem(
+        CardRef(item["card"]),
+        item.get("level", 1),
+        tuple(counters.items()) if counters is not None else None,
+        item.get("tapped", False),
+        tuple(stored) if stored is not None else None,
+    )
+
+
+def read_turn(path: str | None, players: int) -> Any:
+    """``--turn FILE``: what the turn remembers, the ``turn`` object an earlier roll wrote."""
+    from mtgdice.errors import InputError
+    from mtgdice.rules import TurnState
+
+    if path is None:
+        return TurnState()
+    from mtgdice.io.jsonio import parse_request, turn_from_json
+
+    try:
+        with open(path, "rb") as file:
+            data = parse_request(file.read(), f"--turn {path}")
+    except OSError as error:
+        raise InputError(f"--turn {path}", error.strerror or "cannot be read") from None
+    try:
+        return turn_from_json(data, players)
+    except InputError as error:
+        raise InputError(f"--turn {path}", f"{error.field}: {error.problem}") from None
 
 
 def join_specs(words: tuple[str, ...]) -> list[str]:
@@ -46,6 +213,45 @@ def join_specs(words: tuple[str, ...]) -> list[str]:
 @click.option(
     "--choices", default="[]", metavar="JSON", help="Answers to the card's decisions, as `resolve`'s JSON list."
 )
+@click.option(
+    "--seat",
+    metavar="N:ZONE=NAMES",
+    multiple=True,
+    help="Cards in seat N's battlefield, graveyard or command zone (seat 0 is you, 1, 2, ... the others in turn "
+    "order), e.g. 1:graveyard=NAME; NAMES as --with. Repeatable.",
+)
+@click.option(
+    "--players", type=click.IntRange(1, 8), help="Players at the table (default: 2, or the highest seat given)."
+)
+@click.option(
+    "--controller",
+    type=click.IntRange(min=0),
+    default=0,
+    metavar="SEAT",
+    help="The seat controlling the card (default 0).",
+)
+@click.option(
+    "--roller",
+    type=click.IntRange(min=0),
+    metavar="SEAT",
+    help="The seat that rolls, for a text like 'that player rolls'.",
+)
+@click.option("--turn", "turn_file", metavar="FILE", help="What this turn remembers: the turn an earlier roll wrote.")
+@click.option("--turn-out", metavar="FILE", help="Write the turn after this roll, to pass as --turn to the next roll.")
+@click.option(
+    "--pending",
+    metavar="C>T:NAME",
+    multiple=True,
+    help="A replacement seat C activated earlier that waits (NAME's), targeting seat T (e.g. 0>1:NAME).",
+)
+@click.option(
+    "--policy",
+    type=click.Choice(POLICIES),
+    default="best",
+    show_default=True,
+    help="How decisions nobody answers are taken (no terminal, no --choices): best = the roller's best result for "
+    "the roller's own choices, optional actions declined; or as odds --policy.",
+)
 @click.option("--seed", type=int, help="Reproducible dice from this seed (not for play).")
 @click.option("--json", "as_json", is_flag=True, help="Print each outcome as JSON.")
 @click.option("--ask/--no-ask", default=None, help="Ask each decision at the terminal (default: when stdin is one).")
@@ -55,6 +261,14 @@ def roll_command(
     dice: tuple[str, ...],
     options: CardOptions,
     choices: str,
+    seat: tuple[str, ...],
+    players: int | None,
+    controller: int,
+    roller: int | None,
+    turn_file: str | None,
+    turn_out: str | None,
+    pending: tuple[str, ...],
+    policy: str,
     seed: int | None,
     as_json: bool,
     ask: bool | None,
@@ -68,37 +282,61 @@ def roll_command(
     permanent's state: "NAME@2" (a Class at level 2), "NAME+2" (two +1/+1 counters),
     "NAME[charge=30]" (other counters), "NAME!tapped", "NAME[stored=4/6]" (stored results).
     """
+    from mtgdice.cli.common import fail
     from mtgdice.errors import InputError, MtgDiceError
     from mtgdice.rules.sources import SecureSource, SeededSource
 
     source = SeededSource(seed) if seed is not None else SecureSource()
+    table = TableFlags(seat, players, controller, roller, turn_file, turn_out, pending, policy)
     roll_log = None
     try:
-        if log:
-            from mtgdice.log.store import RollLog, default_db_path
-
-            roll_log = RollLog(db or default_db_path())  # opened first: a bad log fails before any roll
         if options.card is not None:
             if dice:
                 raise InputError("dice", f"roll either --card NAME or plain dice, not both ({' '.join(dice)!r})")
-            _roll_card(options, choices, source, as_json, ask, roll_log)
+            answers = _answers(choices)
+            request, names = table_request(options, table, "card", answers)  # bad input fails before the log opens
+            roll_log = _open_log(log, db)
+            _roll_card(options, table, request, names, source, as_json, ask, roll_log)
             return
+        roll_log = _open_log(log, db)
         specs = join_specs(dice)
         if not specs:
             raise InputError("dice", "no dice given; say what to roll: 3d6+2, d20, adv, planar, coin, or --card NAME")
         for spec in specs:
             word = spec.lower()
             if word in COIN_WORDS:
-                _flip_coin(options, source, as_json, roll_log)
+                _flip_coin(options, table, source, as_json, roll_log)
             elif word in PLANAR_WORDS:
-                _roll_planar(options, source, as_json, roll_log)
+                _roll_planar(options, table, source, as_json, roll_log)
             else:
                 _roll_plain(spec, source, as_json, roll_log)
     except MtgDiceError as error:
-        options.fail(error)
+        fail(str(error))
     finally:
         if roll_log is not None:
             roll_log.close()
+
+
+def _open_log(log: bool, db: str | None) -> Any:
+    if not log:
+        return None
+    from mtgdice.log.store import RollLog, default_db_path
+
+    return RollLog(db or default_db_path())
+
+
+def _answers(choices: str) -> tuple[object, ...]:
+    import json
+
+    from mtgdice.errors import InputError
+
+    try:
+        answers = json.loads(choices)
+    except json.JSONDecodeError as error:
+        raise InputError("--choices", f"not valid JSON: {error.msg} (write a list such as [true, 1])") from None
+    if not isinstance(answers, list):
+        raise InputError("--choices", "expected a JSON list such as [true, 1]")
+    return tuple(answers)
 
 
 def _roll_plain(spec: str, source: Any, as_json: bool, roll_log: Any) -> None:
@@ -120,84 +358,135 @@ def _roll_plain(spec: str, source: Any, as_json: bool, roll_log: Any) -> None:
             click.secho(text, bold=style == "bold")
 
 
-def _roll_planar(options: CardOptions, source: Any, as_json: bool, roll_log: Any) -> None:
-    """The planar die through the rules (CR 706.7), on the board the options give."""
-    _roll_request(options, {"kind": "planar"}, source, as_json, roll_log, None, title="The planar die (CR 706.7)")
+def _roll_planar(options: CardOptions, table: TableFlags, source: Any, as_json: bool, roll_log: Any) -> None:
+    """The planar die through the rules (CR 706.7), at the table the options give."""
+    request, names = table_request(options, table, "planar")
+    _roll_request(options, table, request, names, source, as_json, roll_log, None, "The planar die (CR 706.7)")
 
 
-def _flip_coin(options: CardOptions, source: Any, as_json: bool, roll_log: Any) -> None:
+def _flip_coin(options: CardOptions, table: TableFlags, source: Any, as_json: bool, roll_log: Any) -> None:
     """A coin flip (CR 705) through the rules' coins: partner coins and reflips on the board apply,
     no die effect does."""
-    _roll_request(options, {"kind": "coin"}, source, as_json, roll_log, None, title="Coin (CR 705)")
+    request, names = table_request(options, table, "coin")
+    _roll_request(options, table, request, names, source, as_json, roll_log, None, "Coin (CR 705)")
 
 
-def _roll_card(options: CardOptions, choices: str, source: Any, as_json: bool, ask: bool | None, roll_log: Any) -> None:
-    import json
-
-    from mtgdice.cli.common import catalog
-    from mtgdice.errors import InputError
-    from mtgdice.io.jsonio import card_from
-
-    try:
-        answers = json.loads(choices)
-    except json.JSONDecodeError as error:
-        raise InputError("--choices", f"not valid JSON: {error.msg} (write a list such as [true, 1])") from None
-    if not isinstance(answers, list):
-        raise InputError("--choices", "expected a JSON list such as [true, 1]")
-    request = options.request() | {"choices": answers}
-    options.check_roll_number(card_from(request, "card", catalog(options.cards)))
-    prompt = ask or (ask is None and not answers and sys.stdin.isatty() and not as_json)
-    _roll_request(options, request, source, as_json, roll_log, PromptChooser() if prompt else None)
+def _roll_card(
+    options: CardOptions,
+    table: TableFlags,
+    request: Any,
+    names: dict[tuple[int, str, int], str],
+    source: Any,
+    as_json: bool,
+    ask: bool | None,
+    roll_log: Any,
+) -> None:
+    prompt = ask or (ask is None and not request.choices and sys.stdin.isatty() and not as_json)
+    _roll_request(options, table, request, names, source, as_json, roll_log, PromptChooser() if prompt else None)
 
 
 def _roll_request(
     options: CardOptions,
-    data: dict[str, Any],
+    table: TableFlags,
+    request: Any,
+    names: dict[tuple[int, str, int], str],
     source: Any,
     as_json: bool,
     roll_log: Any,
     chooser: Any,
     title: str = "",
 ) -> None:
-    """Resolve a request object with ``source``, commit it to the log, then show it: a roll that
-    was shown is a roll that was logged (a kill while printing loses nothing shown)."""
+    """Resolve a typed request with ``source``, commit it to the log, then show it: a roll that
+    was shown is a roll that was logged (a kill while printing loses nothing shown). Errors name
+    the flags that gave what they are about."""
     from mtgdice.cli.common import catalog
-    from mtgdice.game.request import prepare, resolve_prepared
-    from mtgdice.io.jsonio import request_from_json
+    from mtgdice.errors import InputError
+    from mtgdice.game.request import compile_ref, prepare, resolve_prepared
+    from mtgdice.io.jsonio import dumps, outcome_json, table_json
     from mtgdice.rules import ScriptedChooser
+    from mtgdice.rules.errors import MissingAmountError
 
-    zones = {zone: items for zone, items in options.request().items() if zone not in ("card", "roll", "amounts")}
-    request = request_from_json(zones | data)
-    prepared = prepare(request, catalog(options.cards) if request.needs_cards() else None)
-    scripted = ScriptedChooser(request.choices)
-    outcome = resolve_prepared(prepared, request, source, chooser or scripted)
+    def flag(seat: int, zone: str, position: int) -> str:
+        return names.get((seat, zone, position), f"--seat {seat}:{zone} entry {position + 1}")
+
+    cards = catalog(options.cards) if request.needs_cards() else None
+    try:
+        if request.card is not None:
+            options.check_roll_number(compile_ref(request.card, "--card", cards))
+        prepared = prepare(request, cards, flag)
+    except InputError as error:
+        problem = error.problem.replace(
+            'with "text" instead', 'by its Oracle text ("text") in a JSON request to `mtgdice resolve`'
+        )
+        if error.field in ("card", "roll", "roller", "--card"):
+            raise InputError(f"--{error.field.lstrip('-')}", problem) from None
+        raise InputError(error.field, problem) from None
+    policy = _policy(table.policy, request)
+    scripted = ScriptedChooser(request.choices, then=policy, field="--choices")
+    try:
+        outcome = resolve_prepared(prepared, request, source, chooser or scripted)
+    except MissingAmountError as error:
+        raise InputError(f"--amount {error.amount}=...", f"{error.problem}; give --amount {error.amount}=N") from None
     if roll_log is not None:
         roll_log.record(request, outcome, source)
+    kept = table_json(request, outcome)
+    if table.turn_out is not None:
+        _write_turn(table.turn_out, kept["turn"])
     shown = prepared.instruction or prepared.flip
     text = shown.text if shown is not None else ""
-    _show(outcome, prepared.instruction, as_json, title or f"{prepared.name}: {text}")
-    if chooser is None and not as_json:
-        _say_defaults(scripted.asked[len(request.choices) :])
+    if as_json:
+        out(dumps(outcome_json(outcome) | kept))
+    else:
+        _show(outcome, prepared.instruction, title or f"{prepared.name}: {text}")
+    if chooser is None:
+        _say_policy(policy, outcome.decisions[len(request.choices) :])
 
 
-def _say_defaults(unanswered: Any) -> None:
-    """Name the decisions nobody was asked (no terminal, no ``--choices``) and what was taken."""
+def _policy(name: str, request: Any) -> Any:
+    """The chooser for decisions nobody answers: ``best`` for the seats that roll, or a named policy."""
+    from mtgdice.rules import PolicyChooser
+    from mtgdice.rules.choices import RollerBest
+
+    if name != "best":
+        return PolicyChooser(name)
+    rolling = {request.controller if request.roller is None else request.roller}
+    return RollerBest(rolling | ({request.controller} if request.roller is not None else set()))
+
+
+def _write_turn(path: str, turn: dict[str, Any]) -> None:
+    from mtgdice.errors import InputError
+    from mtgdice.io.jsonio import dumps
+
+    try:
+        with open(path, "w", encoding="utf-8") as file:
+            file.write(dumps(turn) + "\n")
+    except OSError as error:
+        raise InputError(f"--turn-out {path}", error.strerror or "cannot be written") from None
+
+
+def _say_policy(policy: Any, taken: Any) -> None:
+    """Say once, on stderr, which policy took the decisions nobody was asked, and what it took."""
     from mtgdice.cli.common import console
-    from mtgdice.rules.choices import default_answer
 
-    err = console(stderr=True)
-    for decision in unanswered:
-        answer = default_answer(decision)
-        if isinstance(answer, bool):
-            taken = "yes" if answer else "no"
-        elif isinstance(answer, int):
-            taken = f"{answer + 1}: {decision.options[answer]}" if decision.options else str(answer + 1)
-        else:
-            taken = ", ".join(str(index + 1) for index in answer) or "none"
-        err.print(
-            f"Not asked (no terminal): {decision.prompt} -> {taken}. Answer with --choices or --ask.",
-            markup=False,
-        )
+    if not taken:
+        return
+    described = getattr(policy, "describe", None) or f"every decision as odds --policy {policy.policy.value}"
+    name = getattr(policy, "name", None) or policy.policy.value
+    answers = "; ".join(f"{decision.prompt} -> {_taken(decision, answer)}" for decision, answer in taken)
+    console(stderr=True).print(
+        f"Not asked (no terminal): {len(taken)} decision(s) taken by policy '{name}' ({described}): {answers}. "
+        "Answer with --choices or --ask; --policy changes the policy.",
+        markup=False,
+        soft_wrap=True,
+    )
+
+
+def _taken(decision: Any, answer: Any) -> str:
+    if isinstance(answer, bool):
+        return "yes" if answer else "no"
+    if isinstance(answer, int):
+        return f"{answer + 1}: {decision.options[answer]}" if decision.options else str(answer + 1)
+    return ", ".join(str(index + 1) for index in answer) or "none"
 
 
 class PromptChooser:
@@ -243,15 +532,11 @@ class PromptChooser:
             err.print(f"Give numbers from 1 to {len(decision.options)}, each once, separated by commas.", markup=False)
 
 
-def _show(outcome: Any, instruction: Any, as_json: bool, title: str) -> None:
+def _show(outcome: Any, instruction: Any, title: str) -> None:
     from mtgdice.cli.common import console
-    from mtgdice.io.jsonio import dumps, outcome_json
     from mtgdice.io.render import execution_summary, execution_table, flip_lines, resolution_lines
     from mtgdice.rules import FlipResolution
 
-    if as_json:
-        out(dumps(outcome_json(outcome)))
-        return
     stdout = console()
     stdout.print(title, style="bold", markup=False)
     if isinstance(outcome, FlipResolution):
@@ -266,4 +551,4 @@ def _show(outcome: Any, instruction: Any, as_json: bool, title: str) -> None:
         stdout.print(line, markup=False)
 
 
-__all__ = ["PromptChooser", "join_specs", "roll_command"]
+__all__ = ["PromptChooser", "TableFlags", "join_specs", "pending_flag", "roll_command", "seat_flag", "table_request"]

@@ -29,7 +29,7 @@ from typing import Any, TypeGuard, cast, get_args
 
 from mtgdice.errors import InputError
 from mtgdice.game.choices import Question
-from mtgdice.game.table import Card, Game, Pending, Player, RollKindName, RollSpec
+from mtgdice.game.table import Activated, Card, Game, Pending, Player, RollKindName, RollSpec
 from mtgdice.rules.choices import Answer
 
 FORMAT = 1
@@ -59,6 +59,7 @@ class GameState:
     plane: Card | None = None
     next_card_id: int = 1
     next_player_id: int = 1
+    pending: tuple[Activated, ...] = ()
 
     @classmethod
     def of(cls, game: Game) -> GameState:
@@ -76,6 +77,7 @@ class GameState:
             plane=game.plane,
             next_card_id=game.next_card_id,
             next_player_id=game.next_player_id,
+            pending=tuple(game.pending),
         )
 
     def game(self) -> Game:
@@ -91,6 +93,7 @@ class GameState:
         game.plane = self.plane
         game.next_card_id = self.next_card_id
         game.next_player_id = self.next_player_id
+        game.pending = list(self.pending)
         return game
 
 
@@ -135,6 +138,10 @@ def state_json(state: GameState) -> dict[str, Any]:
         "plane": card_json(state.plane) if state.plane is not None else None,
         "next_card_id": state.next_card_id,
         "next_player_id": state.next_player_id,
+        "pending": [
+            {"controller": waiting.controller, "target": waiting.target, "card": card_json(waiting.card)}
+            for waiting in state.pending
+        ],
     }
 
 
@@ -264,6 +271,15 @@ def state_from_json(data: object) -> GameState:
             raise InputError(f"dice_rolled[{position}]", f"expected [player, count], got {pair!r}")
         rolled.append((pair[0], pair[1]))
     plane = _get(data, "plane", "")
+    pending = []
+    # A snapshot written before activated replacements were kept has none waiting.
+    waiting = _items(data, "pending", "") if isinstance(data, Mapping) and "pending" in data else []
+    for position, item in enumerate(waiting):
+        where = f"pending[{position}]"
+        target = _text(item, "target", where, optional=True)
+        pending.append(
+            Activated(_text(item, "controller", where), card_from_json(_get(item, "card", where), where), target)
+        )
     return GameState(
         players=tuple(players),
         turn=_int(data, "turn", "", 1),
@@ -274,6 +290,7 @@ def state_from_json(data: object) -> GameState:
         plane=card_from_json(plane, "plane") if plane is not None else None,
         next_card_id=_int(data, "next_card_id", "", 1),
         next_player_id=_int(data, "next_player_id", "", 1),
+        pending=tuple(pending),
     )
 
 

@@ -33,15 +33,16 @@ from mtgdice.game.request import (
     CardRef,
     CardSource,
     Outcome,
+    PendingItem,
     Prepared,
     RollKind,
     RollRequest,
+    SeatItems,
     ZoneItem,
     prepare,
     resolve_prepared,
 )
 from mtgdice.rules import (
-    YOU,
     Decision,
     DiceSource,
     Execution,
@@ -50,7 +51,7 @@ from mtgdice.rules import (
     RollInstruction,
     ScriptedChooser,
     Seat,
-    Zone,
+    TurnState,
     check_planar_action,
 )
 from mtgdice.text.notation import dice_text as notation_text
@@ -86,6 +87,17 @@ class Card:
     def item(self) -> ZoneItem:
         """The card as a zone item of a request."""
         return ZoneItem(self.ref(), self.level, self.counters or None, self.tapped, self.stored)
+
+
+@dataclass(frozen=True, slots=True)
+class Activated:
+    """A replacement a player activated that waits for the next roll it applies to ("the next time
+    target player would roll ..."): who controls it, the card whose ability made it, the player it
+    targets (json-interface.md ``pending``). It lasts until used up or the turn ends."""
+
+    controller: str
+    card: Card
+    target: str | None = None
 
 
 @dataclass(slots=True)
@@ -200,7 +212,7 @@ def dice_text(spec: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class _View:
-    """A request from one player's side, and whose permanent each opponents' item is."""
+    """A request at this table, and which player sits in each seat (seat order = join order)."""
 
     request: RollRequest
     owners: tuple[str, ...]
@@ -225,6 +237,7 @@ class Game:
         self.dice_rolled: dict[str, int] = {}
         self.planar_rolls = 0
         self.plane: Card | None = None
+        self.pending: list[Activated] = []
         self.history: list[Roll] = []
         self.next_card_id = 1
         self.next_player_id = 1
@@ -292,6 +305,18 @@ class Game:
         zone, card = self.find_card(player_id, card_id)
         self.player(player_id).zone(zone).remove(card)
 
+    def activate(self, player_id: str, card_id: int, target: str | None = None) -> Activated:
+        """``player_id`` activates a replacement of their card ``card_id`` that waits for the next
+        roll it applies to (targeting ``target``'s rolls, when it targets a player)."""
+        _, card = self.find_card(player_id, card_id)
+        if target is not None:
+            self.player(target)
+        if len(self.pending) >= MAX_CARDS_PER_PLAYER:
+            raise InputError("card_id", f"up to {MAX_CARDS_PER_PLAYER} activated replacements may wait at once")
+        activated = Activated(player_id, card, target)
+        self.pending.append(activated)
+        return activated
+
     def set_plane(self, name: str | None, text: str | None = None) -> Card | None:
         """Put a plane or phenomenon face up in the command zone (``None`` clears it)."""
         self.plane = None if name is None else Card(self._card_id(), name[:120], text)
@@ -305,6 +330,7 @@ class Game:
         self.used.clear()
         self.dice_rolled.clear()
         self.planar_rolls = 0
+        self.pending.clear()  # "the next time ... this turn"
         order = list(self.players)
         if order:
             position = order.index(self.active) if self.active in order else -1
@@ -321,25 +347,39 @@ class Game:
         return self._view(player_id, spec).request
 
     def _view(self, player_id: str, spec: RollSpec, answers: Sequence[object] = ()) -> _View:
-        roller = self.player(player_id)
-        others = [other for other in self.players.values() if other.id != roller.id]
-        opponents: list[ZoneItem] = []
-        owners: list[str] = []
-        for seat, other in enumerate(others, start=1):
-            for card in other.battlefield:
-                opponents.append(replace(card.item(), seat=Seat(seat)))
-                owners.append(other.id)
+        """The table as a request: every player's zones in seat (join) order; the roller controls
+        the source; the face-up plane is in the active player's command zone (CR 901.3)."""
+        self.player(player_id)
+        owners = tuple(self.players)
+        plane = (self.plane.item(),) if self.plane is not None else ()
+        holder = self.active if self.active in self.players else owners[0]
+        seats = tuple(
+            SeatItems(
+                tuple(card.item() for card in player.battlefield),
+                tuple(card.item() for card in player.graveyard),
+                plane if player.id == holder else (),
+            )
+            for player in self.players.values()
+        )
+        if len(seats) < 2:
+            seats += (SeatItems(),)  # a table rolls with at least one opponent (as before)
+        rolled = [self.dice_rolled.get(owner, 0) for owner in owners]
+        pending = tuple(
+            PendingItem(
+                waiting.card.ref(),
+                Seat(owners.index(waiting.controller)),
+                Seat(owners.index(waiting.target)) if waiting.target is not None else None,
+            )
+            for waiting in self._waiting()
+        )
         base = RollRequest(
-            battlefield=tuple(card.item() for card in roller.battlefield),
-            opponents=tuple(opponents),
-            graveyard=tuple(card.item() for card in roller.graveyard),
-            command=(self.plane.item(),) if self.plane is not None else (),
+            seats=seats,
+            seated=True,
+            controller=Seat(owners.index(player_id)),
+            pending=pending,
             amounts=tuple(spec.amounts.items()),
             choices=tuple(answers),
-            used=frozenset(self.used),
-            dice_rolled=self.dice_rolled.get(player_id, 0),
-            planar_actions=self.planar_rolls,
-            players=max(2, len(self.players)),
+            turn=TurnState(frozenset(self.used), rolled[0], self.planar_rolls, tuple(rolled[1:])),
         )
         if spec.kind == "card":
             if spec.card_id is None:
@@ -355,7 +395,7 @@ class Game:
             request = replace(base, kind=RollKind.PLANAR, action=spec.cause == "action")
         else:
             request = replace(base, kind=RollKind.COIN)
-        return _View(request, tuple(owners))
+        return _View(request, owners)
 
     def resolve_roll(
         self,
@@ -411,8 +451,15 @@ class Game:
                 target = self._stored_target(roller, name, roll.card_id)
                 if target is not None:
                     self.update_card(roller.id, target.id, stored=tuple(values))
-            self.dice_rolled[roll.player] = resolution.dice_rolled
+            turn = resolution.turn
+            for seat, owner in enumerate(self._seat_owners(roll.request)):
+                if owner in self.players and turn.rolled(Seat(seat)):
+                    self.dice_rolled[owner] = turn.rolled(Seat(seat))
             self.planar_rolls = max(self.planar_rolls, resolution.planar_actions)
+            if resolution.pending_used and roll.request.seated:
+                waiting = self._waiting()
+                used_up = [waiting[position] for position in resolution.pending_used if position < len(waiting)]
+                self.pending = [activated for activated in self.pending if activated not in used_up]
         self.used.update(roll.outcome.used)
         self.history.append(roll)
         del self.history[:-MAX_HISTORY]
@@ -434,15 +481,26 @@ class Game:
                     return card
         return next((card for card in roller.battlefield if card.name == name), None)
 
+    def _waiting(self) -> list[Activated]:
+        """The activated replacements whose players are still at the table, in activation order."""
+        return [
+            activated
+            for activated in self.pending
+            if activated.controller in self.players and (activated.target is None or activated.target in self.players)
+        ]
+
+    def _seat_owners(self, request: RollRequest) -> tuple[str, ...]:
+        """The player in each seat of a request of this game (seat order = join order; a request
+        from before seats has the roller in seat 0)."""
+        if request.seated:
+            return tuple(self.players)
+        return ()
+
     def _who_decides(self, roller: Player, decision: Decision, view: _View) -> str:
-        """The game player a decision belongs to (docs/design.md §15): the owner of the permanent
-        whose effect asks when it is another player's, else the seat the rules name."""
-        if decision.zone is Zone.OPPONENTS and decision.position is not None and decision.player != YOU:
-            return view.owners[decision.position]
-        if decision.player == YOU:
-            return roller.id
-        others = [other.id for other in self.players.values() if other.id != roller.id]
-        return others[(decision.player - 1) % len(others)] if others else roller.id
+        """The game player a decision belongs to (docs/design.md §15): the one in the seat the rules name."""
+        if 0 <= decision.player < len(view.owners):
+            return view.owners[decision.player]
+        return roller.id
 
 
 def row_texts(instruction: RollInstruction, resolution: Resolution) -> tuple[tuple[str, ...], ...]:

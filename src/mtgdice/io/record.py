@@ -30,7 +30,7 @@ import functools
 import hashlib
 import json
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Protocol, TypeGuard
 
@@ -155,12 +155,50 @@ def card_refs(request: Mapping[str, JSON]) -> list[tuple[str, Mapping[str, JSON]
     found: list[tuple[str, Mapping[str, JSON] | str]] = []
     if isinstance(request.get("card"), str) and "text" not in request:
         found.append(("card", request))
-    for zone in ZONE_KEYS:
-        items = request.get(zone)
-        for position, item in enumerate(items if isinstance(items, list) else []):
+    for zone, items in _zone_lists(request):
+        for position, item in enumerate(items):
             if isinstance(item, str) or (isinstance(item, Mapping) and "text" not in item and "card" in item):
                 found.append((f"{zone}[{position}]", item))
     return found
+
+
+def _zone_lists(request: Mapping[str, JSON]) -> list[tuple[str, list[JSON]]]:
+    """Every list of zone items of a request, by its path: the earlier zones, each seat's zones
+    (``seats[1].graveyard``) and the waiting replacements (``pending``)."""
+    found: list[tuple[str, list[JSON]]] = []
+    for zone in ZONE_KEYS:
+        items = request.get(zone)
+        if isinstance(items, list):
+            found.append((zone, items))
+    seats = request.get("seats")
+    for seat, zones in enumerate(seats if isinstance(seats, list) else []):
+        if isinstance(zones, Mapping):
+            found += [(f"seats[{seat}].{z}", v) for z, v in zones.items() if isinstance(v, list)]
+    pending = request.get("pending")
+    if isinstance(pending, list):
+        found.append(("pending", pending))
+    return found
+
+
+def _map_zones(request: Mapping[str, JSON], item: Callable[[JSON], JSON]) -> JSONObject:
+    """``request`` with ``item`` applied to every zone item (the earlier zones, seats, pending)."""
+    result = dict(request)
+    for zone in ZONE_KEYS:
+        items = result.get(zone)
+        if isinstance(items, list):
+            result[zone] = [item(value) for value in items]
+    seats = result.get("seats")
+    if isinstance(seats, list):
+        result["seats"] = [
+            {z: [item(v) for v in values] if isinstance(values, list) else values for z, values in zones.items()}
+            if isinstance(zones, dict)
+            else zones
+            for zones in seats
+        ]
+    pending = result.get("pending")
+    if isinstance(pending, list):
+        result["pending"] = [item(value) for value in pending]
+    return result
 
 
 def card_hashes(request: Mapping[str, JSON], cards: CardLookup | None) -> dict[str, str]:
@@ -196,14 +234,10 @@ def with_card_hashes(request: Mapping[str, JSON], hashes: Mapping[str, str]) -> 
                 return {**value, CARD_HASH: hashes[name]}
         return value
 
-    result = dict(request)
+    result = _map_zones(request, item)
     name = result.get("card")
     if isinstance(name, str) and "text" not in result and name in hashes:
         result[CARD_HASH] = hashes[name]
-    for zone in ZONE_KEYS:
-        items = result.get(zone)
-        if isinstance(items, list):
-            result[zone] = [item(value) for value in items]
     return result
 
 
@@ -217,12 +251,7 @@ def without_card_hashes(request: Mapping[str, JSON]) -> JSONObject:
     def item(value: JSON) -> JSON:
         return {k: v for k, v in value.items() if k != CARD_HASH} if isinstance(value, dict) else value
 
-    result = {key: value for key, value in request.items() if key != CARD_HASH}
-    for zone in ZONE_KEYS:
-        items = result.get(zone)
-        if isinstance(items, list):
-            result[zone] = [item(value) for value in items]
-    return result
+    return _map_zones({key: value for key, value in request.items() if key != CARD_HASH}, item)
 
 
 # -- faces ------------------------------------------------------------------------------------------

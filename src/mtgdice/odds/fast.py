@@ -195,7 +195,9 @@ def _group_laws(problem: Problem, plan: RollPlan) -> dict[int, Law] | None:
         if size * math.log(len(faces)) > math.log(problem.meter.budget.runs):
             return None
         partners = Permanent("~", tuple(PairEachDie() for _ in range(size - 1)))
-        alone = replace(problem, instruction=RollInstruction(Amount(1), die), board=Board(battlefield=(partners,)))
+        alone = replace(
+            problem, instruction=RollInstruction(Amount(1), die), board=Board.from_zones(battlefield=(partners,))
+        )
         kept: dict[Face, tuple[Face, ...]] = {}
         weights: dict[Face, Fraction] = {}
         for combo in product(faces, repeat=size):

@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from mtgdice.rules.errors import InputError
+from mtgdice.rules.errors import MissingAmountError
 
 _NOISE = re.compile(r"\b(?:the number of|the|a|an|your|their|its|his|her)\b|'s\b")
 
@@ -60,7 +60,7 @@ class Amount:
         for key in (self.name, *self.aliases):
             if _loose(key) in folded:
                 return self.constant + self.sign * folded[_loose(key)]
-        raise InputError(f"amounts.{self.name}", f"this roll needs the value of {self.name!r}; add it to amounts")
+        raise MissingAmountError(self.name)
 
     def describe(self) -> int | str:
         """The JSON form: an integer, a name, or an expression such as ``"1 + mana spent"``."""

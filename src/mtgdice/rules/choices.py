@@ -146,18 +146,21 @@ class ScriptedChooser:
     False
     """
 
-    def __init__(self, answers: Iterable[object] = ()) -> None:
+    def __init__(self, answers: Iterable[object] = (), then: Chooser | None = None, field: str = "choices") -> None:
         self._answers = list(answers)
         self._next = 0
+        self._then = then
+        self._field = field
         self.asked: list[Decision] = []
 
     def decide(self, decision: Decision) -> Answer:
+        """The next answer given; past the last one, ``then``'s answer (else the defaults)."""
         self.asked.append(decision)
         if self._next >= len(self._answers):
-            return default_answer(decision)
+            return default_answer(decision) if self._then is None else self._then.decide(decision)
         position = self._next
         self._next += 1
-        return check_answer(decision, self._answers[position], f"choices[{position}]")
+        return check_answer(decision, self._answers[position], f"{self._field}[{position}]")
 
 
 class Policy(enum.Enum):
@@ -172,6 +175,31 @@ class Policy(enum.Enum):
     ACCEPT = "accept"
     MAXIMIZE = "maximize"
     MINIMIZE = "minimize"
+
+
+class RollerBest:
+    """The stated policy for decisions nobody answers (docs/design.md, "Choices and dice sources"):
+    each of the rollers' own picks takes the best result for them, as ``maximize`` reads "best" (the
+    option whose value is highest); every optional action — a cost, a reroll, a roll again — is declined; other players'
+    picks take their first option.
+
+    >>> from mtgdice.rules.dice import Die
+    >>> pair = Decision(Ask.PICK_ONE, Topic.IGNORE, Seat(0), "Ignore which?", ("20", "7"), (7, 20))
+    >>> RollerBest((Seat(0),)).decide(pair), RollerBest((Seat(1),)).decide(pair)
+    (1, 0)
+    """
+
+    name = "best"
+    describe = "the roller's best result for the roller's own choices; optional actions declined"
+
+    def __init__(self, rollers: Iterable[Seat]) -> None:
+        self.rollers = frozenset(rollers)
+        self._best = PolicyChooser(Policy.MAXIMIZE)
+
+    def decide(self, decision: Decision) -> Answer:
+        if decision.ask is Ask.PICK_ONE and decision.player in self.rollers:
+            return self._best.decide(decision)
+        return default_answer(decision)
 
 
 class PolicyChooser:

@@ -52,3 +52,43 @@ class RollLimitError(MtgDiceError, RuntimeError):
 
 class ChoiceError(MtgDiceError, ValueError):
     """A scripted answer of the wrong type or out of range for the decision asked."""
+
+
+class MissingAmountError(InputError):
+    """A variable amount the roll needs and was not given (json-interface.md, Amounts). The rules
+    name the amount; each edge names its own field for it (``amounts.X``, ``--amount X=N``).
+
+    >>> str(MissingAmountError("X"))
+    "amount 'X': this roll needs its value"
+    """
+
+    def __init__(self, amount: str) -> None:
+        self.amount = amount
+        super().__init__(f"amount {amount!r}", "this roll needs its value")
+
+
+class NoSuchSeatError(InputError):
+    """A seat that is not at the table: ``role`` says whose seat it was to be (the controller, the
+    roller, a pending replacement's target), ``players`` how many seats there are.
+
+    >>> str(NoSuchSeatError("roller", 3, 2))
+    'roller: seat 3 does not exist; this table has 2 player(s), seats 0 to 1'
+    """
+
+    def __init__(self, role: str, seat: int, players: int) -> None:
+        self.role, self.seat, self.players = role, seat, players
+        super().__init__(
+            role, f"seat {seat} does not exist; this table has {players} player(s), seats 0 to {players - 1}"
+        )
+
+
+class DieSizeError(InputError):
+    """A die of no size (CR 706.1: a die has 1 or more sides), or a negative number of dice.
+
+    >>> str(DieSizeError(0))
+    'die: a die with 0 sides cannot be rolled; a die has 1 or more sides'
+    """
+
+    def __init__(self, sides: int) -> None:
+        self.sides = sides
+        super().__init__("die", f"a die with {sides} sides cannot be rolled; a die has 1 or more sides")

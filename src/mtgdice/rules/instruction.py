@@ -41,8 +41,12 @@ class Reads(enum.Enum):
     STANDING = "standing"
 
 
+_FIRST_SEAT = YOU
+
+
 class Roller(enum.Enum):
-    """Who an instruction has roll. A single roller is the player the request is resolved for."""
+    """Who an instruction has roll: the source's controller ("you"), a player the text names, or
+    every player (or opponent) in turn order starting from the controller."""
 
     YOU = "you"
     THAT_PLAYER = "that player"
@@ -51,17 +55,25 @@ class Roller(enum.Enum):
     EACH_PLAYER = "each player"
     EACH_OPPONENT = "each opponent"
 
-    def seats(self, players: int) -> tuple[Seat, ...]:
-        """The seats that roll, in turn order, at a table of ``players``.
+    @property
+    def names_a_player(self) -> bool:
+        """Whether the text has another player roll, named by the request (``roller``)."""
+        return self in (Roller.THAT_PLAYER, Roller.TARGET_PLAYER, Roller.TARGET_OPPONENT)
 
-        >>> Roller.EACH_PLAYER.seats(3), Roller.EACH_OPPONENT.seats(3), Roller.YOU.seats(3)
-        ((0, 1, 2), (1, 2), (0,))
+    def seats(self, players: int, controller: Seat = _FIRST_SEAT, named: Seat | None = None) -> tuple[Seat, ...]:
+        """The seats that roll, in turn order from ``controller``, at a table of ``players``;
+        ``named`` is the player a "that player" / "target player" text names.
+
+        >>> Roller.EACH_PLAYER.seats(3, Seat(1)), Roller.EACH_OPPONENT.seats(3), Roller.YOU.seats(3, Seat(2))
+        ((1, 2, 0), (1, 2), (2,))
         """
         if self is Roller.EACH_PLAYER:
-            return tuple(Seat(seat) for seat in range(players))
+            return tuple(Seat((controller + step) % players) for step in range(players))
         if self is Roller.EACH_OPPONENT:
-            return tuple(Seat(seat) for seat in range(1, players))
-        return (YOU,)
+            return tuple(Seat((controller + step) % players) for step in range(1, players))
+        if self.names_a_player and named is not None:
+            return (named,)
+        return (controller,)
 
 
 class Extreme(enum.Enum):
@@ -97,12 +109,15 @@ class Outcome:
     who: Scope | None = None
     extreme: Extreme | None = None
 
-    def holds(self, counted: Sequence[DieRoll], doubles: bool, standing: Sequence[Seat]) -> bool:
-        """Whether this outcome's condition holds for an execution's counted dice."""
+    def holds(
+        self, counted: Sequence[DieRoll], doubles: bool, standing: Sequence[Seat], controller: Seat = YOU
+    ) -> bool:
+        """Whether this outcome's condition holds for an execution's counted dice (``controller``:
+        the "you" of "if one or more opponents had the highest result")."""
         if self.doubles:
             return doubles
         if self.who is not None:
-            return any(self.who.sees(YOU, seat) for seat in standing)
+            return any(self.who.sees(controller, seat) for seat in standing)
         if self.condition is None:
             return False
         meeting = sum(1 for roll in counted if self.condition.holds(roll))
@@ -110,7 +125,11 @@ class Outcome:
 
 
 def outcomes_holding(
-    outcomes: Sequence[Outcome], counted: Sequence[DieRoll], doubles: bool, standing: Sequence[Seat]
+    outcomes: Sequence[Outcome],
+    counted: Sequence[DieRoll],
+    doubles: bool,
+    standing: Sequence[Seat],
+    controller: Seat = YOU,
 ) -> tuple[int, ...]:
     """The indices of the outcomes that hold for an execution. "Otherwise, ..." holds when none of
     the conditional outcomes since the previous "otherwise" did.
@@ -127,7 +146,7 @@ def outcomes_holding(
             if not held_since:
                 found.append(index)
             held_since = False
-        elif outcome.holds(counted, doubles, standing):
+        elif outcome.holds(counted, doubles, standing, controller):
             found.append(index)
             held_since = True
     return tuple(found)

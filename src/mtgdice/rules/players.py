@@ -1,10 +1,10 @@
 """Players as a roll sees them: seats, whose rolls an effect sees, who decides (docs/design.md §15).
 
-A resolution is seen from the side of the player who resolves it: that player is seat 0
-(:data:`YOU`); the other players are seats 1, 2, ... in turn order. Every permanent in the
-``opponents`` zone is controlled by an opponent — seat 1 unless its zone item says otherwise.
-A die records the seat of the player who rolled it, so "whenever you roll" abilities and the
-Pippa ruling (the player who rerolls a die rolls the new die) read numbers, never strings.
+A table is seen from the side of the player the request is written from: that player is seat 0
+(:data:`YOU`); the other players are seats 1, 2, ... in turn order. An effect's "you" is the seat
+whose zone holds it; "an opponent" is any other seat. A die records the seat of the player who
+rolled it, so "whenever you roll" abilities and the Pippa ruling (the player who rerolls a die
+rolls the new die) read numbers, never strings.
 """
 
 from __future__ import annotations
@@ -47,11 +47,13 @@ def seat_from_name(name: str) -> Seat:
 
 
 class Scope(enum.Enum):
-    """Whose rolls an effect sees: its controller's, another player's, or any player's."""
+    """Whose rolls an effect sees: its controller's, another player's, any player's, or the one
+    player it targets (known only once the ability is activated, ``pending``)."""
 
     YOU = "you"
     OPPONENT = "opponent"
     ANY = "any"
+    TARGET = "target"
 
     def sees(self, controller: Seat, roller: Seat) -> bool:
         """Whether an effect of this scope controlled by ``controller`` sees a roll by ``roller``.
@@ -63,7 +65,7 @@ class Scope(enum.Enum):
             return controller == roller
         if self is Scope.OPPONENT:
             return controller != roller
-        return True
+        return self is Scope.ANY
 
 
 class Decider(enum.Enum):

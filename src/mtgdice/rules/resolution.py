@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import cast
 
-from mtgdice.rules.board import Board, Holder, Permanent
+from mtgdice.rules.board import MAX_SEATS, Board, Holder, Permanent
 from mtgdice.rules.budget import Meter
 from mtgdice.rules.choices import Answer, Ask, Chooser, Decision, PolicyChooser, Topic
 from mtgdice.rules.dice import Die, DieRoll, Face, Fate, Modifier, PlanarFace
@@ -38,11 +38,12 @@ from mtgdice.rules.effects.modifier import ModifierEffect
 from mtgdice.rules.effects.replacement import Replacement, RollPlan
 from mtgdice.rules.effects.reroll import RerollEffect
 from mtgdice.rules.effects.trigger import RollEvents, TriggeredAbility, TriggerHit
-from mtgdice.rules.errors import InputError, RollLimitError
+from mtgdice.rules.errors import DieSizeError, InputError, NoSuchSeatError, RollLimitError
 from mtgdice.rules.instruction import Extreme, Roller, RollInstruction, outcomes_holding
 from mtgdice.rules.players import YOU, Seat
 from mtgdice.rules.records import direct_init
 from mtgdice.rules.sources import DiceSource
+from mtgdice.rules.zones import Zone
 
 MAX_DICE = 10_000
 """Most dice one roll may physically roll (instruction dice plus every extra die)."""
@@ -56,13 +57,35 @@ MAX_REROLLS = 1_000
 
 @dataclass(frozen=True, slots=True)
 class TurnState:
-    """What this turn has done already: keys of "once each turn" effects used (``"Card#i"``), how
-    many dice the roller has rolled (counted dice only: ignored and rerolled-away dice never
-    happened, CR 706.6), and how many planar-die special actions were taken (CR 901.9b)."""
+    """What this turn has done already (json-interface.md ``turn``).
+
+    ``used``: "once each turn" abilities used, by card name and ability (``"Card#i"``);
+    ``used_permanents``: permanents whose "once each turn" abilities were used, by their turn name
+    (``"Card#k"``, the k-th permanent of that name, :meth:`Board.ordinals`); ``dice_rolled``: the
+    counted dice seat 0 rolled this turn and ``others_rolled`` those of seats 1, 2, ... (CR 706.6:
+    ignored and rerolled-away dice never happened); ``planar_actions``: planar-die special actions
+    taken (CR 901.9b); ``totals``: totals rolled this turn by permanent; ``flips``: coin flips won
+    and lost by seat. No compiled ability reads ``totals`` or ``flips`` yet: they are kept and
+    passed on.
+    """
 
     used: frozenset[str] = frozenset()
     dice_rolled: int = 0
     planar_actions: int = 0
+    others_rolled: tuple[int, ...] = ()
+    used_permanents: frozenset[str] = frozenset()
+    totals: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    flips: tuple[tuple[int, int], ...] = ()
+
+    def rolled(self, seat: Seat) -> int:
+        """Counted dice ``seat`` rolled this turn.
+
+        >>> TurnState(dice_rolled=2, others_rolled=(1,)).rolled(Seat(1))
+        1
+        """
+        if seat == YOU:
+            return self.dice_rolled
+        return self.others_rolled[seat - 1] if seat - 1 < len(self.others_rolled) else 0
 
 
 @direct_init
@@ -155,11 +178,25 @@ class Resolution:
     dice_rolled: int = 0
     planar_cost: int | None = None
     planar_actions: int = 0
+    others_rolled: tuple[int, ...] = ()
+    used_permanents: frozenset[str] = frozenset()
+    pending_used: frozenset[int] = frozenset()
+    """Positions of the waiting replacements (``Board.pending``) this resolution used up."""
+    totals: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    flips: tuple[tuple[int, int], ...] = ()
 
     @property
     def turn(self) -> TurnState:
         """The turn state after this resolution, for the next roll of the same turn."""
-        return TurnState(self.used, self.dice_rolled, self.planar_actions)
+        return TurnState(
+            self.used,
+            self.dice_rolled,
+            self.planar_actions,
+            self.others_rolled,
+            self.used_permanents,
+            self.totals,
+            self.flips,
+        )
 
 
 def resolve(
@@ -175,6 +212,8 @@ def resolve(
     players: int = 2,
     action: bool = False,
     meter: Meter | None = None,
+    controller: Seat = YOU,
+    roller: Seat | None = None,
 ) -> Resolution:
     """Resolve ``instruction`` of the card named ``source`` (CR 706).
 
@@ -184,6 +223,9 @@ def resolve(
     a planar-die roll made as the special action (CR 901.9b: it counts toward the next one's cost).
     ``meter`` is the request's work budget (:mod:`mtgdice.rules.budget`; default: the CLI's, no
     deadline): dice drawn and options shown in this resolution, and the request's deadline.
+    ``controller`` is the seat that controls the source (the instruction's "you"); ``roller`` the
+    seat a "that player rolls" / "target player rolls" text names (without one, the controller).
+    The table has ``players`` seats, or as many as ``board`` has if that is more.
 
     >>> from mtgdice.rules.amounts import Amount
     >>> from mtgdice.rules.sources import ScriptedSource
@@ -193,8 +235,14 @@ def resolve(
     >>> outcome.executions[0].results, outcome.executions[0].row
     ((12,), 1)
     """
-    if players < 1:
-        raise InputError("players", f"{players} players cannot roll; a table has 1 or more players")
+    if board is not None and board.players > players:
+        players = board.players
+    if not 1 <= players <= MAX_SEATS:
+        raise InputError("players", f"{players} players; a table has 1 to {MAX_SEATS} players")
+    if controller or roller is not None:
+        for name, seat in (("controller", controller), ("roller", roller)):
+            if seat is not None and not 0 <= seat < players:
+                raise NoSuchSeatError(name, seat, players)
     return _Resolution(
         instruction,
         source,
@@ -207,6 +255,8 @@ def resolve(
         players,
         action,
         meter,
+        controller,
+        roller,
     ).run()
 
 
@@ -246,11 +296,13 @@ class _NoDice:
 _NO_DICE = _NoDice()
 _NO_METER = Meter()
 _COUNTED = Fate.COUNTED
-_ONLY_YOU = (YOU,)
 _NO_BOARD = Board()
 _DECLINE = PolicyChooser()
 _NO_AMOUNTS: Mapping[str, int] = {}
 _NEW_TURN = TurnState()
+_YOU_ROLL = Roller.YOU
+_NONE_USED: frozenset[str] = frozenset()
+_NONE_USED_UP: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -311,12 +363,29 @@ class Decisions:
     """Asking the chooser, keeping every decision with its answer, and once-each-turn uses and
     costs paid during one resolution (the part of the context that dice and coins share)."""
 
-    __slots__ = ("chooser", "asked", "used", "tapped", "counters_paid", "meter", "options_shown", "options_limit")
+    __slots__ = (
+        "chooser",
+        "asked",
+        "used",
+        "used_permanents",
+        "tapped",
+        "counters_paid",
+        "meter",
+        "options_shown",
+        "options_limit",
+    )
 
-    def __init__(self, chooser: Chooser, used: frozenset[str], meter: Meter | None = None) -> None:
+    def __init__(
+        self,
+        chooser: Chooser,
+        used: frozenset[str],
+        meter: Meter | None = None,
+        used_permanents: frozenset[str] = frozenset(),
+    ) -> None:
         self.chooser = chooser
         self.asked: list[tuple[Decision, Answer]] = []
         self.used: set[str] = set(used)
+        self.used_permanents: set[str] = set(used_permanents)
         self.tapped: set[str] = set()
         self.counters_paid: dict[tuple[str, str], int] = {}
         self.meter = meter or _NO_METER
@@ -385,7 +454,7 @@ class Decisions:
         sides = getattr(effect, "sides", None)
         if die is not None and sides is not None and sides != die.sides:
             return False
-        if effect.once_each_turn and holder.once_key in self.used:
+        if effect.once_each_turn and (holder.once_key in self.used or holder.ordinal in self.used_permanents):
             return False
         cost = getattr(effect, "cost", None)
         if cost is None:
@@ -404,6 +473,8 @@ class Decisions:
         effect = holder.effect
         if effect.once_each_turn:
             self.used.add(holder.once_key)
+            if holder.ordinal:
+                self.used_permanents.add(holder.ordinal)
         cost = getattr(effect, "cost", None)
         if cost is not None and cost.tap:
             self.tapped.add(holder.key)
@@ -451,6 +522,9 @@ class _Resolution(Decisions):
         "made",
         "drawn",
         "dice_limit",
+        "controller",
+        "rollers",
+        "pending_used",
     )
 
     def __init__(
@@ -466,8 +540,10 @@ class _Resolution(Decisions):
         players: int,
         action: bool,
         meter: Meter | None = None,
+        controller: Seat = YOU,
+        roller: Seat | None = None,
     ) -> None:
-        Decisions.__init__(self, chooser, turn.used, meter)
+        Decisions.__init__(self, chooser, turn.used, meter, turn.used_permanents)
         self.instruction = instruction
         self.source_name = source_name
         self.dice_source = dice_source
@@ -480,7 +556,13 @@ class _Resolution(Decisions):
         self.effects = effects_of(board)
         self.next_index = 0
         self.rerolls = 0
-        self.dice_counted = 0
+        self.dice_counted: dict[Seat, int] = {}
+        self.controller = controller
+        # Who rolls: the controller, the player the text names, or every player from the controller.
+        self.rollers = (
+            (controller,) if instruction.roller is _YOU_ROLL else instruction.roller.seats(players, controller, roller)
+        )
+        self.pending_used: set[int] = set()
         self.records: list[DieRoll] = []
         self.base = 0
         self.made: set[tuple[str, int]] = set()
@@ -533,7 +615,7 @@ class _Resolution(Decisions):
                 Topic.STORED,
                 f"Which stored results of {holder.name} to reroll?",
                 tuple(str(value) for value in holder.stored),
-                player=YOU,
+                player=self.controller,
             )
             if not slots:
                 return self._finish((), (), stored, planar_cost)
@@ -583,6 +665,12 @@ class _Resolution(Decisions):
         stored: dict[str, tuple[int, ...]],
         planar_cost: int | None,
     ) -> Resolution:
+        turn = self.turn
+        counted = self.dice_counted
+        others = turn.others_rolled
+        if len(counted) > 1 or (counted and YOU not in counted):
+            seats = max(self.players, len(others) + 1)
+            others = tuple(turn.rolled(Seat(seat)) + counted.get(Seat(seat), 0) for seat in range(1, seats))
         return Resolution(
             executions,
             triggers,
@@ -590,13 +678,18 @@ class _Resolution(Decisions):
             frozenset(self.used),
             self.dice_source.name,
             tuple(self.asked),
-            self.turn.dice_rolled + self.dice_counted,
+            turn.dice_rolled + counted.get(YOU, 0),
             planar_cost,
-            self.turn.planar_actions + (planar_cost is not None),
+            turn.planar_actions + (planar_cost is not None),
+            others,
+            frozenset(self.used_permanents) if self.used_permanents else _NONE_USED,
+            frozenset(self.pending_used) if self.pending_used else _NONE_USED_UP,
+            turn.totals,
+            turn.flips,
         )
 
     def _stored_holder(self) -> Permanent | None:
-        for permanent in self.board.battlefield:
+        for permanent in self.board.seat(self.controller).battlefield:
             if permanent.name.casefold() == self.source_name.casefold() and permanent.stored is not None:
                 return permanent
         return None
@@ -611,7 +704,7 @@ class _Resolution(Decisions):
         self.records = []
         self.base = self.next_index
         self.rerolls = 0
-        rollers = _ONLY_YOU if instruction.roller is Roller.YOU else instruction.roller.seats(self.players)
+        rollers = self.rollers
         # Steps 1-4: the instruction, its replacements, the physical roll and ignoring. Dice of
         # other kinds in the same roll are planned kind by kind (no ruling says otherwise), after it.
         for roller in rollers:
@@ -639,9 +732,17 @@ class _Resolution(Decisions):
                 rows = tuple(table.row_for(roll.result) for roll in counted)
             else:
                 row = table.row_for(read_once(counted, chosen))
-        # Step 9: doubles (CR 706.5).
-        doubles = len(counted) >= 2 and _doubles(counted)
-        outcomes = outcomes_holding(instruction.outcomes, counted, doubles, standing) if instruction.outcomes else ()
+        # Step 9: doubles (CR 706.5), of one roller's dice (dice of two players are never doubles).
+        doubles = len(counted) >= 2 and (
+            _doubles(counted)
+            if len(rollers) == 1
+            else any(_doubles([r for r in counted if r.roller == seat]) for seat in rollers)
+        )
+        outcomes = (
+            outcomes_holding(instruction.outcomes, counted, doubles, standing, self.controller)
+            if instruction.outcomes
+            else ()
+        )
         # Step 8: roll again / repeat (CR 706.3c).
         again, times = False, 1
         if instruction.repeat_when is not None or (
@@ -658,7 +759,7 @@ class _Resolution(Decisions):
             Topic.CHOOSE_RESULT,
             "Choose one result",
             tuple(roll.label for roll in counted),
-            player=YOU,
+            player=self.controller,
             values=tuple(roll.value for roll in counted),
         )
 
@@ -670,14 +771,14 @@ class _Resolution(Decisions):
         if table is not None and row is not None and table.rows[row].roll_again:
             matched = table.rows[row]
             if not matched.roll_again_optional or self.ask_yes(
-                Topic.ROLL_AGAIN, f"Roll again ({matched.label})?", player=YOU
+                Topic.ROLL_AGAIN, f"Roll again ({matched.label})?", player=self.controller
             ):
                 again, times = True, matched.roll_again_times
         repeat = instruction.repeat_when
         if repeat is not None and any(repeat.holds(roll) for roll in counted):
             again = True
             if instruction.repeat_optional:
-                again = self.ask_yes(Topic.ROLL_AGAIN, "Repeat this process?", player=YOU)
+                again = self.ask_yes(Topic.ROLL_AGAIN, "Repeat this process?", player=self.controller)
         return again, times
 
     # -- step 2 ---------------------------------------------------------------------------------
@@ -696,8 +797,13 @@ class _Resolution(Decisions):
         # Copies of one effect (equal rule objects) apply alike, so each round asks each group once
         # whether it applies: many copies of a card cost linear time, not quadratic.
         groups: dict[object, list[tuple[int, Holder[Replacement]]]] = {}
+        waiting = False
         for place, holder in enumerate(self.effects.replacements):
             if holder.sees(roller):
+                if holder.zone is Zone.PENDING:
+                    if holder.position in self.pending_used:
+                        continue  # used up by an earlier roll of this resolution
+                    waiting = True
                 groups.setdefault(_same_effect(holder.effect), []).append((place, holder))
         while groups:
             applying = [members for members in groups.values() if members[0][1].effect.applies(plan)]
@@ -720,6 +826,8 @@ class _Resolution(Decisions):
             group.remove((place, holder))
             if not group:
                 del groups[_same_effect(holder.effect)]
+            if holder.zone is Zone.PENDING:
+                self.pending_used.add(holder.position)  # the first roll it applies to uses it up
             plan = holder.effect.replace(plan, holder, self)
         if plan.dice_count > MAX_DICE:
             raise RollLimitError(
@@ -727,7 +835,7 @@ class _Resolution(Decisions):
             )
         if keep_highest is not None and not die.planar:
             plan = RollPlan(plan.die, roller, plan.slots, max(plan.lowest, len(plan.slots) - keep_highest), plan.chosen)
-        if len(self.asked) == asked and len(self.effects.plans) < 64:
+        if len(self.asked) == asked and not waiting and len(self.effects.plans) < 64:
             self.effects.plans[key] = plan  # no decision shaped it: the same roll gets the same plan
         return plan
 
@@ -901,20 +1009,23 @@ class _Resolution(Decisions):
     def _triggers(self, execution: Execution, counted: Sequence[DieRoll], number: int) -> list[TriggerHit]:
         if not counted:
             return []
-        # The Nth die this turn counts the resolving player's counted dice of earlier executions.
-        first = self.turn.dice_rolled + self.dice_counted
-        mine = [roll for roll in counted if roll.roller == YOU]
-        self.dice_counted += len(mine)
+        # The Nth die this turn: each roller's counted dice of this turn and earlier executions.
+        done = self.dice_counted
         triggers = self.effects.triggers
         if not triggers:
+            for roll in counted:
+                done[roll.roller] = done.get(roll.roller, 0) + 1
             return []
+        nth: dict[int, int] = {}
+        for roll in counted:
+            seat = roll.roller
+            count = done.get(seat, 0) + 1
+            done[seat] = count
+            nth[roll.index] = self.turn.rolled(seat) + count
         seen = tuple(counted)
         if self.effects.faces:
             seen = tuple(_face_seen(roll, self.effects.faces) for roll in counted)
-        nth = {roll.index: first + position + 1 for position, roll in enumerate(mine)}
-        roller = self.instruction.roller
-        rollers = _ONLY_YOU if roller is Roller.YOU else roller.seats(self.players)
-        events = RollEvents(seen, rollers, execution.doubles, self.instruction.purpose, nth, number)
+        events = RollEvents(seen, self.rollers, execution.doubles, self.instruction.purpose, nth, number)
         hits: list[TriggerHit] = []
         for holder in triggers:
             hits.extend(holder.effect.hits(events, holder))
@@ -973,4 +1084,4 @@ def _check_roll(count: int, die: Die) -> None:
     if count > MAX_DICE:
         raise RollLimitError(f"count: {count} dice in one roll is more than the limit of {MAX_DICE}; roll fewer dice")
     if die.sides is not None and die.sides < 1:
-        raise InputError("sides", f"a die with {die.sides} sides cannot be rolled; a die has 1 or more sides")
+        raise DieSizeError(die.sides)

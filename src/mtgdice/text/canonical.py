@@ -68,7 +68,12 @@ _ROLLERS = {
     Roller.EACH_PLAYER: "Each player rolls",
     Roller.EACH_OPPONENT: "Each opponent rolls",
 }
-_WHO = {Scope.YOU: ("you", "roll"), Scope.OPPONENT: ("an opponent", "rolls"), Scope.ANY: ("a player", "rolls")}
+_WHO = {
+    Scope.YOU: ("you", "roll"),
+    Scope.OPPONENT: ("an opponent", "rolls"),
+    Scope.ANY: ("a player", "rolls"),
+    Scope.TARGET: ("target player", "rolls"),
+}
 _NEUTRAL = "apply it"
 
 
@@ -326,6 +331,8 @@ def _effect_sentence(effect: Effect) -> str:
             return lead + f"{number(effect.extra)} and ignore {lowest}."
         if effect.chosen_by is Decider.OPPONENT:
             return lead + f"{number(effect.extra)} and an opponent chooses {number(effect.extra)} of them to ignore."
+        if effect.chosen_by is Decider.CONTROLLER:
+            return lead + f"{number(effect.extra)} and you choose {number(effect.extra)} of them to ignore."
         return lead + f"{number(effect.extra)} and ignore {number(effect.extra)} of them."
     if isinstance(effect, PairEachDie):
         dice = _sized(effect.sides, one=True)

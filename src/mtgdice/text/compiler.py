@@ -626,8 +626,17 @@ def _cost(words: str) -> Cost:
     return Cost(words.strip(), counter["kind"] if counter is not None else None, tap)
 
 
+def _chooser(who: object) -> Decider:
+    """Who picks an extra die to ignore: "you" (the effect's controller), another player, or the roller."""
+    if who is None:
+        return Decider.ROLLER
+    return Decider.CONTROLLER if str(who).lower() == "you" else Decider.OPPONENT
+
+
 def _scope(who: str) -> Scope:
-    """Whose rolls an effect sees: its controller's, an opponent's, or any player's."""
+    """Whose rolls an effect sees: its controller's, an opponent's, the player it targets, or any player's."""
+    if who == "target player":
+        return Scope.TARGET
     if who == "you":
         return Scope.YOU
     if who in ("an opponent", "each opponent", "another player", "your opponents"):
@@ -682,7 +691,7 @@ def _replacement(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
             ExtraDice(
                 extra=extra,
                 ignore=IgnoreMode.CHOSEN if chosen else IgnoreMode.LOWEST,
-                chosen_by=Decider.OPPONENT if chosen and "chooser" in h else Decider.ROLLER,
+                chosen_by=_chooser(h.get("chooser")) if chosen else Decider.ROLLER,
                 sides=sides,
                 optional=optional,
                 zone=c.zone,

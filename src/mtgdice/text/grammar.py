@@ -1053,10 +1053,13 @@ HOW_EXTRA_CHOSEN = Rule(
         "and",
         alt(
             seq(
-                cap("chooser", words("an opponent", "target opponent", "another player", "that player's opponent")),
-                "chooses",
+                cap(
+                    "chooser",
+                    words("an opponent", "target opponent", "another player", "that player's opponent", "you"),
+                ),
+                words("chooses", "choose"),
                 alt(NUMBER, "a"),
-                opt(words("of them", "of those results")),
+                opt(words("of them", "of those results", "of those rolls")),
                 "to ignore",
             ),
             seq(
@@ -1128,7 +1131,7 @@ def _replacement(f: Fields) -> Any:
     return f
 
 
-_REPLACEMENT_WHO = words("you", "a player", "an opponent", "each player")
+_REPLACEMENT_WHO = words("you", "a player", "an opponent", "each player", "target player")
 _WOULD_ROLL = seq(opt("if"), _REPLACEMENT_WHO, "would roll")
 
 REPLACEMENT = Rule(

@@ -16,7 +16,7 @@ from mtgdice.rules.conditions import Condition
 from mtgdice.rules.dice import Die, DieRoll
 from mtgdice.rules.effects.base import Detail, EffectBase, Event, Step, fits
 from mtgdice.rules.footprint import Footprint
-from mtgdice.rules.players import YOU, Seat
+from mtgdice.rules.players import Seat
 from mtgdice.rules.records import direct_init
 from mtgdice.rules.zones import Zone
 
@@ -31,8 +31,8 @@ class RollEvents:
     """The events of one execution, as triggered abilities see them.
 
     ``dice`` are the counted dice with planar faces as they count (face effects applied);
-    ``rollers`` are the players who made the roll (one ``DiceRolled`` each); ``nth`` gives each of
-    the resolving player's dice its number among that player's dice this turn.
+    ``rollers`` are the players who made the roll (one ``DiceRolled`` each); ``nth`` gives each
+    die its number among its roller's dice this turn.
     """
 
     dice: tuple[DieRoll, ...]
@@ -129,7 +129,7 @@ class Trigger(TriggeredAbility):
         for die in events.dice:
             if not holder.sees(die.roller) or not self.sees_die(die):
                 continue
-            if self.nth_this_turn is not None and (die.roller != YOU or events.nth[die.index] != self.nth_this_turn):
+            if self.nth_this_turn is not None and events.nth.get(die.index) != self.nth_this_turn:
                 continue
             found.append(TriggerHit(name, holder.zone, self, die.index, events.execution))
         return found
