@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 
 from mtgdice.rules.effects.base import EffectBase, Step
 from mtgdice.rules.footprint import Footprint
+from mtgdice.rules.transforms import Transform
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -24,6 +25,9 @@ class Passive(EffectBase):
 
     def footprint(self) -> Footprint:
         return Footprint.NONE
+
+    def transform(self) -> Transform:
+        return Transform.IDENTITY  # it changes no roll
 
     def _details(self) -> dict[str, Any]:
         return {"what": self.what, "note": self.note, **self.details}
