@@ -101,6 +101,8 @@ def simulate(
     meter = meter or Meter()
     if rolls < 1:
         raise InputError("rolls", f"{rolls} rolls: simulate 1 or more")
+    if seed < 0:
+        raise InputError("seed", f"{seed}: a seed of the generator is 0 or more")
     meter.spend_rolls(rolls)
     board = board or Board()
     chooser = PolicyChooser(policy)
@@ -261,10 +263,18 @@ def _first_counts(counts: _Counts, execution: VectorExecution) -> None:
     import numpy as np
 
     low = int(execution.value.min())
-    tallies = np.bincount(execution.value - low)
-    for offset in np.flatnonzero(tallies).tolist():
-        value = low + offset
-        counts.results[value] = counts.results.get(value, 0) + int(tallies[offset])
+    span = int(execution.value.max()) - low + 1
+    if span > 4 * execution.value.size + 64:
+        # Results spread over a range far wider than the sample (a d1000000000): count the values
+        # present, in memory that grows with the sample, not with the die.
+        present, tally = np.unique(execution.value, return_counts=True)
+        for value, count in zip(present.tolist(), tally.tolist(), strict=True):
+            counts.results[value] = counts.results.get(value, 0) + count
+    else:
+        tallies = np.bincount(execution.value - low)
+        for offset in np.flatnonzero(tallies).tolist():
+            value = low + offset
+            counts.results[value] = counts.results.get(value, 0) + int(tallies[offset])
     if counts.table is not None:
         by_row = np.bincount(execution.row.astype(np.int64) + 1, minlength=len(counts.rows) + 1)
         counts.no_row += int(by_row[0])
