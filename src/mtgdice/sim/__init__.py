@@ -262,8 +262,11 @@ def _summed(triggers: tuple[tuple[str, Any], ...]) -> dict[str, Any]:
 def _first_counts(counts: _Counts, execution: VectorExecution) -> None:
     import numpy as np
 
-    low = int(execution.value.min())
-    span = int(execution.value.max()) - low + 1
+    if execution.bounds is not None:
+        low, high = execution.bounds
+    else:
+        low, high = int(execution.value.min()), int(execution.value.max())
+    span = high - low + 1
     if span > 4 * execution.value.size + 64:
         # Results spread over a range far wider than the sample (a d1000000000): count the values
         # present, in memory that grows with the sample, not with the die.
@@ -271,7 +274,9 @@ def _first_counts(counts: _Counts, execution: VectorExecution) -> None:
         for value, count in zip(present.tolist(), tally.tolist(), strict=True):
             counts.results[value] = counts.results.get(value, 0) + count
     else:
-        tallies = np.bincount(execution.value - low)
+        if 0 <= low and high <= 4 * execution.value.size + 64:
+            low = 0  # count from 0: spares a shifted copy of the values
+        tallies = np.bincount(execution.value - low if low else execution.value)
         for offset in np.flatnonzero(tallies).tolist():
             value = low + offset
             counts.results[value] = counts.results.get(value, 0) + int(tallies[offset])
@@ -280,8 +285,10 @@ def _first_counts(counts: _Counts, execution: VectorExecution) -> None:
         counts.no_row += int(by_row[0])
         for index in range(len(counts.rows)):
             counts.rows[index] += int(by_row[index + 1])
-    counts.doubles += int(np.count_nonzero(execution.doubles))
-    counts.again += int(np.count_nonzero(execution.again))
+    if execution.doubles.strides != (0,):  # a broadcast False: one die counted
+        counts.doubles += int(np.count_nonzero(execution.doubles))
+    if execution.again.strides != (0,):  # a broadcast 0: nothing asks again
+        counts.again += int(np.count_nonzero(execution.again))
 
 
 def _loop(
