@@ -38,7 +38,6 @@ from fractions import Fraction
 from itertools import combinations_with_replacement
 
 from mtgdice.odds.enumerate import Problem, Search, Summary
-from mtgdice.odds.fast import Groups, TotalGroups, _by_rows
 from mtgdice.rules import (
     Amount,
     Ask,
@@ -72,6 +71,9 @@ METHOD = "composed"
 
 Classes = list[tuple[tuple[int, ...], int]]
 """(counted natural values, ways) over one common denominator."""
+
+Totals = dict[tuple[int, int | None], tuple[int, tuple[int, ...]]]
+"""(natural total of the counted dice, their face if all alike) -> (ways, counted values reaching it)."""
 
 
 def composed_distribution(problem: Problem) -> tuple[dict[Summary, Fraction], str] | None:
@@ -130,7 +132,7 @@ def composed_distribution(problem: Problem) -> tuple[dict[Summary, Fraction], st
             laws = [settle(law) for law in laws]
         if totals and all(law == laws[0] for law in laws):
             groups, denominator = _convolved(laws[0], counted, plan, problem)
-            found = _by_rows(search, TotalGroups(groups, denominator))
+            found = _by_totals(search, groups, denominator, plan)
             return (found, METHOD) if found is not None else None
         classes, denominator = _all_counted(laws, problem)
     else:
@@ -139,13 +141,13 @@ def composed_distribution(problem: Problem) -> tuple[dict[Summary, Fraction], st
         else:
             classes, denominator = _top_fold(laws, counted, problem)
     if totals:
-        by_total: Groups = {}
+        by_total: Totals = {}
         for values, ways in classes:
             alike = values[0] if len(values) >= 2 and min(values) == max(values) else None
             key = (sum(values), alike)
             known = by_total.get(key)
-            by_total[key] = (ways, _prefix(values, plan)) if known is None else (known[0] + ways, known[1])
-        found = _by_rows(search, TotalGroups(by_total, denominator))
+            by_total[key] = (ways, values) if known is None else (known[0] + ways, known[1])
+        found = _by_totals(search, by_total, denominator, plan)
         return (found, METHOD) if found is not None else None
     out: dict[Summary, Fraction] = {}
     for values, ways in classes:
@@ -266,7 +268,7 @@ def _check(count: int, problem: Problem, what: str) -> None:
     problem.meter.check_cells(count, what)
 
 
-def _convolved(law: Law, count: int, plan: RollPlan, problem: Problem) -> tuple[Groups, int]:
+def _convolved(law: Law, count: int, plan: RollPlan, problem: Problem) -> tuple[Totals, int]:
     """Totals of ``count`` dice of ``law`` (and whether all are alike), one roll standing for each."""
     support = _support(law)
     _check(count * (law.high - law.low + 1) * count, problem, f"the totals of {count} {plan.die.name}")
@@ -281,7 +283,51 @@ def _convolved(law: Law, count: int, plan: RollPlan, problem: Problem) -> tuple[
         states = new
     if count < 2:
         states = {(total, None): found for (total, _), found in states.items()}
-    return {key: (ways, _prefix(values, plan)) for key, (ways, values) in states.items()}, law.denominator**count
+    return states, law.denominator**count
+
+
+def _by_totals(search: Search, totals: Totals, denominator: int, plan: RollPlan) -> dict[Summary, Fraction] | None:
+    """Summaries per class of totals, with one run of ``resolve`` per table row reached, alike or not.
+
+    Used only when nothing reads one die (``TOTALS_SAFE``): an execution then depends on the counted
+    dice through their total (CR 706.3a) and whether they are alike (CR 706.5). The first run finds
+    the modifiers the counted dice get (CR 706.2, ``SHIFT``); a row's run confirms its row and value,
+    and the other totals of that row take its summary with their own value. ``None`` when a run
+    disagrees (the caller then takes the other paths).
+    """
+    table = search.problem.instruction.table
+    counts: dict[Summary, int] = {}
+    by_row: dict[tuple[int | None, bool], Summary] = {}
+    shift: int | None = None
+    for (total, alike), (ways, values) in totals.items():
+        if shift is None:
+            first = search.outcome(_prefix(values, plan))
+            if not isinstance(first, Summary) or not isinstance(first.value, int):
+                return None
+            shift = first.value - total
+        value = total + shift
+        row = table.row_for(value) if table is not None else None
+        template = by_row.get((row, alike is not None))
+        if template is None:
+            summary = search.outcome(_prefix(values, plan))
+            if not isinstance(summary, Summary) or summary.value != value or summary.row != row:
+                return None
+            by_row[(row, alike is not None)] = template = summary
+        else:  # positional: a hot loop, and ``replace`` is several times slower
+            summary = Summary(
+                template.row,
+                template.rows,
+                value,
+                template.doubles,
+                template.again,
+                template.used,
+                template.triggers,
+                template.outcomes,
+                template.again_times,
+                template.dice_rolled,
+            )
+        counts[summary] = counts.get(summary, 0) + ways
+    return {summary: Fraction(ways, denominator) for summary, ways in counts.items()}
 
 
 def _multisets(support: Sequence[tuple[int, int]], count: int) -> Iterator[tuple[tuple[int, ...], int]]:
