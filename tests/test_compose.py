@@ -129,6 +129,25 @@ def test_each_policy_gives_its_own_answer_on_stacked_thumbs() -> None:
     assert len(set(answers.values())) == 3
 
 
+def test_frenzy_with_class_pixie_and_thumb_composes_in_a_few_runs() -> None:
+    # Berserker's Frenzy: two d20, ignore the lower; Barbarian Class and Pixie Guide add a die each.
+    frenzy = RollInstruction(Amount(2), Die(20), keep_highest=1, table=ResultsTable((Row(1, 14), Row(15, 20))))
+    board = _board(PIXIE, PIXIE, THUMB)
+    for policy in POLICIES:
+        meter = Meter()
+        found = odds(frenzy, board=board, policy=policy, meter=meter)
+        assert found.method == "composed" and meter.runs <= 8
+
+
+@pytest.mark.parametrize("policy", ["decline", "maximize"])
+def test_frenzy_shaped_board_on_a_d3_equals_brute_force(policy: str) -> None:
+    small = RollInstruction(Amount(2), Die(3), keep_highest=1, table=ResultsTable((Row(1, 2), Row(3, 3))))
+    problem = _problem(small, _board(PIXIE, PIXIE, THUMB), policy)
+    found = composed_distribution(problem)
+    assert found is not None
+    assert canonical(found[0]) == _brute(problem)
+
+
 # -- the differential suite's boards ------------------------------------------------------------------
 
 EXTRA_BOARDS: dict[str, tuple[dict[str, Any], str]] = {

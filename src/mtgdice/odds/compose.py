@@ -32,9 +32,10 @@ other paths (``fast``, then ``enumerate``, the test oracle).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from fractions import Fraction
+from functools import partial
 from itertools import combinations_with_replacement
 
 from mtgdice.odds.enumerate import Problem, Search, Summary
@@ -63,6 +64,8 @@ COMPOSABLE = MULTISET_SAFE | Footprint.GROUPS
 """What the fold tolerates: the multiset-safe footprints, and groups (each group's choice is made
 by a stateless policy from that group alone)."""
 
+_TOTALS = TOTALS_SAFE | Footprint.GROUPS  # with every group folded into the die it keeps
+
 MAX_CLASSES = 40_000
 """Most classes of counted dice (multisets, or totals) the fold may hold; past it the roll is
 refused with a pointer to the simulation."""
@@ -72,8 +75,9 @@ METHOD = "composed"
 Classes = list[tuple[tuple[int, ...], int]]
 """(counted natural values, ways) over one common denominator."""
 
-Totals = dict[tuple[int, int | None], tuple[int, tuple[int, ...]]]
-"""(natural total of the counted dice, their face if all alike) -> (ways, counted values reaching it)."""
+Totals = dict[tuple[int, int | None], tuple[int, tuple[int, ...] | None]]
+"""(natural total of the counted dice, their face if all alike) -> (ways, counted values reaching it,
+or ``None`` when they are found on demand)."""
 
 
 def composed_distribution(problem: Problem) -> tuple[dict[Summary, Fraction], str] | None:
@@ -118,8 +122,9 @@ def composed_distribution(problem: Problem) -> tuple[dict[Summary, Fraction], st
         footprint = reduced.board.footprint() | instruction.footprint()
         if settle is not None and plan.lowest and counted > 1:
             return None  # rerolls of dependent order statistics: not folded here
-    laws = [_kept(die.sides, size, keep, pair) for size in plan.slots]
-    totals = (footprint & ~Footprint.GROUPS).within(TOTALS_SAFE)  # each group is one kept die now
+    by_size = {size: _kept(die.sides, size, keep, pair) for size in set(plan.slots)}
+    laws = [by_size[size] for size in plan.slots]
+    totals = footprint.within(_TOTALS)  # each group is one kept die now
     search = Search(reduced, plan.dice_count)
     if counted == 1:
         law = _highest(laws)
@@ -129,10 +134,11 @@ def composed_distribution(problem: Problem) -> tuple[dict[Summary, Fraction], st
         denominator = law.denominator
     elif plan.lowest == 0:
         if settle is not None:
-            laws = [settle(law) for law in laws]
+            settled = {size: settle(law) for size, law in by_size.items()}
+            laws = [settled[size] for size in plan.slots]
         if totals and all(law == laws[0] for law in laws):
-            groups, denominator = _convolved(laws[0], counted, plan, problem)
-            found = _by_totals(search, groups, denominator, plan)
+            groups, denominator, unlike = _convolved(laws[0], counted, plan, problem)
+            found = _by_totals(search, groups, denominator, plan, unlike)
             return (found, METHOD) if found is not None else None
         classes, denominator = _all_counted(laws, problem)
     else:
@@ -268,25 +274,55 @@ def _check(count: int, problem: Problem, what: str) -> None:
     problem.meter.check_cells(count, what)
 
 
-def _convolved(law: Law, count: int, plan: RollPlan, problem: Problem) -> tuple[Totals, int]:
-    """Totals of ``count`` dice of ``law`` (and whether all are alike), one roll standing for each."""
+def _convolved(
+    law: Law, count: int, plan: RollPlan, problem: Problem
+) -> tuple[Totals, int, Callable[[int], tuple[int, ...]]]:
+    """Totals of ``count`` dice of ``law`` and whether all are alike: the ways to each total by
+    convolution, the alike ones apart (``w(v) ** count`` at ``count * v``); a roll standing for a
+    class that is not alike is found only when ``resolve`` needs one (:func:`_unlike`)."""
     support = _support(law)
     _check(count * (law.high - law.low + 1) * count, problem, f"the totals of {count} {plan.die.name}")
-    states: dict[tuple[int, int | None], tuple[int, tuple[int, ...]]] = {(0, None): (1, ())}
-    for step in range(count):
-        new: dict[tuple[int, int | None], tuple[int, tuple[int, ...]]] = {}
-        for (total, alike), (ways, values) in states.items():
+    reach: list[dict[int, int]] = [{0: 1}]
+    for _ in range(count):
+        new: dict[int, int] = {}
+        for total, ways in reach[-1].items():
             for value, weight in support:
-                key = (value, value) if step == 0 else (total + value, alike if alike == value else None)
-                known = new.get(key)
-                new[key] = (ways * weight, values + (value,)) if known is None else (known[0] + ways * weight, known[1])
-        states = new
-    if count < 2:
-        states = {(total, None): found for (total, _), found in states.items()}
-    return states, law.denominator**count
+                new[total + value] = new.get(total + value, 0) + ways * weight
+        reach.append(new)
+    totals: Totals = {}
+    weight_of = dict(support)
+    for total, ways in reach[-1].items():
+        alike = total // count if count >= 2 and total % count == 0 and total // count in weight_of else None
+        if alike is not None:
+            same = weight_of[alike] ** count
+            totals[(total, alike)] = (same, (alike,) * count)
+            ways -= same
+        if ways:
+            totals[(total, None)] = (ways, None)
+    return totals, law.denominator**count, partial(_unlike, count=count, reach=reach, support=support)
 
 
-def _by_totals(search: Search, totals: Totals, denominator: int, plan: RollPlan) -> dict[Summary, Fraction] | None:
+def _unlike(total: int, count: int, reach: list[dict[int, int]], support: Sequence[tuple[int, int]]) -> tuple[int, ...]:
+    """``count`` values of the support summing to ``total``, not all alike (one exists: the class
+    has ways). The first value differs from the mean; the rest follow any reachable path."""
+    chosen: list[int] = []
+    remaining = total
+    for left in range(count, 0, -1):
+        for value, _ in support:
+            if remaining - value in reach[left - 1] and (left < count or count < 2 or value * count != total):
+                chosen.append(value)
+                remaining -= value
+                break
+    return tuple(chosen)
+
+
+def _by_totals(
+    search: Search,
+    totals: Totals,
+    denominator: int,
+    plan: RollPlan,
+    unlike: Callable[[int], tuple[int, ...]] | None = None,
+) -> dict[Summary, Fraction] | None:
     """Summaries per class of totals, with one run of ``resolve`` per table row reached, alike or not.
 
     Used only when nothing reads one die (``TOTALS_SAFE``): an execution then depends on the counted
@@ -299,9 +335,16 @@ def _by_totals(search: Search, totals: Totals, denominator: int, plan: RollPlan)
     counts: dict[Summary, int] = {}
     by_row: dict[tuple[int | None, bool], Summary] = {}
     shift: int | None = None
+
+    def prefix(total: int, values: tuple[int, ...] | None) -> tuple[int, ...]:
+        if values is None:
+            assert unlike is not None
+            values = unlike(total)
+        return _prefix(values, plan)
+
     for (total, alike), (ways, values) in totals.items():
         if shift is None:
-            first = search.outcome(_prefix(values, plan))
+            first = search.outcome(prefix(total, values))
             if not isinstance(first, Summary) or not isinstance(first.value, int):
                 return None
             shift = first.value - total
@@ -309,7 +352,7 @@ def _by_totals(search: Search, totals: Totals, denominator: int, plan: RollPlan)
         row = table.row_for(value) if table is not None else None
         template = by_row.get((row, alike is not None))
         if template is None:
-            summary = search.outcome(_prefix(values, plan))
+            summary = search.outcome(prefix(total, values))
             if not isinstance(summary, Summary) or summary.value != value or summary.row != row:
                 return None
             by_row[(row, alike is not None)] = template = summary
