@@ -384,7 +384,7 @@ def stacked_odds(copies: tuple[int, ...] = STACKED_COPIES) -> list[tuple[str, in
     for count in copies:
         functions = [ours(policy, count) for policy in POLICIES]
         functions.append(lambda n=count: icepool.d20.highest(n + 1).highest(2).probabilities())
-        times = interleaved_runs(functions, repeats=5)
+        times = interleaved_runs(functions, repeats=7)
         for policy, seconds in zip(POLICIES, times, strict=False):
             rows.append((policy, count, seconds, methods[(policy, count)], times[-1] if policy == "maximize" else None))
     frenzy = compile_text(FRENZY).rolls[0]
