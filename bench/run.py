@@ -8,8 +8,11 @@ ratios move by up to about 1.5x between runs (research/dicelibs.md).
 Parts: A, one roll per call through each public API (mtgdice: the full rules through
 ``resolve()`` with a ``SeededSource``); B, 1M simulated "2d20 keep highest +1"; C, exact
 distributions computed cold (a fresh subprocess per measurement); D, tasks only mtgdice can do;
-E, start-up of the ``mtgdice`` command beside ``python -c pass`` (``bench_startup.py``).
-There is no bench-only code path: every mtgdice call here is the public API.
+D3, the stacked-copies curve of exact odds; E, start-up of the ``mtgdice`` command beside
+``python -c pass`` (``bench_startup.py``). Libraries are measured interleaved (A, B, A, B ...: one
+batch or one fresh interpreter of each in turn, then the next round), so a machine that gets busy
+halfway slows every library alike and the ratios hold. There is no bench-only code path: every
+mtgdice call here is the public API.
 """
 
 from __future__ import annotations
@@ -60,6 +63,30 @@ def per_call(function: Callable[[], Any], seconds: float = 0.4, repeats: int = 5
     return statistics.median(t / number for t in timer.repeat(repeats, number))
 
 
+def interleaved(functions: list[Callable[[], Any]], seconds: float = 0.4, repeats: int = 5) -> list[float]:
+    """Median seconds per call of each function, their timed batches taken in turn (A, B, A, B ...)."""
+    timers = [timeit.Timer(function) for function in functions]
+    numbers = [max(1, int(timer.autorange()[0] * seconds / 0.2)) for timer in timers]
+    times: list[list[float]] = [[] for _ in functions]
+    for _ in range(repeats):
+        for position, (timer, number) in enumerate(zip(timers, numbers, strict=True)):
+            times[position].append(timer.timeit(number) / number)
+    return [statistics.median(found) for found in times]
+
+
+def interleaved_runs(functions: list[Callable[[], Any]], repeats: int = 7) -> list[float]:
+    """Median seconds of one call of each function (after one warm-up call each), in turn."""
+    for function in functions:
+        function()
+    times: list[list[float]] = [[] for _ in functions]
+    for _ in range(repeats):
+        for position, function in enumerate(functions):
+            start = time.perf_counter()
+            function()
+            times[position].append(time.perf_counter() - start)
+    return [statistics.median(found) for found in times]
+
+
 def median_time(function: Callable[[], Any], repeats: int = 7) -> float:
     function()
     times = []
@@ -84,6 +111,27 @@ class Cold:
 
 def cold(setup: str, compute: str, runs: int) -> Cold:
     """``compute`` after ``setup``, each time in a fresh interpreter (see :class:`Cold`)."""
+    return cold_interleaved([(setup, compute)], runs)[0]
+
+
+def cold_interleaved(tasks: list[tuple[str, str]], runs: int) -> list[Cold]:
+    """Each ``(setup, compute)`` in a fresh interpreter, the tasks in turn for each of ``runs`` rounds."""
+    measured: list[list[list[Any]]] = [[] for _ in tasks]
+    for _ in range(runs):
+        for position, (setup, compute) in enumerate(tasks):
+            measured[position].append(_cold_once(setup, compute))
+    return [
+        Cold(
+            statistics.median(m[0] for m in found),
+            statistics.median(m[1] for m in found),
+            statistics.median(m[2] for m in found),
+            found[0][3],
+        )
+        for found in measured
+    ]
+
+
+def _cold_once(setup: str, compute: str) -> list[Any]:
     code = textwrap.dedent(
         f"""
         import time, warnings, json
@@ -98,16 +146,9 @@ def cold(setup: str, compute: str, runs: int) -> Cold:
         print(json.dumps([imported - start, done - imported, again - done, str(getattr(result, "method", ""))]))
         """
     )
-    measured = []
-    for _ in range(runs):
-        output = subprocess.run([PYTHON, "-c", code], capture_output=True, text=True, check=True).stdout
-        measured.append(json.loads(output))
-    return Cold(
-        statistics.median(m[0] for m in measured),
-        statistics.median(m[1] for m in measured),
-        statistics.median(m[2] for m in measured),
-        measured[0][3],
-    )
+    output = subprocess.run([PYTHON, "-c", code], capture_output=True, text=True, check=True).stdout
+    found: list[Any] = json.loads(output)
+    return found
 
 
 def fmt(seconds: float) -> str:
@@ -137,17 +178,18 @@ def part_a() -> list[tuple[str, float]]:
     ice = icepool.d20.highest(2) + 1
     dy = (2 @ P(20)).at(-1) + 1
     warnings.simplefilter("ignore")
-    rows = [
+    labelled: list[tuple[str, Callable[[], Any]]] = [
         (
             "mtgdice `resolve()` Wizard's Spellbook + Pixie Guide (full rules, SeededSource)",
-            per_call(lambda: resolve(spellbook, source="Wizard's Spellbook", dice=source, board=board)),
+            lambda: resolve(spellbook, source="Wizard's Spellbook", dice=source, board=board),
         ),
-        ('d20 `roll("2d20kh1+1")`', per_call(lambda: d20.roll("2d20kh1+1").total)),
-        ("icepool `(d20.highest(2)+1).sample()`", per_call(ice.sample)),
-        ("dyce `((2@P(20)).at(-1)+1).sample()`", per_call(dy.sample)),
-        ("`random.randint(1, 20)` (one die, the Python floor)", per_call(lambda: random.randint(1, 20))),
+        ('d20 `roll("2d20kh1+1")`', lambda: d20.roll("2d20kh1+1").total),
+        ("icepool `(d20.highest(2)+1).sample()`", ice.sample),
+        ("dyce `((2@P(20)).at(-1)+1).sample()`", dy.sample),
+        ("`random.randint(1, 20)` (one die, the Python floor)", lambda: random.randint(1, 20)),
     ]
-    return rows
+    times = interleaved([function for _, function in labelled])
+    return [(label, seconds) for (label, _), seconds in zip(labelled, times, strict=True)]
 
 
 # -- part B ----------------------------------------------------------------------------------------
@@ -170,9 +212,10 @@ def part_b(rolls: int) -> list[tuple[str, float]]:
         faces = generator.integers(1, 21, size=(2, rolls), dtype=np.uint8)
         np.bincount(np.maximum(faces[0], faces[1]) + 1, minlength=22)
 
+    mine, theirs = interleaved_runs([ours, hand])
     return [
-        (f"mtgdice `simulate()` 2d20 keep highest +1, {rolls:,} rolls (counts, rows, doubles)", median_time(ours)),
-        (f"hand-written numpy (uint8, `np.maximum`, `bincount`), {rolls:,} rolls", median_time(hand)),
+        (f"mtgdice `simulate()` 2d20 keep highest +1, {rolls:,} rolls (counts, rows, doubles)", mine),
+        (f"hand-written numpy (uint8, `np.maximum`, `bincount`), {rolls:,} rolls", theirs),
     ]
 
 
@@ -242,9 +285,11 @@ MTG_ONLY_TARGETS = {2: 1.0}
 def part_c(runs: int) -> list[tuple[str, Cold, float | None, float | None]]:
     rows = []
     for label, ours, ice, dy in EXACT:
-        mtg = cold(MTG_SETUP, ours, runs)
-        ice_time = cold(ICE_SETUP, ice, runs).first if ice else None
-        dyce_time = cold(DYCE_SETUP, dy, runs).first if dy else None
+        tasks = [(MTG_SETUP, ours)] + [(setup, code) for setup, code in ((ICE_SETUP, ice), (DYCE_SETUP, dy)) if code]
+        found = iter(cold_interleaved(tasks, runs))
+        mtg = next(found)
+        ice_time = next(found).first if ice else None
+        dyce_time = next(found).first if dy else None
         rows.append((label, mtg, ice_time, dyce_time))
     return rows
 
@@ -302,6 +347,66 @@ def stacked(counts: tuple[int, ...] = (400, 800, 1600)) -> list[tuple[int, float
         resolve(roll, source="S", dice=SeededSource(1), board=board, chooser=chooser)
 
     return [(count, median_time(lambda n=count: once(n), repeats=5)) for count in counts]
+
+
+STACKED_COPIES = (1, 2, 4, 8, 16)
+POLICIES = ("decline", "accept", "maximize", "minimize")
+FRENZY = (
+    "Roll two d20 and ignore the lower roll.\n1\u201414 | Choose any number of creatures.\n15\u201420 | You choose."
+)
+BARBARIAN = "If you would roll one or more dice, instead roll that many dice plus one and ignore the lowest roll."
+
+
+def stacked_odds(copies: tuple[int, ...] = STACKED_COPIES) -> list[tuple[str, int, float, str, float | None]]:
+    """Exact odds of Wizard's Spellbook with Pixie Guide and ``n`` Krark's Other Thumb, each policy
+    (a new board for each measurement, so nothing is cached between them), and Berserker's Frenzy
+    with Barbarian Class, Pixie Guide and one Thumb; icepool's composed answer of the maximize
+    version (max of two groups, each the max of n + 1 d20) measured in turn with it."""
+    import icepool
+
+    from mtgdice.odds import odds
+    from mtgdice.rules import Board, Permanent
+    from mtgdice.text import compile_text
+
+    spellbook = compile_text(SPELLBOOK).rolls[0]
+    pixie = compile_text(PIXIE).effects
+    thumb = compile_text(THUMB).effects
+    rows: list[tuple[str, int, float, str, float | None]] = []
+    methods: dict[tuple[str, int], str] = {}
+
+    def ours(policy: str, count: int) -> Callable[[], Any]:
+        def run() -> None:
+            fresh = (Permanent("Pixie Guide", pixie),) + tuple(Permanent(f"Thumb {i}", thumb) for i in range(count))
+            methods[(policy, count)] = odds(spellbook, board=Board.from_zones(battlefield=fresh), policy=policy).method
+
+        return run
+
+    for count in copies:
+        functions = [ours(policy, count) for policy in POLICIES]
+        functions.append(lambda n=count: icepool.d20.highest(n + 1).highest(2).probabilities())
+        times = interleaved_runs(functions, repeats=7)
+        for policy, seconds in zip(POLICIES, times, strict=False):
+            rows.append((policy, count, seconds, methods[(policy, count)], times[-1] if policy == "maximize" else None))
+    frenzy = compile_text(FRENZY).rolls[0]
+    board = Board(
+        battlefield=(
+            Permanent("Barbarian Class", compile_text(BARBARIAN).effects),
+            Permanent("Pixie Guide", pixie),
+            Permanent("Thumb", thumb),
+        )
+    )
+    frenzy_methods: dict[str, str] = {}
+
+    def on_frenzy(policy: str) -> Callable[[], Any]:
+        def run() -> None:
+            frenzy_methods[policy] = odds(frenzy, board=board, policy=policy).method
+
+        return run
+
+    times = interleaved_runs([on_frenzy(policy) for policy in POLICIES], 5)
+    for policy, seconds in zip(POLICIES, times, strict=True):
+        rows.append((f"Frenzy + Class + Pixie + Thumb, {policy}", 1, seconds, frenzy_methods[policy], None))
+    return rows
 
 
 def imports(runs: int) -> list[tuple[str, float]]:
@@ -403,6 +508,18 @@ def report(quick: bool) -> str:
         previous = seconds
     lines.append("")
     lines.append("Near linear means about 2x per doubling (quadratic: 4x).")
+    lines += [
+        "",
+        "## D3. Exact odds of stacked copies: Wizard's Spellbook + Pixie Guide + n Krark's Other Thumb",
+        "",
+        "| policy | n | `odds()` on a new board | path | icepool, same run | ratio | target |",
+        "|---|---:|---:|---|---:|---:|---|",
+    ]
+    for policy, count, seconds, method, ice in stacked_odds():
+        anchor = f"{fmt(ice)} | {seconds / ice:.1f}x" if ice else "– | –"
+        lines.append(
+            f"| {policy} | {count} | {fmt(seconds)} | {method} | {anchor} | {verdict('≤ 50 ms', seconds, 50e-3)} |"
+        )
     import bench_startup  # beside this file
 
     lines += ["", "## E. Start-up of the command (median wall time of a fresh process)", ""]

@@ -329,7 +329,7 @@ def test_pairs_of_many_dice_reduce_group_by_group() -> None:
     # Under "decline" each pair keeps the die the first pick leaves (its second): 12 uniform d20.
     board = Board.from_zones(battlefield=(Permanent("Pairs", (PairEachDie(),)),))
     paired = odds(RollInstruction(Amount(12), Die(20)), board=board)
-    assert paired.method == "groups"
+    assert paired.method == "composed"
     assert paired.results == odds(RollInstruction(Amount(12), Die(20))).results
     best = odds(RollInstruction(Amount(2), Die(6)), board=board, policy="maximize")
     assert dict(best.results)[12] == Fraction(11, 36) ** 2  # each pair keeps its higher die: P(6) = 11/36

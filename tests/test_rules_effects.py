@@ -255,7 +255,7 @@ def test_an_undeclared_footprint_sends_odds_and_simulation_the_exact_way() -> No
 def test_a_declared_pair_is_not_taken_for_an_undeclared_one() -> None:
     board = Board.from_zones(battlefield=(Permanent("Thumb", (PairEachDie(),)),))
     instruction = RollInstruction(Amount(2), Die(6))
-    assert odds(instruction, board=board).method == "groups"
+    assert odds(instruction, board=board).method == "composed"
     assert same(odds(instruction, board=board), odds(instruction, board=board, method="brute"))
 
 

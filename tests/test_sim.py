@@ -127,3 +127,18 @@ def test_large_pool_vectorised_matches_exact() -> None:
 def test_progress_bar_runs() -> None:
     sim = simulate(RollInstruction(Amount(1), Die(20)), rolls=3000, seed=2, chunk=1000, progress=True)
     assert sim.rolls == 3000
+
+
+def test_a_negative_seed_is_refused_naming_the_field() -> None:
+    from mtgdice.rules.errors import InputError
+
+    with pytest.raises(InputError, match="seed"):
+        simulate(RollInstruction(Amount(1), Die(20)), rolls=10, seed=-1)
+
+
+def test_a_die_far_wider_than_the_sample_counts_only_the_values_rolled() -> None:
+    # A d1000000000: tallying by offset would hold a billion counters; the sample holds 2,000 values.
+    sim = simulate(RollInstruction(Amount(2), Die(10**9)), rolls=2_000, seed=3)
+    assert sum(sim.results.values()) == 2_000
+    assert all(2 <= total <= 2 * 10**9 for total in sim.results)
+    assert len(sim.results) > 1_900  # nearly every total distinct

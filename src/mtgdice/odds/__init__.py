@@ -6,9 +6,11 @@ execution, and for the whole resolution the expected number of executions (roll 
 CR 706.3c, solved exactly) and of triggerings per card. Decisions follow a named policy
 (``decline``, ``accept``, ``maximize``, ``minimize``).
 
-Every number comes from running :func:`mtgdice.rules.resolution` with ``limit=1`` on face
-sequences (``enumerate``), counted by multisets, kept dice or totals where the order of faces
-cannot matter (``fast``), and chained over turn states (``chain``). This package leaves out
+One execution's distribution is composed from the transforms the effects declare, ``resolve``
+running once per class of counted dice (``compose``); else counted by multisets, kept dice or
+totals where the order of faces cannot matter (``fast``); else found by running
+:func:`mtgdice.rules.resolution` with ``limit=1`` on every face sequence (``enumerate``, the
+oracle). Executions are chained over turn states (``chain``). This package leaves out
 sampling (``mtgdice.sim``) and rendering (``mtgdice.cli.odds``).
 """
 
@@ -20,6 +22,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from mtgdice.odds.chain import expectations
+from mtgdice.odds.compose import composed_distribution
 from mtgdice.odds.enumerate import Problem, ResultKey, Summary, brute_force, count_first_roll, summarize
 from mtgdice.odds.fast import fast_distribution
 from mtgdice.rules import Board, Policy, PolicyChooser, RollInstruction, TurnState
@@ -94,7 +97,7 @@ def execution_distribution(problem: Problem, method: str = "auto") -> tuple[dict
 
         raise InputError("method", f"{method!r} is not a method; use auto or brute")
     if method == "auto":
-        found = fast_distribution(problem)
+        found = composed_distribution(problem) or fast_distribution(problem)
         if found is not None:
             return found
     return brute_force(problem), "brute force"

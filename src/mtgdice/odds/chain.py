@@ -44,6 +44,14 @@ def expectations(
     >>> expectations(TurnState(), lambda state: {two: Fraction(1, 6), stop: Fraction(5, 6)})[0]
     Fraction(3, 2)
     """
+    first = distribution_at(start)
+    if not any(summary.again for summary in first):
+        # One execution, always: the expectations are the first execution's own.
+        triggered: dict[str, Fraction] = {}
+        for summary, p in first.items():
+            for card, count in summary.triggers:
+                triggered[card] = triggered.get(card, Fraction(0)) + p * count
+        return Fraction(1), triggered
     states = [start]
     index = {start: 0}
     found: list[Distribution] = []
@@ -85,8 +93,8 @@ def expectations(
             "odds: the roll never stops on average (each execution asks for one or more further executions "
             "on average), so the expected number of executions is infinite"
         )
-    first = solution[0]
-    return first[0], {card: first[1 + i] for i, card in enumerate(cards)}
+    answer = solution[0]
+    return answer[0], {card: answer[1 + i] for i, card in enumerate(cards)}
 
 
 def _settled(distribution: Distribution, state: TurnState) -> bool:

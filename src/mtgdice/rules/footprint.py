@@ -71,7 +71,7 @@ class Footprint(enum.Flag):
 
     def within(self, allowed: Footprint) -> bool:
         """Whether every flag of this footprint is one ``allowed`` has."""
-        return not (self & ~allowed)
+        return not (self.value & ~allowed.value)  # on the integers: no composite flag is built
 
 
 MULTISET_SAFE = (

@@ -141,6 +141,8 @@ class VectorExecution:
     doubles: Mask
     again: Ints
     triggers: tuple[tuple[str, Ints], ...]
+    bounds: tuple[int, int] | None = None
+    """The least and greatest value the plan can read (known from the plan: no pass over the lanes)."""
 
 
 def execute_arrays(plan: VectorPlan, faces: Small) -> VectorExecution:
@@ -150,23 +152,39 @@ def execute_arrays(plan: VectorPlan, faces: Small) -> VectorExecution:
     # Step 4: ignore the lowest by face (CR 706.6); which of tied dice does not change a value.
     counted = plan.counted
     kept = faces
-    if plan.plan.lowest:
-        kept = np.sort(faces, axis=0)[faces.shape[0] - counted :] if counted > 1 else faces.max(axis=0)[None, :]
-    natural: Ints = np.asarray(kept, dtype=np.int64)
-    # Steps 5-6: every counted die gets the same modifiers here (CR 706.2).
-    result: Ints = natural + plan.delta
-    # Step 7: the table is read by the only result, or by the total (CR 706.3a).
-    value: Ints = result[0] if counted == 1 else np.asarray(result.sum(axis=0), dtype=np.int64)
+    if plan.plan.lowest and counted > 1:
+        kept = np.sort(faces, axis=0)[faces.shape[0] - counted :]
+    elif plan.plan.lowest:
+        # The highest die, row by row: contiguous passes, cheaper than a reduction down the columns.
+        top = faces[0].copy()
+        for others in faces[1:]:
+            np.maximum(top, others, out=top)
+        kept = top[None, :]
     table = plan.instruction.table
-    row = table.rows_array(value) if table is not None else np.full(value.shape, -1, dtype=np.int64)
+    shape = (faces.shape[1],)
+    if counted == 1:
+        # One counted die: its result is the value read (CR 706.3a), one array for both.
+        value: Ints = kept[0].astype(np.int64)
+        if plan.delta:
+            value += plan.delta  # Steps 5-6: every counted die gets the same modifiers (CR 706.2)
+        reads_natural = plan.delta and (plan.instruction.repeat_when is not None or plan.triggers)
+        natural: Ints = (value - plan.delta if reads_natural else value)[None, :]  # only read by those
+        result: Ints = value[None, :]
+    else:
+        natural = np.asarray(kept, dtype=np.int64)
+        # Steps 5-6: every counted die gets the same modifiers here (CR 706.2).
+        result = natural + plan.delta
+        # Step 7: the table is read by the total of the counted dice (CR 706.3a).
+        value = np.asarray(result.sum(axis=0), dtype=np.int64)
+    row: Ints = table.rows_array(value) if table is not None else np.broadcast_to(np.int64(-1), shape)
     # Step 9: doubles (CR 706.5).
     doubles: Mask = (
         np.asarray((natural == natural[0]).all(axis=0), dtype=np.bool_)
         if counted >= 2
-        else np.zeros(value.shape, dtype=np.bool_)
+        else np.broadcast_to(np.False_, shape)
     )
     # Step 8: roll again and repeat (CR 706.3c).
-    again: Ints = np.zeros(value.shape, dtype=np.int64)
+    again: Ints = np.broadcast_to(np.int64(0), shape)  # read-only: replaced, never written
     if plan.row_again is not None and plan.row_times is not None:
         again = np.where(plan.row_again[row], plan.row_times[row], 0)
     repeat = plan.instruction.repeat_when
@@ -181,4 +199,5 @@ def execute_arrays(plan: VectorPlan, faces: Small) -> VectorExecution:
         fired = holder.effect.count_array(natural, result, plan.sides, doubles)
         assert fired is not None
         counts.append((holder.name, fired))
-    return VectorExecution(value, row, doubles, again, tuple(counts))
+    bounds = (counted * (1 + plan.delta), counted * (plan.sides + plan.delta))
+    return VectorExecution(value, row, doubles, again, tuple(counts), bounds)

@@ -104,6 +104,8 @@ def simulate(
     meter = meter or Meter()
     if rolls < 1:
         raise InputError("rolls", f"{rolls} rolls: simulate 1 or more")
+    if seed < 0:
+        raise InputError("seed", f"{seed}: a seed of the generator is 0 or more")
     meter.spend_rolls(rolls)
     board = board or Board()
     chooser = PolicyChooser(policy)
@@ -263,18 +265,33 @@ def _summed(triggers: tuple[tuple[str, Ints], ...]) -> dict[str, Ints]:
 def _first_counts(counts: _Counts, execution: VectorExecution) -> None:
     import numpy as np
 
-    low = int(execution.value.min())
-    tallies = np.bincount(execution.value - low)
-    for offset in np.flatnonzero(tallies).tolist():
-        value = low + offset
-        counts.results[value] = counts.results.get(value, 0) + int(tallies[offset])
+    if execution.bounds is not None:
+        low, high = execution.bounds
+    else:
+        low, high = int(execution.value.min()), int(execution.value.max())
+    span = high - low + 1
+    if span > 4 * execution.value.size + 64:
+        # Results spread over a range far wider than the sample (a d1000000000): count the values
+        # present, in memory that grows with the sample, not with the die.
+        present, tally = np.unique(execution.value, return_counts=True)
+        for value, count in zip(present.tolist(), tally.tolist(), strict=True):
+            counts.results[value] = counts.results.get(value, 0) + count
+    else:
+        if 0 <= low and high <= 4 * execution.value.size + 64:
+            low = 0  # count from 0: spares a shifted copy of the values
+        tallies = np.bincount(execution.value - low if low else execution.value)
+        for offset in np.flatnonzero(tallies).tolist():
+            value = low + offset
+            counts.results[value] = counts.results.get(value, 0) + int(tallies[offset])
     if counts.table is not None:
         by_row = np.bincount(execution.row.astype(np.int64) + 1, minlength=len(counts.rows) + 1)
         counts.no_row += int(by_row[0])
         for index in range(len(counts.rows)):
             counts.rows[index] += int(by_row[index + 1])
-    counts.doubles += int(np.count_nonzero(execution.doubles))
-    counts.again += int(np.count_nonzero(execution.again))
+    if execution.doubles.strides != (0,):  # a broadcast False: one die counted
+        counts.doubles += int(np.count_nonzero(execution.doubles))
+    if execution.again.strides != (0,):  # a broadcast 0: nothing asks again
+        counts.again += int(np.count_nonzero(execution.again))
 
 
 def _loop(

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, ClassVar, Protocol
 from mtgdice.rules.dice import Die, DieRoll
 from mtgdice.rules.footprint import Footprint
 from mtgdice.rules.players import Scope, Seat
+from mtgdice.rules.transforms import Transform
 from mtgdice.rules.zones import Zone
 
 if TYPE_CHECKING:
@@ -143,6 +144,11 @@ class EffectBase:
         """What this effect reads or changes of a roll. A class that does not say is UNDECLARED,
         which every shortcut of the odds engine and the simulation refuses (default-deny)."""
         return Footprint.UNDECLARED
+
+    def transform(self) -> Transform | None:
+        """How this effect changes the law of the dice it acts on (:mod:`mtgdice.rules.transforms`).
+        A class that does not say has ``None``, and the odds engine enumerates (default-deny)."""
+        return None
 
     def limits(self) -> Footprint:
         """The part of a footprint that once-each-turn uses add."""

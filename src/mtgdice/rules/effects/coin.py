@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, ClassVar
 from mtgdice.rules.effects.base import Cost, Detail, EffectBase, RollContext, Step
 from mtgdice.rules.footprint import Footprint
 from mtgdice.rules.players import Seat
+from mtgdice.rules.transforms import Transform
 
 if TYPE_CHECKING:
     from mtgdice.rules.board import Holder
@@ -25,6 +26,9 @@ class CoinEffect(EffectBase):
     """An effect on coin flips."""
 
     __slots__ = ()
+
+    def transform(self) -> Transform:
+        return Transform.IDENTITY  # a coin is never a die: no die's law changes (CR 705)
 
     def partners(self) -> int:
         """How many coins this effect adds to each flip (a replacement, CR 616)."""

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, ClassVar
 from mtgdice.rules.dice import Die, DieRoll, Modifier
 from mtgdice.rules.effects.base import Cost, Detail, EffectBase, RollContext, Step, fits
 from mtgdice.rules.footprint import Footprint
+from mtgdice.rules.transforms import Transform
 
 if TYPE_CHECKING:
     from mtgdice.rules.board import Holder
@@ -62,6 +63,11 @@ class ResultModifier(ModifierEffect):
             return Footprint.MODIFIES | self.limits()
         found = Footprint.MODIFIES_CHOSEN | Footprint.DECIDES | self.limits()
         return found | self.cost.footprint() if self.cost is not None else found
+
+    def transform(self) -> Transform:
+        # CR 706.2: a static amount shifts every counted die it sees; an optional one maps each
+        # die by the decision the policy takes from that die's result (CR 706.2a).
+        return Transform.MAP if self.optional else Transform.SHIFT
 
     def modify(self, die: DieRoll, holder: Holder[EffectBase], context: RollContext) -> Modifier | None:
         from mtgdice.rules.choices import Topic

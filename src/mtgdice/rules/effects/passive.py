@@ -9,6 +9,7 @@ from typing import ClassVar
 
 from mtgdice.rules.effects.base import Detail, EffectBase, Step
 from mtgdice.rules.footprint import Footprint
+from mtgdice.rules.transforms import Transform
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -25,6 +26,9 @@ class Passive(EffectBase):
 
     def footprint(self) -> Footprint:
         return Footprint.NONE
+
+    def transform(self) -> Transform:
+        return Transform.IDENTITY  # it changes no roll
 
     def _details(self) -> tuple[tuple[str, Detail], ...]:
         return (("what", self.what), ("note", self.note), *self.details.items())

@@ -24,6 +24,7 @@ from mtgdice.rules.effects.base import Detail, EffectBase, RollContext, Step, fi
 from mtgdice.rules.footprint import Footprint
 from mtgdice.rules.players import Decider, Seat
 from mtgdice.rules.records import direct_init
+from mtgdice.rules.transforms import Keep, Law, Transform
 
 if TYPE_CHECKING:
     from mtgdice.rules.board import Holder
@@ -126,6 +127,11 @@ class ExtraDice(Replacement):
             found |= Footprint.DECIDES
         return found | self.limits()
 
+    def transform(self) -> Transform | None:
+        # CR 706.6: the lowest go, so the counted dice are the top order statistics of the roll.
+        # A die another player picks to ignore depends on what that player sees: no transform.
+        return Transform.ORDER_STATISTIC if self.ignore is IgnoreMode.LOWEST else None
+
     def applies(self, plan: RollPlan) -> bool:
         if not plan.slots or not fits(self.sides, plan.die):
             return False
@@ -172,6 +178,19 @@ class PairEachDie(Replacement):
 
     def footprint(self) -> Footprint:
         return Footprint.ADDS_DICE | Footprint.GROUPS | Footprint.DECIDES | self.limits()
+
+    def transform(self) -> Transform:
+        return Transform.KEPT_OF_GROUP
+
+    @staticmethod
+    def kept(law: Law, size: int, keep: Keep) -> Law:
+        """The law of the die the roller keeps from a group of ``size`` dice of ``law``: the highest
+        or the lowest when the policy compares the dice, else the first offered (a die's own law).
+
+        >>> PairEachDie.kept(Law.uniform(2), 2, Keep.HIGHEST).weights
+        (1, 3)
+        """
+        return law.kept_of_group(size, keep)
 
     def applies(self, plan: RollPlan) -> bool:
         return bool(plan.slots) and fits(self.sides, plan.die)

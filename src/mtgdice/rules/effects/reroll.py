@@ -14,10 +14,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from mtgdice.rules.conditions import Condition
-from mtgdice.rules.dice import DieRoll
+from mtgdice.rules.dice import Die, DieRoll
 from mtgdice.rules.effects.base import Cost, Detail, EffectBase, RollContext, Step, fits
-from mtgdice.rules.footprint import Footprint
+from mtgdice.rules.footprint import DROPPABLE_REROLL, Footprint
 from mtgdice.rules.players import Decider
+from mtgdice.rules.transforms import Law, Transform
 
 if TYPE_CHECKING:
     from mtgdice.rules.board import Holder
@@ -68,6 +69,35 @@ class RerollPermission(RerollEffect):
         if self.rerolled_by is not Decider.ROLLER:
             found |= Footprint.CHANGES_ROLLER
         return found
+
+    def transform(self) -> Transform | None:
+        # One die at a time, decided from that die alone: a mixture. A permission for several dice
+        # at once, limited, costed with state or rerolled by another player is not (no transform).
+        return Transform.MIXTURE if not self.many and self.footprint().within(DROPPABLE_REROLL) else None
+
+    def settle(self, law: Law, new: Law, die: Die) -> Law | None:
+        """The law of a counted ``die`` of ``law`` once this permission (used whenever it may be)
+        is done with it: a die meeting the condition is replaced by a new roll of law ``new``
+        (CR 706.2b), which the permission rerolls again unless it says "once". ``None`` when the
+        rerolls never stop.
+
+        >>> from mtgdice.rules.conditions import InRange
+        >>> once = RerollPermission(condition=InRange(1, 1), again=False)
+        >>> once.settle(Law.uniform(6), Law.uniform(6), Die(6)).weights
+        (1, 7, 7, 7, 7, 7)
+        """
+        if not fits(self.sides, die):
+            return law
+
+        def holds(value: int) -> bool:
+            return self.condition is None or self.condition.holds(DieRoll(0, die, value))
+
+        if self.again:
+            settled = new.settled(holds)
+            if settled is None:
+                return None
+            return law.mixed(holds, settled)
+        return law.mixed(holds, new)
 
     def consider(self, die: DieRoll, holder: Holder[EffectBase], context: RollContext) -> bool:
         from mtgdice.rules.choices import Topic

@@ -18,6 +18,7 @@ from mtgdice.rules.effects.base import Detail, EffectBase, Event, Step, fits
 from mtgdice.rules.footprint import Footprint
 from mtgdice.rules.players import Seat
 from mtgdice.rules.records import direct_init
+from mtgdice.rules.transforms import Transform
 from mtgdice.rules.zones import Zone
 
 if TYPE_CHECKING:
@@ -104,6 +105,10 @@ class Trigger(TriggeredAbility):
         if self.nth_this_turn is not None:
             found |= Footprint.READS_POSITION | Footprint.TURN_STATE
         return found | self.limits()
+
+    def transform(self) -> Transform:
+        # Expected triggerings are sums of indicators (per counted die, or once per execution).
+        return Transform.INDICATORS
 
     def sees_die(self, die: DieRoll) -> bool:
         """Whether this ability looks at ``die`` at all: its kind, the planar die, its condition."""

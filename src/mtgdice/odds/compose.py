@@ -1,0 +1,463 @@
+"""Exact odds of one execution by composition: laws folded over the CR 706 steps, not faces listed.
+
+Each effect kind declares, beside its footprint, its transform (:mod:`mtgdice.rules.transforms`).
+This module folds them in the order of a resolution (DESIGN.md §3):
+
+1. **Replacements** (CR 616): the plan of the first roll comes from the rules' own replacement
+   window (:func:`mtgdice.rules.plan_of`): how many dice stand for each die of the instruction, how
+   many of the lowest go.
+2. **Groups** (``KEPT_OF_GROUP``): each die and its partners become the die the roller keeps — the
+   highest or lowest of the group when the policy compares values, else the first offered (the
+   die's own law). Which one the policy takes is asked of the policy itself, on two probes.
+3. **Ignoring the lowest** (``ORDER_STATISTIC``, CR 706.6): the counted dice are the top order
+   statistics of the kept dice: for one counted die the product of the distribution functions;
+   for several equal laws a closed form per multiset; otherwise a fold over the dice keeping the
+   top multisets.
+4. **Rerolls** (``MIXTURE``, CR 706.2b): a counted die meeting the condition is replaced by a new
+   roll, whose own law is folded the same way from the plan of one die (per-die replacements meet
+   rerolls again); a permission that may reroll its own reroll settles as a geometric series.
+5. What is left (``SHIFT``, ``MAP``, tables, doubles, ``INDICATORS``, roll again) depends on the
+   counted dice only through their multiset (or their total and whether they are alike, when
+   nothing reads one die): ``resolve`` runs **once per class**, on a representative roll, and the
+   class's probability is the composed one. Roll again is then solved exactly by ``chain``.
+
+The work is polynomial in the dice: per group size a law of ``sides`` numbers, then the classes of
+counted dice. A board whose classes are still more than :data:`MAX_CLASSES` is refused naming the
+limit and the simulation. The path is taken only when every effect on the board declares a
+transform and the footprints are inside :data:`COMPOSABLE`, and only for rolls it improves on
+(a group, a reroll, or one counted die); anything else returns ``None`` and the caller takes the
+other paths (``fast``, then ``enumerate``, the test oracle).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
+from fractions import Fraction
+from functools import partial
+from itertools import combinations_with_replacement
+
+from mtgdice.odds.enumerate import Problem, Search, Summary
+from mtgdice.rules import (
+    Amount,
+    Ask,
+    Decision,
+    Die,
+    Footprint,
+    Holder,
+    PolicyChooser,
+    RollInstruction,
+    RollPlan,
+    Topic,
+    plan_of,
+)
+from mtgdice.rules.effects.base import EffectBase
+from mtgdice.rules.effects.replacement import PairEachDie
+from mtgdice.rules.effects.reroll import RerollPermission
+from mtgdice.rules.errors import RollLimitError
+from mtgdice.rules.footprint import MULTISET_SAFE, TOTALS_SAFE
+from mtgdice.rules.players import YOU
+from mtgdice.rules.transforms import Keep, Law, Transform
+
+COMPOSABLE = MULTISET_SAFE | Footprint.GROUPS
+"""What the fold tolerates: the multiset-safe footprints, and groups (each group's choice is made
+by a stateless policy from that group alone)."""
+
+_TOTALS = TOTALS_SAFE | Footprint.GROUPS  # with every group folded into the die it keeps
+
+MAX_CLASSES = 40_000
+"""Most classes of counted dice (multisets, or totals) the fold may hold; past it the roll is
+refused with a pointer to the simulation."""
+
+METHOD = "composed"
+
+Classes = list[tuple[tuple[int, ...], int]]
+"""(counted natural values, ways) over one common denominator."""
+
+Totals = dict[tuple[int, int | None], tuple[int, tuple[int, ...] | None]]
+"""(natural total of the counted dice, their face if all alike) -> (ways, counted values reaching it,
+or ``None`` when they are found on demand)."""
+
+
+def composed_distribution(problem: Problem) -> tuple[dict[Summary, Fraction], str] | None:
+    """One execution's distribution by composition, or ``None`` when the fold does not apply."""
+    instruction = problem.instruction
+    chooser = problem.chooser
+    if not isinstance(chooser, PolicyChooser) or instruction.reroll_stored:
+        return None
+    board = problem.board
+    footprint = board.footprint() | instruction.footprint()
+    if not footprint.within(COMPOSABLE):
+        return None
+    holders = list(board.holders())
+    transforms = [holder.effect.transform() for holder in holders]
+    if any(transform is None for transform in transforms):
+        return None  # default-deny: a kind that says nothing of its law is enumerated
+    die = instruction.die_for(dict(problem.amounts))
+    if die.sides is None:
+        return None
+    plan = plan_of(instruction, board=board, chooser=chooser, amounts=problem.amounts, turn=problem.turn)
+    counted = len(plan.slots) - plan.lowest
+    if plan.chosen or counted <= 0:
+        return None
+    rerolls = [holder for holder, t in zip(holders, transforms, strict=True) if t is Transform.MIXTURE]
+    grouped = any(size > 1 for size in plan.slots)
+    if not grouped and not rerolls and counted > 1:
+        return None  # equal plain dice: the closed forms of ``fast`` are quicker
+    problem.meter.check_cells(len(plan.slots) * die.sides, f"{len(plan.slots)} {die.name}")
+    keep = _keep(chooser)
+    pair = _pair(holders)
+    if grouped and pair is None:
+        return None
+    settle: _Settle | None = None
+    reduced = problem
+    if rerolls:
+        if len(rerolls) > 1:
+            return None
+        folded, settle = _settler(problem, rerolls[0], die, keep, pair)
+        if not folded:
+            return None
+        reduced = replace(problem, board=board.keeping(lambda effect: effect.transform() is not Transform.MIXTURE))
+        footprint = reduced.board.footprint() | instruction.footprint()
+        if settle is not None and plan.lowest and counted > 1:
+            return None  # rerolls of dependent order statistics: not folded here
+    by_size = {size: _kept(die.sides, size, keep, pair) for size in set(plan.slots)}
+    laws = [by_size[size] for size in plan.slots]
+    totals = footprint.within(_TOTALS)  # each group is one kept die now
+    search = Search(reduced, plan.dice_count)
+    if counted == 1:
+        law = _highest(laws)
+        if settle is not None:
+            law = settle(law)
+        classes: Classes = [((value,), weight) for value, weight in _support(law)]
+        denominator = law.denominator
+    elif plan.lowest == 0:
+        if settle is not None:
+            settled = {size: settle(law) for size, law in by_size.items()}
+            laws = [settled[size] for size in plan.slots]
+        if totals and all(law == laws[0] for law in laws):
+            groups, denominator, unlike = _convolved(laws[0], counted, plan, problem)
+            found = _by_totals(search, groups, denominator, plan, unlike)
+            return (found, METHOD) if found is not None else None
+        classes, denominator = _all_counted(laws, problem)
+    else:
+        if all(law == laws[0] for law in laws):
+            classes, denominator = _top_equal(laws[0], len(laws), counted, problem)
+        else:
+            classes, denominator = _top_fold(laws, counted, problem)
+    if totals:
+        by_total: Totals = {}
+        for values, ways in classes:
+            alike = values[0] if len(values) >= 2 and min(values) == max(values) else None
+            key = (sum(values), alike)
+            known = by_total.get(key)
+            by_total[key] = (ways, values) if known is None else (known[0] + ways, known[1])
+        found = _by_totals(search, by_total, denominator, plan)
+        return (found, METHOD) if found is not None else None
+    out: dict[Summary, Fraction] = {}
+    for values, ways in classes:
+        for summary, p in search.distribution(_prefix(values, plan), Fraction(ways, denominator)).items():
+            out[summary] = out.get(summary, Fraction(0)) + p
+    return out, METHOD
+
+
+# -- the policy, asked -----------------------------------------------------------------------------
+
+
+def _keep(chooser: PolicyChooser) -> Keep:
+    """Which die of a group the policy keeps, asked of the policy on two probes (a pick made by
+    position keeps a die whose law is a lone die's)."""
+    options = ("first", "second")
+    up = chooser.decide(Decision(Ask.PICK_ONE, Topic.KEEP, YOU, "Keep which?", options, (1.0, 2.0)))
+    down = chooser.decide(Decision(Ask.PICK_ONE, Topic.KEEP, YOU, "Keep which?", options, (2.0, 1.0)))
+    if (up, down) == (1, 0):
+        return Keep.HIGHEST
+    if (up, down) == (0, 1):
+        return Keep.LOWEST
+    return Keep.FIRST
+
+
+def _pair(holders: Sequence[Holder[EffectBase]]) -> PairEachDie | None:
+    for holder in holders:
+        if holder.effect.transform() is Transform.KEPT_OF_GROUP and isinstance(holder.effect, PairEachDie):
+            return holder.effect
+    return None
+
+
+def _kept(sides: int, size: int, keep: Keep, pair: PairEachDie | None) -> Law:
+    law = Law.uniform(sides)
+    if size == 1 or pair is None:
+        return law
+    return pair.kept(law, size, keep)
+
+
+# -- rerolls -----------------------------------------------------------------------------------------
+
+
+class _Settle:
+    """A counted die's law mapped through one reroll permission (a mixture)."""
+
+    def __init__(self, permission: RerollPermission, new: Law, die: Die) -> None:
+        self.permission = permission
+        self.new = new
+        self.die = die
+
+    def __call__(self, law: Law) -> Law:
+        settled = self.permission.settle(law, self.new, self.die)
+        if settled is None:
+            raise RollLimitError(
+                "odds: every new roll meets the reroll condition again, so the rerolls never stop; "
+                "decline the reroll (policy decline)"
+            )
+        return settled
+
+
+def _settler(
+    problem: Problem, holder: Holder[EffectBase], die: Die, keep: Keep, pair: PairEachDie | None
+) -> tuple[bool, _Settle | None]:
+    """Whether the permission folds, and its reroll map (``None`` when the policy never uses it)."""
+    permission = holder.effect
+    if not isinstance(permission, RerollPermission) or not holder.sees(YOU):
+        return False, None
+    chooser = problem.chooser
+    assert isinstance(chooser, PolicyChooser)
+    # RerollPermission asks a yes/no without values: what the policy answers, it answers every time.
+    if not chooser.decide(Decision(Ask.YES_NO, Topic.REROLL, YOU, "Reroll?", ("no", "yes"))):
+        return True, None
+    # CR 706.2b, DESIGN.md §3.5: a reroll is a new roll of that die; the replacements meet it again.
+    single = RollInstruction(Amount(1), die)
+    one = plan_of(single, board=problem.board, chooser=chooser, amounts=problem.amounts, turn=problem.turn)
+    if one.chosen or len(one.slots) - one.lowest != 1 or die.sides is None:
+        return False, None
+    new = _highest([_kept(die.sides, size, keep, pair) for size in one.slots])
+    return True, _Settle(permission, new, die)
+
+
+# -- the counted dice ------------------------------------------------------------------------------
+
+
+def _highest(laws: Sequence[Law]) -> Law:
+    """The highest of independent dice: P(max <= v) is the product of their distribution functions."""
+    if len(laws) == 1:
+        return laws[0]
+    if all(law == laws[0] for law in laws):
+        return laws[0].highest_of(len(laws))
+    low = min(law.low for law in laws)
+    high = max(law.high for law in laws)
+    denominator = math.prod(law.denominator for law in laws)
+    cumulative = [0] * len(laws)
+    previous = 0
+    weights = []
+    for value in range(low, high + 1):
+        product = 1
+        for position, law in enumerate(laws):
+            index = value - law.low
+            if 0 <= index < len(law.weights):
+                cumulative[position] += law.weights[index]
+            product *= cumulative[position]
+        weights.append(product - previous)
+        previous = product
+    return Law(low, tuple(weights), denominator)
+
+
+def _support(law: Law) -> list[tuple[int, int]]:
+    return [(value, weight) for value, weight in zip(law.values(), law.weights, strict=True) if weight]
+
+
+def _check(count: int, problem: Problem, what: str) -> None:
+    if count > MAX_CLASSES:
+        raise RollLimitError(
+            f"odds: {what} has {count} classes of counted dice, more than the limit of {MAX_CLASSES} the exact "
+            "odds compose; use mtgdice simulate for this roll"
+        )
+    problem.meter.check_cells(count, what)
+
+
+def _convolved(
+    law: Law, count: int, plan: RollPlan, problem: Problem
+) -> tuple[Totals, int, Callable[[int], tuple[int, ...]]]:
+    """Totals of ``count`` dice of ``law`` and whether all are alike: the ways to each total by
+    convolution, the alike ones apart (``w(v) ** count`` at ``count * v``); a roll standing for a
+    class that is not alike is found only when ``resolve`` needs one (:func:`_unlike`)."""
+    support = _support(law)
+    _check(count * (law.high - law.low + 1) * count, problem, f"the totals of {count} {plan.die.name}")
+    reach: list[dict[int, int]] = [{0: 1}]
+    for _ in range(count):
+        new: dict[int, int] = {}
+        for total, ways in reach[-1].items():
+            for value, weight in support:
+                new[total + value] = new.get(total + value, 0) + ways * weight
+        reach.append(new)
+    totals: Totals = {}
+    weight_of = dict(support)
+    for total, ways in reach[-1].items():
+        alike = total // count if count >= 2 and total % count == 0 and total // count in weight_of else None
+        if alike is not None:
+            same = weight_of[alike] ** count
+            totals[(total, alike)] = (same, (alike,) * count)
+            ways -= same
+        if ways:
+            totals[(total, None)] = (ways, None)
+    return totals, law.denominator**count, partial(_unlike, count=count, reach=reach, support=support)
+
+
+def _unlike(total: int, count: int, reach: list[dict[int, int]], support: Sequence[tuple[int, int]]) -> tuple[int, ...]:
+    """``count`` values of the support summing to ``total``, not all alike (one exists: the class
+    has ways). The first value differs from the mean; the rest follow any reachable path."""
+    chosen: list[int] = []
+    remaining = total
+    for left in range(count, 0, -1):
+        for value, _ in support:
+            if remaining - value in reach[left - 1] and (left < count or count < 2 or value * count != total):
+                chosen.append(value)
+                remaining -= value
+                break
+    return tuple(chosen)
+
+
+def _by_totals(
+    search: Search,
+    totals: Totals,
+    denominator: int,
+    plan: RollPlan,
+    unlike: Callable[[int], tuple[int, ...]] | None = None,
+) -> dict[Summary, Fraction] | None:
+    """Summaries per class of totals, with one run of ``resolve`` per table row reached, alike or not.
+
+    Used only when nothing reads one die (``TOTALS_SAFE``): an execution then depends on the counted
+    dice through their total (CR 706.3a) and whether they are alike (CR 706.5). The first run finds
+    the modifiers the counted dice get (CR 706.2, ``SHIFT``); a row's run confirms its row and value,
+    and the other totals of that row take its summary with their own value. ``None`` when a run
+    disagrees (the caller then takes the other paths).
+    """
+    table = search.problem.instruction.table
+    counts: dict[Summary, int] = {}
+    by_row: dict[tuple[int | None, bool], Summary] = {}
+    shift: int | None = None
+
+    def prefix(total: int, values: tuple[int, ...] | None) -> tuple[int, ...]:
+        if values is None:
+            assert unlike is not None
+            values = unlike(total)
+        return _prefix(values, plan)
+
+    for (total, alike), (ways, values) in totals.items():
+        if shift is None:
+            first = search.outcome(prefix(total, values))
+            if not isinstance(first, Summary) or not isinstance(first.value, int):
+                return None
+            shift = first.value - total
+        value = total + shift
+        row = table.row_for(value) if table is not None else None
+        template = by_row.get((row, alike is not None))
+        if template is None:
+            summary = search.outcome(prefix(total, values))
+            if not isinstance(summary, Summary) or summary.value != value or summary.row != row:
+                return None
+            by_row[(row, alike is not None)] = template = summary
+        else:  # positional: a hot loop, and ``replace`` is several times slower
+            summary = Summary(
+                template.row,
+                template.rows,
+                value,
+                template.doubles,
+                template.again,
+                template.used,
+                template.triggers,
+                template.outcomes,
+                template.again_times,
+                template.dice_rolled,
+            )
+        counts[summary] = counts.get(summary, 0) + ways
+    return {summary: Fraction(ways, denominator) for summary, ways in counts.items()}
+
+
+def _multisets(support: Sequence[tuple[int, int]], count: int) -> Iterator[tuple[tuple[int, ...], int]]:
+    """Each multiset of ``count`` independent dice of one law and its weight (multinomial)."""
+    factorial = math.factorial(count)
+    for combo in combinations_with_replacement(range(len(support)), count):
+        ways = factorial
+        weight = 1
+        run = 0
+        for position, index in enumerate(combo):
+            run = run + 1 if position and combo[position - 1] == index else 1
+            ways //= run
+            weight *= support[index][1]
+        yield tuple(support[index][0] for index in combo), ways * weight
+
+
+def _all_counted(laws: Sequence[Law], problem: Problem) -> tuple[Classes, int]:
+    """Every die counts: the multiset of their values."""
+    denominator = math.prod(law.denominator for law in laws)
+    if all(law == laws[0] for law in laws):
+        support = _support(laws[0])
+        _check(math.comb(len(support) + len(laws) - 1, len(laws)), problem, f"{len(laws)} dice")
+        return list(_multisets(support, len(laws))), denominator
+    return _top_fold(laws, len(laws), problem)
+
+
+def _top_equal(law: Law, dice: int, kept: int, problem: Problem) -> tuple[Classes, int]:
+    """The ``kept`` highest of ``dice`` independent dice of one law, per multiset, in closed form.
+
+    With ``low`` the lowest kept value shown by ``at_low`` kept dice, the dice above it are placed
+    among the positions (a multinomial), and the ``rest`` show at most ``low``, at least ``at_low``
+    of them exactly ``low``.
+    """
+    support = _support(law)
+    _check(math.comb(len(support) + kept - 1, kept), problem, f"the {kept} highest of {dice} dice")
+    below: dict[int, int] = {}
+    running = 0
+    for value, weight in support:
+        below[value] = running
+        running += weight
+    weight_of = dict(support)
+    factorial = [math.factorial(n) for n in range(dice + 1)]
+    out: Classes = []
+    for combo in combinations_with_replacement([value for value, _ in support], kept):
+        low = combo[0]
+        at_low = 1
+        while at_low < kept and combo[at_low] == low:
+            at_low += 1
+        rest = dice - kept + at_low
+        ways = factorial[dice] // factorial[rest]
+        run = 1
+        weight = 1
+        for position in range(at_low, kept):
+            weight *= weight_of[combo[position]]
+            if position > at_low and combo[position] == combo[position - 1]:
+                run += 1
+                ways //= run
+            else:
+                run = 1
+        tail = sum(math.comb(rest, i) * weight_of[low] ** i * below[low] ** (rest - i) for i in range(at_low, rest + 1))
+        out.append((combo, ways * weight * tail))
+    return out, law.denominator**dice
+
+
+def _top_fold(laws: Sequence[Law], kept: int, problem: Problem) -> tuple[Classes, int]:
+    """The ``kept`` highest of independent dice of different laws: a fold over the dice keeping the
+    top multiset so far."""
+    states: dict[tuple[int, ...], int] = {(): 1}
+    for law in laws:
+        support = _support(law)
+        new: dict[tuple[int, ...], int] = {}
+        for top, ways in states.items():
+            for value, weight in support:
+                key = tuple(sorted(top + (value,)))[-kept:]
+                new[key] = new.get(key, 0) + ways * weight
+        _check(len(new), problem, f"the {kept} highest of {len(laws)} dice")
+        states = new
+    return list(states.items()), math.prod(law.denominator for law in laws)
+
+
+def _prefix(values: Sequence[int], plan: RollPlan) -> tuple[int, ...]:
+    """A first roll whose counted dice show ``values``: the ignored slots show the lowest face,
+    every die of a counted slot shows that slot's value (so any kept choice keeps it)."""
+    faces: list[int] = []
+    ignored = plan.lowest
+    order = sorted(values)
+    for position, size in enumerate(plan.slots):
+        value = 1 if position < ignored else order[position - ignored]
+        faces.extend((value,) * size)
+    return tuple(faces)
