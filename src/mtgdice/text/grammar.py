@@ -77,12 +77,30 @@ sentence another production also reads, the precedence test says so, and the pai
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import dataclass, fields, replace
+from typing import Any, ClassVar
 
-from mtgdice.rules import AnyOf, Condition, Event, FaceIs, InRange, NaturalMax, PlanarFace
+from mtgdice.rules import PLANAR_DIE as THE_PLANAR_DIE
+from mtgdice.rules import (
+    Amount,
+    AnyOf,
+    Condition,
+    Cost,
+    DiceGroup,
+    Die,
+    Event,
+    Extreme,
+    FaceIs,
+    InRange,
+    NaturalMax,
+    PlanarFace,
+    Reads,
+    Roller,
+    Scope,
+)
 from mtgdice.rules.coins import CoinReads, Flipper, Until
 from mtgdice.rules.errors import CardTextError
+from mtgdice.text.amounts import amount_name
 from mtgdice.text.parsing import (
     CHUNK,
     END,
@@ -124,6 +142,124 @@ def number(digits: str) -> int:
     if len(digits) > MAX_DIGITS:
         raise CardTextError(f"number: {digits[:12]}... has more than {MAX_DIGITS} digits")
     return int(digits)
+
+
+def count(words: str) -> Amount:
+    """How many dice or coins a count names: "a" is 1, digits their number, "x" the variable X.
+
+    >>> count("a").constant, count("3").constant, count("x").name, count("that many").name
+    (1, 3, 'X', 'that many')
+    """
+    if words in ("a", "an"):
+        return Amount(1)
+    if words.isdigit():
+        return Amount(number(words))
+    if words == "x":
+        return Amount.named(VARIABLE)
+    return Amount.named(words)
+
+
+VARIABLE = "X"
+"""The variable a count may name, which a "where X is ..." clause defines."""
+
+
+def where_x(amount: Amount, where: str) -> Amount | None:
+    """The amount a "where X is <words>" clause gives a count of X; ``None`` for another count."""
+    return Amount.named(amount_name(where), aliases=(VARIABLE,)) if amount.name == VARIABLE else None
+
+
+def die(words: str) -> Die:
+    """The die a phrase names; :class:`CardTextError` when it names no size or an impossible one.
+
+    >>> die("a d20").sides, die("the planar die").planar
+    (20, True)
+    """
+    words = words.strip()
+    if "planar" in words.split():
+        return THE_PLANAR_DIE
+    digits = die_sides(words)
+    if digits is None:
+        raise CardTextError(f"die: {words!r} names no number of sides")
+    sides = number(digits)
+    if sides < 1:
+        raise CardTextError(f"die: a die with {sides} sides cannot be rolled")
+    return Die(sides)
+
+
+def sides_filter(words: str | None) -> int | None:
+    """The die size a phrase names ("one or more d20s": 20), or ``None`` for any die."""
+    digits = die_sides(words) if words else None
+    return number(digits) if digits is not None else None
+
+
+def scope(who: str | None) -> Scope:
+    """Whose rolls an effect sees, from its "who" words: its controller's, an opponent's, or any player's."""
+    if who == "you":
+        return Scope.YOU
+    if who in ("an opponent", "each opponent", "another player", "your opponents"):
+        return Scope.OPPONENT
+    return Scope.ANY
+
+
+def in_command_zone(layout: str, type_line: str) -> bool:
+    """A plane or phenomenon (CR 901): its abilities function in the command zone."""
+    return layout == "planar" or "plane" in type_line.lower().split()
+
+
+_READS_WORDS = (
+    ("difference", Reads.DIFFERENCE),
+    ("total", Reads.TOTAL),
+    ("other result", Reads.OTHER),
+    ("first result", Reads.EACH),
+    ("each result", Reads.EACH),
+)
+
+
+def reads_of(text: str) -> Reads:
+    """Which number of a roll words that use it read: its total, the difference, each result, ...
+
+    >>> reads_of("gain life equal to the total"), reads_of("draw that many cards")
+    (<Reads.TOTAL: 'total'>, <Reads.RESULT: 'result'>)
+    """
+    for word, reads in _READS_WORDS:
+        if word in text:
+            return reads
+    return Reads.RESULT
+
+
+@dataclass(frozen=True, slots=True)
+class Recognition:
+    """An ability about dice that ``resolve`` recognises without applying (a ``Passive`` effect):
+    what it is, why it is not applied, and its details."""
+
+    what: str
+    note: str
+    details: tuple[tuple[str, Any], ...] = ()
+    no_roll: bool = False
+    """The ability means its card rolls no dice (the card's notes say so)."""
+
+    @property
+    def passive_note(self) -> str:
+        return f"{self.note}; recognised, not applied by resolve"
+
+    @property
+    def card_note(self) -> str:
+        return f"no roll: {self.note}"
+
+
+def not_read(words: str) -> str:
+    """Why part of a sentence is unsupported: words about dice that no production read."""
+    return f"not read: {words}"
+
+
+def ambiguous(sentence: str, productions: list[str]) -> str:
+    """An ``unsupported`` entry for a sentence two productions read with no declared winner."""
+    return f"{sentence} (ambiguous: read as {' and as '.join(productions)})"
+
+
+def table_without_roll(rows: list[Any]) -> str:
+    """An ``unsupported`` entry for table rows under an ability that rolls nothing."""
+    return "results table without a roll: " + " / ".join(f"{row.label} | {row.text}" for row in rows)
 
 
 # -- tokens -------------------------------------------------------------------------------------
@@ -460,6 +596,15 @@ ROW_START = Rule(
     doc='Where a chart row starts after an earlier one on the same line (a sentence end, then "N—M |").',
 )
 
+
+@dataclass(frozen=True, slots=True)
+class RowAgain:
+    """A row that rolls again: how many more times, and whether by choice."""
+
+    times: int
+    optional: bool
+
+
 ROW_AGAIN = Rule(
     "ROW_AGAIN",
     seq(
@@ -467,12 +612,14 @@ ROW_AGAIN = Rule(
         words("roll again", "repeat this process"),
         opt(cap("times", NUMBER), opt("more"), "times"),
     ),
+    build=lambda f: RowAgain(number(f["times"]) if "times" in f else 1, "may" in f),
     doc='A row that rolls again (CR 706.3c): "roll again", "you may repeat this process", "... 2 more times".',
 )
 
 LEVEL_LINE = Rule(
     "LEVEL_LINE",
     seq(many(token("{cost}", r"\{[^}]*\}"), least=1), ":", "level", cap("level", NUMBER), END),
+    build=lambda f: number(f["level"]),
     doc='A Class card\'s level-up line: "{1}{R}: Level 2".',
 )
 
@@ -513,7 +660,7 @@ _LONGEST_COST = 160
 
 
 def _cost_split(f: Fields) -> Any:
-    return f if len(f["cost"]) <= _LONGEST_COST else REJECT
+    return (f["cost"], f["body"]) if len(f["cost"]) <= _LONGEST_COST else REJECT
 
 
 COST_SPLIT = Rule(
@@ -562,6 +709,32 @@ def _amount_words(until: Parser = _TAIL_END) -> Parser:
     return cap("what", span(stop=", .", until=until))
 
 
+@dataclass(frozen=True, slots=True)
+class RollHead:
+    """How a roll phrase starts (``HEADS``): how many dice, which die, who rolls, and what for."""
+
+    count: Amount
+    die: Die
+    roller: Roller = Roller.YOU
+    purpose: str = ""
+    reroll_stored: bool = False
+
+
+_SUBJECTS = {
+    "they": Roller.THAT_PLAYER,
+    "each player": Roller.EACH_PLAYER,
+    "each opponent": Roller.EACH_OPPONENT,
+    "that player": Roller.THAT_PLAYER,
+    "target player": Roller.TARGET_PLAYER,
+    "target opponent": Roller.TARGET_OPPONENT,
+}
+
+
+def _roll_head(f: Fields) -> RollHead:
+    rolled = die(f["die"])
+    return RollHead(count(f["count"]), rolled, _SUBJECTS.get(f.get("subject") or "", Roller.YOU))
+
+
 ROLL = Rule(
     "ROLL",
     seq(
@@ -575,11 +748,13 @@ ROLL = Rule(
         cap("count", COUNT),
         cap("die", _NOT_PLANAR_DIE),
     ),
+    build=_roll_head,
     doc='"Roll two d20", "each opponent rolls an eight-sided die", "roll X dice" (no size: refused).',
 )
 NUMBER_OF_DICE = Rule(
     "NUMBER_OF_DICE",
     seq(_ROLL_VERB, "a number of", cap("die", _NOT_PLANAR_DIE), "equal to", _amount_words(), _TAIL_END),
+    build=lambda f: RollHead(Amount.named(amount_name(f["what"])), die(f["die"])),
     doc='"Roll a number of d6 equal to the number of creatures you control".',
 )
 IMPLICIT_ROLL = Rule(
@@ -590,11 +765,25 @@ IMPLICIT_ROLL = Rule(
         cap("die", _NOT_PLANAR_DIE),
         words("roll", "rolls"),
     ),
+    build=_roll_head,
     doc='"... equal to the result of a d12 roll".',
 )
-PLANAR_ROLL = Rule("PLANAR_ROLL", seq(_ROLL_VERB, words("the", "a"), "planar die"), doc="Rolling the planar die.")
-VISIT_ROLL = Rule("VISIT_ROLL", seq("roll to visit", words("your", "their"), "attractions"))
+PLANAR_ROLL = Rule(
+    "PLANAR_ROLL",
+    seq(_ROLL_VERB, words("the", "a"), "planar die"),
+    build=lambda f: RollHead(Amount(1), THE_PLANAR_DIE),
+    doc="Rolling the planar die.",
+)
+VISIT_ATTRACTIONS = "visit attractions"
+"""The purpose of a roll to visit Attractions (Unfinity)."""
+VISIT_ROLL = Rule(
+    "VISIT_ROLL",
+    seq("roll to visit", words("your", "their"), "attractions"),
+    build=lambda f: RollHead(Amount(1), Die(6), purpose=VISIT_ATTRACTIONS),
+)
 """Unfinity: rolling to visit your Attractions is rolling a d6."""
+_STORED = RollHead(Amount.named("chosen stored results"), Die(6), reroll_stored=True)
+"""Stored results rolled again: of the die the card stores (the compiler links it, CR 706.8b)."""
 REROLL_STORED = Rule(
     "REROLL_STORED",
     seq(
@@ -604,6 +793,7 @@ REROLL_STORED = Rule(
         words("stored", "installed"),
         "results",
     ),
+    build=lambda f: _STORED,
     doc='Rerolling results stored on the permanent (CR 706.8b): "reroll any number of its stored results".',
 )
 
@@ -619,20 +809,71 @@ CHOOSE_STORED = Rule(
         "and reroll",
         words("it", "them", "those results", "that result"),
     ),
+    build=lambda f: _STORED,
     doc='Choosing stored results to roll again (CR 706.8b): "choose one of ~\'s stored results and reroll it".',
 )
+
+
+@dataclass(frozen=True, slots=True)
+class Tail:
+    """What a roll's tail says (``TAILS``); a roll's tails read in order fold into one (:meth:`then`)."""
+
+    also: tuple[DiceGroup, ...] = ()
+    twice: bool = False
+    for_each: str | None = None
+    """The amount's name: one die for each."""
+    plus_each: str | None = None
+    ignore_lowest: int = 0
+    keep_highest: int | None = None
+    choose: bool = False
+    total: bool = False
+    modifier: Amount | None = None
+    store: bool = False
+
+    def then(self, later: Tail) -> Tail:
+        """This tail and a later one: more dice add up, anything else the later one says wins."""
+        changes: dict[str, Any] = {}
+        for part in fields(later):
+            value = getattr(later, part.name)
+            if value != part.default:
+                changes[part.name] = self.also + value if part.name == "also" else value
+        return replace(self, **changes) if changes else self
+
+
+def _ignore(f: Fields) -> Tail:
+    if "all_but" in f:  # "ignore all but the highest N": keep N
+        return _keep(f)
+    return Tail(ignore_lowest=number(f.get("n") or "1"))
+
+
+def _keep(f: Fields) -> Tail:
+    return Tail(keep_highest=number(f.get("keep") or "1"))
+
+
+def _add(f: Fields) -> Tail:
+    sign = 1 if f["verb"] == "add" else -1
+    what = f["what"].strip()
+    return Tail(modifier=Amount(sign * number(what)) if what.isdigit() else Amount.named(amount_name(what), sign=sign))
+
 
 # A roll's tails, read one after another from where the dice end; what no tail reads is the rest of
 # the sentence. The tails are disjoint: at a place at most one of them reads (a test checks it).
 TAIL_ALSO = Rule(
     "TAIL_ALSO",
     seq(words(", and", ",", "and", "plus"), cap("count", alt(words("a", "an"), NUMBER)), cap("die", SIZED_DIE)),
+    build=lambda f: Tail(also=(DiceGroup(count(f["count"]), die(f["die"])),)),
     doc='More dice of another kind in the same roll: " and a d6" after "roll a d20".',
 )
-TAIL_TWICE = Rule("TAIL_TWICE", words("twice"))
-TAIL_FOR_EACH = Rule("TAIL_FOR_EACH", seq("for each", _amount_words(), _TAIL_END))
+TAIL_TWICE = Rule("TAIL_TWICE", words("twice"), build=lambda f: Tail(twice=True))
+TAIL_FOR_EACH = Rule(
+    "TAIL_FOR_EACH",
+    seq("for each", _amount_words(), _TAIL_END),
+    build=lambda f: Tail(for_each=amount_name("each " + f["what"])),
+)
 TAIL_PLUS_EACH = Rule(
-    "TAIL_PLUS_EACH", seq("plus an additional", cap("die", DIE), "for each", _amount_words(), _TAIL_END)
+    "TAIL_PLUS_EACH",
+    seq("plus an additional", cap("die", DIE), "for each", _amount_words(), _TAIL_END),
+    build=lambda f: Tail(plus_each=amount_name(f["what"])),
 )
 _ROLLS_NOUN = words("roll", "rolls", "result", "results", "dice", "die")
 TAIL_IGNORE = Rule(
@@ -650,18 +891,26 @@ TAIL_IGNORE = Rule(
             ),
         ),
     ),
+    build=_ignore,
 )
 TAIL_KEEP = Rule(
     "TAIL_KEEP",
     seq("and keep the", opt(cap("keep", NUMBER)), "highest", opt(cap("keep", NUMBER)), _ROLLS_NOUN),
+    build=_keep,
     doc="Keep the highest N (the same as ignoring all but the highest N).",
 )
 TAIL_CHOOSE = Rule(
-    "TAIL_CHOOSE", seq("and choose", words("1", "one"), alt("result", seq("of", words("those", "the"), "results")))
+    "TAIL_CHOOSE",
+    seq("and choose", words("1", "one"), alt("result", seq("of", words("those", "the"), "results"))),
+    build=lambda f: Tail(choose=True),
 )
 _TO_THE_RESULT = seq(words("to", "from"), words("the", "that", "its"), words("result", "roll", "total"))
 _TOTAL = seq("the total", opt("of", words("those", "the", "their"), words("results", "rolls", "dice")))
-TAIL_TOTAL = Rule("TAIL_TOTAL", seq("and", words("use", "add"), _TOTAL, ahead(alt(END, ",", ".", "and"))))
+TAIL_TOTAL = Rule(
+    "TAIL_TOTAL",
+    seq("and", words("use", "add"), _TOTAL, ahead(alt(END, ",", ".", "and"))),
+    build=lambda f: Tail(total=True),
+)
 TAIL_ADD = Rule(
     "TAIL_ADD",
     seq(
@@ -672,6 +921,7 @@ TAIL_ADD = Rule(
         opt(_TO_THE_RESULT),
         ahead(alt(",", END, "and")),
     ),
+    build=_add,
 )
 TAIL_STORE = Rule(
     "TAIL_STORE",
@@ -683,6 +933,7 @@ TAIL_STORE = Rule(
         "on",
         words("~", "it", "them"),
     ),
+    build=lambda f: Tail(store=True),
 )
 TAILS = (
     TAIL_ALSO,
@@ -720,12 +971,13 @@ _CONDITION_OPENERS = frozenset({"whenever", "when", "after", "if"})
 
 @dataclass(frozen=True, slots=True)
 class RollPhrase:
-    """One roll in a sentence: its head (which production, its fields), its tails, and the tokens
-    after them up to the next roll (or the end of the sentence)."""
+    """One roll in a sentence: its head (which production, and its value), its tails' values, and
+    the tokens after them up to the next roll (or the end of the sentence). A head or tail whose
+    numbers the rules refuse is a :class:`Refused`."""
 
-    head: str
-    fields: Fields
-    tails: tuple[tuple[str, Fields], ...]
+    production: str
+    head: RollHead | Refused
+    tails: tuple[Tail | Refused, ...]
     after: tuple[int, int]
 
 
@@ -753,7 +1005,7 @@ class _Rolls(Parser):
 
     __slots__ = ()
 
-    def _head(self, s: Sentence, j: int, start: int, first: bool, used: list[str]) -> tuple[str, int, Fields] | None:
+    def _head(self, s: Sentence, j: int, start: int, first: bool, used: list[str]) -> tuple[str, int, Any] | None:
         heads = _HEADS_BY_WORD.get(s.words[j])
         if heads is None:
             return None
@@ -767,12 +1019,12 @@ class _Rolls(Parser):
                 return head.name, reading[0], reading[1]
         return None
 
-    def _tails(self, s: Sentence, j: int, used: list[str]) -> tuple[tuple[tuple[str, Fields], ...], int]:
-        found: list[tuple[str, Fields]] = []
+    def _tails(self, s: Sentence, j: int, used: list[str]) -> tuple[tuple[Tail | Refused, ...], int]:
+        found: list[Tail | Refused] = []
         while j < len(s.words) and s.words[j] in _TAIL_WORDS:
             for tail in TAILS:
                 if tail.may_read(s, j) and (reading := tail.attempt(s, j)) is not None:
-                    found.append((tail.name, reading[1]))
+                    found.append(reading[1])
                     used += reading[2]
                     j = reading[0]
                     break
@@ -792,7 +1044,7 @@ class _Rolls(Parser):
     def scan(self, s: Sentence, i: int, used: list[str]) -> Rolls | None:
         """The rolls from token ``i``; ``used`` gathers the productions read (while tracing)."""
         n = len(s.words)
-        found: list[tuple[str, Fields, tuple[tuple[str, Fields], ...], int]] = []  # head, fields, tails, end
+        found: list[tuple[str, Any, tuple[Tail | Refused, ...], int]] = []  # production, head, tails, end
         starts: list[int] = []
         j = i
         while j < n:
@@ -800,12 +1052,12 @@ class _Rolls(Parser):
             if head is None:
                 j += 1
                 continue
-            name, end, fields = head
-            tails: tuple[tuple[str, Fields], ...] = ()
+            name, end, value = head
+            tails: tuple[Tail | Refused, ...] = ()
             if name in _TAILED:
                 tails, end = self._tails(s, end, used)
             starts.append(j)
-            found.append((name, fields, tails, end))
+            found.append((name, value, tails, end))
             j = end
         if not found:
             return None
@@ -816,8 +1068,8 @@ class _Rolls(Parser):
             used += where_x[2]
         last = where[0] if where is not None else n
         phrases = tuple(
-            RollPhrase(name, fields, tails, (end, starts[k + 1] if k + 1 < len(found) else last))
-            for k, (name, fields, tails, end) in enumerate(found)
+            RollPhrase(name, value, tails, (end, starts[k + 1] if k + 1 < len(found) else last))
+            for k, (name, value, tails, end) in enumerate(found)
         )
         return Rolls(s, (i, starts[0]), phrases, where)
 
@@ -848,8 +1100,92 @@ ROLLS_IN_EFFECT = Rule("ROLLS_IN_EFFECT", _Rolls(), build=lambda f: f["rolls"])
 """The rolls inside a triggered ability's effect or a recognised ability's sentence."""
 
 # -- sentences that follow a roll (CR 706.3b, 706.4) -------------------------------------------
+# Each sentence production builds a node: a frozen value that says what the sentence means, which
+# the compiler folds into the card (``compiler._ACTIONS``, keyed by the node's type).
 
 _EFFECT = cap("text", rest())
+
+
+def _known(value: Any) -> Any:
+    """A part's value, or the refusal its numbers met raised again (the sentence is refused with it)."""
+    if isinstance(value, Refused):
+        raise CardTextError(value.reason)
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Repeat:
+    """ "If you roll <condition>, [you may] repeat this process" (CR 706.3c)."""
+
+    condition: Condition
+    optional: bool
+
+
+@dataclass(frozen=True, slots=True)
+class OnResult:
+    """An outcome on the result: "if the result is <condition>, ..." (``None``: compared with
+    something the text names)."""
+
+    condition: Condition | None
+
+
+@dataclass(frozen=True, slots=True)
+class EffectIf:
+    """A later conditional sentence of a triggered ability: part of its effect."""
+
+
+@dataclass(frozen=True, slots=True)
+class Doubles:
+    """ "If you rolled doubles, ..."."""
+
+
+@dataclass(frozen=True, slots=True)
+class Exactly:
+    """ "If you rolled <value> exactly <times> times, ..."."""
+
+    value: int
+    times: int
+
+
+@dataclass(frozen=True, slots=True)
+class ForEachResult:
+    """An outcome for each result (of one value, when ``condition`` says it)."""
+
+    condition: Condition | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Otherwise:
+    """ "Otherwise, ...": the outcome when none other applied."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ties:
+    """Ties between players' results are rolled again."""
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """An outcome on who had the lowest or highest result (``who``: only when the text names one)."""
+
+    extreme: Extreme
+    who: Scope | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Store:
+    """The results of the roll before are stored on the permanent (CR 706.8)."""
+
+
+@dataclass(frozen=True, slots=True)
+class FollowUp:
+    """A sentence after a roll that uses its dice without rolling: whether it uses the result,
+    whether it names dice, and which number of the roll it reads."""
+
+    uses_result: bool
+    names_dice: bool
+    reads: Reads
+
 
 REPEAT = Rule(
     "REPEAT",
@@ -862,6 +1198,7 @@ REPEAT = Rule(
         "repeat this process",
         END,
     ),
+    build=lambda f: Repeat(_known(f["cond"]), "may" in f),
 )
 _CONDITIONAL_HEAD = alt(
     seq(
@@ -880,11 +1217,13 @@ _CONDITIONAL_HEAD = alt(
 CONDITIONAL = Rule(
     "CONDITIONAL",
     seq(_CONDITIONAL_HEAD, either("cond", CONDITION, SYMBOLIC_CONDITION), ",", _EFFECT, END),
+    build=lambda f: OnResult(_known(f["cond"])),
     doc='An outcome on the result: "if the result is 5 or more, ...", "if you rolled a 1, 2, or 3, ...".',
 )
 EFFECT_IF = Rule(
     "EFFECT_IF",
     seq(_CONDITIONAL_HEAD, span(stop=","), ",", _EFFECT, END),
+    build=lambda f: EffectIf(),
     doc="A later sentence of a triggered ability that is conditional on something (part of its effect).",
 )
 DOUBLES = Rule(
@@ -897,11 +1236,22 @@ DOUBLES = Rule(
         opt(","),
         _EFFECT,
     ),
+    build=lambda f: Doubles(),
 )
 EXACTLY = Rule(
     "EXACTLY",
     seq("if you rolled", cap("value", NUMBER), "exactly", cap("times", NUMBER), words("times", "time"), ",", _EFFECT),
+    build=lambda f: Exactly(number(f["value"]), number(f["times"])),
 )
+
+
+def _for_each(f: Fields) -> ForEachResult:
+    if "value" in f:
+        value = number(f["value"])
+        return ForEachResult(InRange(value, value))
+    return ForEachResult()
+
+
 FOR_EACH = Rule(
     "FOR_EACH",
     seq(
@@ -919,15 +1269,9 @@ FOR_EACH = Rule(
         ",",
         _EFFECT,
     ),
+    build=_for_each,
 )
-OTHERWISE = Rule("OTHERWISE", seq("otherwise ,", _EFFECT))
-
-
-def _each_who_rolled(f: Fields) -> Condition:
-    condition = f["cond"]
-    if isinstance(condition, Refused):
-        raise CardTextError(condition.reason)
-    return condition  # type: ignore[no-any-return]
+OTHERWISE = Rule("OTHERWISE", seq("otherwise ,", _EFFECT), build=lambda f: Otherwise())
 
 
 EACH_WHO_ROLLED = Rule(
@@ -940,7 +1284,7 @@ EACH_WHO_ROLLED = Rule(
         opt(","),
         rest(),
     ),
-    build=_each_who_rolled,
+    build=lambda f: ForEachResult(_known(f["cond"])),
     doc='An outcome for each player whose result meets a condition: "each opponent who rolled a 1 loses 2 life".',
 )
 REROLL_TIES = Rule(
@@ -961,6 +1305,7 @@ REROLL_TIES = Rule(
         opt(", if necessary"),
         END,
     ),
+    build=lambda f: Ties(),
     doc='Ties between players\' results are rerolled: "roll again to break ties", "reroll any ties".',
 )
 _STANDING_PHRASE = seq(
@@ -973,6 +1318,7 @@ _STANDING_PHRASE = seq(
 STANDING = Rule(
     "STANDING",
     somewhere(_STANDING_PHRASE),
+    build=lambda f: Standing(Extreme(f["extreme"])),
     doc="Players' results compared: the player or opponent with the lowest or highest (when each player rolls).",
 )
 WHO_HAD = Rule(
@@ -988,6 +1334,7 @@ WHO_HAD = Rule(
         ",",
         _EFFECT,
     ),
+    build=lambda f: Standing(Extreme(f["extreme"]), Scope.YOU if f["who"] == "you" else Scope.OPPONENT),
     doc='An outcome on who had the lowest or highest result: "if one or more opponents had the highest result, ...".',
 )
 STORE_SENTENCE = Rule(
@@ -1000,12 +1347,17 @@ STORE_SENTENCE = Rule(
         words("~", "it", "them"),
         END,
     ),
+    build=lambda f: Store(),
     doc='The results of the roll before are stored on the permanent (CR 706.8): "install the result on ~".',
 )
 FOLLOW_UP = Rule(
     "FOLLOW_UP",
     rest(),
-    build=lambda f: REJECT if mentions_rolling(f.sentence) else f,
+    build=lambda f: (
+        REJECT
+        if mentions_rolling(f.sentence)
+        else FollowUp(uses_result(f.sentence), mentions_dice(f.sentence), reads_of(f.sentence.text))
+    ),
     doc='A sentence after a roll that uses its dice without rolling ("it becomes a Die token").',
 )
 
@@ -1013,15 +1365,59 @@ FOLLOW_UP = Rule(
 
 
 @dataclass(frozen=True, slots=True)
-class How:
-    """How a replacement rolls instead (``HOW_*``): the production, and its numbers as written."""
+class ExtraDiceHow:
+    """ "Instead roll that many dice plus N and ignore the lowest" (or N that a player chooses)."""
 
-    kind: str
-    fields: Fields
+    extra: int
+    chosen: bool = False
+    by_opponent: bool = False
 
 
-def _how(kind: str) -> Callable[[Fields], How]:
-    return lambda f: How(kind, f)
+@dataclass(frozen=True, slots=True)
+class MoreOfThemHow:
+    """ "Instead roll N of that die and ignore the lower rolls" (one die rolled as N)."""
+
+    n: int
+
+
+@dataclass(frozen=True, slots=True)
+class PairHow:
+    """ "Instead roll two of those dice and ignore one of the results"."""
+
+
+@dataclass(frozen=True, slots=True)
+class TotalHow:
+    """ "Instead roll N dice and use the total": recognised, not applied."""
+
+    n: int
+    recognition: ClassVar[Recognition] = Recognition(
+        "use the total",
+        "a one-time replacement (the next roll this turn): each die becomes several whose total is its result",
+    )
+
+    def details(self, sides: int | None) -> tuple[tuple[str, Any], ...]:
+        return (("dice", self.n), ("sides", sides))
+
+
+@dataclass(frozen=True, slots=True)
+class ThenHow:
+    """ "Roll them and <then>": the dice as they are, then the rest kept as text."""
+
+    then: str
+    recognition: ClassVar[Recognition] = Recognition(
+        "roll, then", "the dice are rolled as they are; what the replacement does after the roll is kept as text"
+    )
+
+    def details(self, sides: int | None) -> tuple[tuple[str, Any], ...]:
+        return (("sides", sides), ("then", self.then))
+
+
+How = ExtraDiceHow | MoreOfThemHow | PairHow | TotalHow | ThenHow
+"""How a replacement rolls instead (``HOW_*``)."""
+
+
+def _extra(f: Fields) -> int:
+    return 1 if f["extra"] in ("a", "an") else number(f["extra"])
 
 
 _INSTEAD_ROLL = seq(opt("instead"), opt("roll"))
@@ -1044,7 +1440,7 @@ HOW_EXTRA_LOWEST = Rule(
         "lowest",
         opt(words("roll", "rolls", "result", "results", "die", "dice")),
     ),
-    build=_how("extra lowest"),
+    build=lambda f: ExtraDiceHow(_extra(f)),
 )
 HOW_EXTRA_CHOSEN = Rule(
     "HOW_EXTRA_CHOSEN",
@@ -1066,7 +1462,7 @@ HOW_EXTRA_CHOSEN = Rule(
             ),
         ),
     ),
-    build=_how("extra chosen"),
+    build=lambda f: ExtraDiceHow(_extra(f), chosen=True, by_opponent="chooser" in f),
 )
 HOW_MORE_OF_THEM = Rule(
     "HOW_MORE_OF_THEM",
@@ -1080,7 +1476,7 @@ HOW_MORE_OF_THEM = Rule(
         opt(cap("k", NUMBER)),
         words("roll", "rolls", "result", "results"),
     ),
-    build=_how("more of them"),
+    build=lambda f: MoreOfThemHow(number(f["n"])),
     doc='Roll one die as several and keep the best: "instead roll two d20s and ignore the lower roll".',
 )
 HOW_PAIR = Rule(
@@ -1098,17 +1494,17 @@ HOW_PAIR = Rule(
         words("those", "the"),
         words("results", "rolls", "dice"),
     ),
-    build=lambda f: How("pair", f) if number(f["n"]) == 2 and number(f["ignore"]) == 1 else REJECT,
+    build=lambda f: PairHow() if number(f["n"]) == 2 and number(f["ignore"]) == 1 else REJECT,
 )
 HOW_TOTAL = Rule(
     "HOW_TOTAL",
     seq(_INSTEAD_ROLL, cap("n", NUMBER), cap("die", DIE), "and use the total"),
-    build=_how("total"),
+    build=lambda f: TotalHow(number(f["n"])),
 )
 HOW_THEN = Rule(
     "HOW_THEN",
     seq(_INSTEAD_ROLL, words("them", "those dice", "that die", "it"), "and", cap("then", rest())),
-    build=_how("then"),
+    build=lambda f: ThenHow(f["then"]),
     doc='A replacement that rolls the dice as they are and then does something more ("... and you may <do>").',
 )
 HOW = Rule(
@@ -1119,13 +1515,23 @@ HOW = Rule(
 )
 
 
+@dataclass(frozen=True, slots=True)
+class Replacement:
+    """ "If <who> would roll <dice>, [they may] instead <how>" (CR 614): whose rolls, of which die,
+    whether by choice, and how they are rolled instead."""
+
+    scope: Scope
+    sides: int | None
+    optional: bool
+    how: How
+
+
 def _replacement(f: Fields) -> Any:
     how = f["how"]
-    if isinstance(how, How) and how.kind == "more of them":
+    if isinstance(how, MoreOfThemHow) and ("one" not in f or how.n < 2):
         # "If you would roll a d20, instead roll two d20s and ignore the lower roll": one die only.
-        if "one" not in f or number(how.fields["n"]) < 2:
-            return REJECT
-    return f
+        return REJECT
+    return Replacement(scope(f["who"]), sides_filter(f["what"]), "may" in f, _known(how))
 
 
 _REPLACEMENT_WHO = words("you", "a player", "an opponent", "each player")
@@ -1161,6 +1567,45 @@ REPLACEMENT = Rule(
 
 _VERB = cap("verb", words("increase or decrease", "decrease or increase", "increase", "decrease"))
 
+
+@dataclass(frozen=True, slots=True)
+class Modifier:
+    """A change to a result (CR 706.2): by how much (signed), whether either way, the cost of an
+    optional one, whose rolls and of which die."""
+
+    delta: int
+    either: bool = False
+    cost: Cost | None = None
+    scope: Scope = Scope.ANY
+    sides: int | None = None
+
+
+def _delta(f: Fields) -> int:
+    return number(f["n"]) * (-1 if f["verb"] == "decrease" else 1)
+
+
+@dataclass(frozen=True, slots=True)
+class AfterRoll:
+    """ "After <who> rolls a die, you may <cost>": an optional modifier's first sentence."""
+
+    cost: Cost
+    scope: Scope
+    sides: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class IfYouDo:
+    """ "If you do, increase or decrease the result by N": the optional modifier's change."""
+
+    delta: int
+    either: bool
+
+
+@dataclass(frozen=True, slots=True)
+class OnceEachTurn:
+    """ "Do this only once each turn": the ability before is limited."""
+
+
 STATIC_MODIFIER = Rule(
     "STATIC_MODIFIER",
     seq(
@@ -1174,6 +1619,7 @@ STATIC_MODIFIER = Rule(
         cap("n", NUMBER),
         END,
     ),
+    build=lambda f: Modifier(_delta(f), scope=scope(f.get("who") or "a player"), sides=sides_filter(f["die"])),
 )
 AFTER_ROLL = Rule(
     "AFTER_ROLL",
@@ -1186,6 +1632,7 @@ AFTER_ROLL = Rule(
         ", you may",
         cap("cost", rest()),
     ),
+    build=lambda f: AfterRoll(cost(f["cost"]), scope(f["who"]), sides_filter(f["die"])),
 )
 COSTED_MODIFIER = Rule(
     "COSTED_MODIFIER",
@@ -1202,12 +1649,52 @@ COSTED_MODIFIER = Rule(
         cap("n", NUMBER),
         END,
     ),
+    build=lambda f: Modifier(_delta(f), " or " in f["verb"], cost(f["cost"]), scope(f["who"]), sides_filter(f["die"])),
     doc='An optional modifier in one sentence: "you may pay {1} to increase the result of a die you rolled by 1".',
 )
-IF_YOU_DO = Rule("IF_YOU_DO", seq("if you do ,", _VERB, words("the", "that"), "result by", cap("n", NUMBER), END))
-ONCE_EACH_TURN = Rule(
-    "ONCE_EACH_TURN", seq(words("do this", "use this ability", "activate"), "only once each turn", END)
+IF_YOU_DO = Rule(
+    "IF_YOU_DO",
+    seq("if you do ,", _VERB, words("the", "that"), "result by", cap("n", NUMBER), END),
+    build=lambda f: IfYouDo(_delta(f), " or " in f["verb"]),
 )
+ONCE_EACH_TURN = Rule(
+    "ONCE_EACH_TURN",
+    seq(words("do this", "use this ability", "activate"), "only once each turn", END),
+    build=lambda f: OnceEachTurn(),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Reroll:
+    """A permission to reroll (CR 706.6): on a condition or for a cost, how many dice, whose,
+    once each turn; ``activated``: an activated ability's (its cost before the colon)."""
+
+    condition: Condition | None = None
+    sides: int | None = None
+    cost: Cost | None = None
+    many: bool = False
+    once: bool = False
+    scope: Scope = Scope.YOU
+
+
+def _reroll_by_cost(f: Fields) -> Reroll:
+    what: str = f["what"]
+    return Reroll(
+        cost=cost(f["cost"]),
+        many=what.startswith(("1 or more", "any number")),
+        once="once" in f,
+        scope=Scope.ANY if "who" in f or what == "any die" else Scope.YOU,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class ActivatedReroll:
+    """ "<cost>: Reflip any coin [or reroll any die]": which permissions, and whether of many dice."""
+
+    coin: bool
+    die: bool
+    many: bool
+
 
 REROLL_IF = Rule(
     "REROLL_IF",
@@ -1219,6 +1706,7 @@ REROLL_IF = Rule(
         words("that die", "it", "that roll"),
         END,
     ),
+    build=lambda f: Reroll(condition=_known(f["cond"]), sides=sides_filter(f.get("die"))),
 )
 _REROLLER = words("any player", "target player", "that player")
 REROLL_BY_COST = Rule(
@@ -1239,6 +1727,7 @@ REROLL_BY_COST = Rule(
         ),
         END,
     ),
+    build=_reroll_by_cost,
 )
 _REROLL_WHAT = seq("reroll", cap("what", words("any die", "a die", "target die", "any number of dice")))
 REROLL_ACTIVATED = Rule(
@@ -1247,13 +1736,24 @@ REROLL_ACTIVATED = Rule(
         alt(seq(cap("coin", "reflip", words("any", "a", "target"), "coin"), opt("or", _REROLL_WHAT)), _REROLL_WHAT),
         END,
     ),
+    build=lambda f: ActivatedReroll(
+        "coin" in f, bool(f.get("what")), bool(f.get("what")) and f["what"].startswith("any number")
+    ),
     doc='An activated reroll, reflip, or both joined by "or" (two permissions, in text order).',
 )
 
 
+@dataclass(frozen=True, slots=True)
+class CoinReplacement:
+    """ "If <who> would flip a coin, instead flip N coins and ignore N-1" (CR 705, 616)."""
+
+    scope: Scope
+    extra: int
+
+
 def _coins(f: Fields) -> Any:
     ignore, n = number(f["ignore"]), number(f["n"])
-    return f if ignore == n - 1 and n >= 2 else REJECT
+    return CoinReplacement(scope(f["who"]), n - 1) if ignore == n - 1 and n >= 2 else REJECT
 
 
 COIN_REPLACEMENT = Rule(
@@ -1296,10 +1796,10 @@ _COIN_NOUN = words("coin", "coins")
 
 @dataclass(frozen=True, slots=True)
 class FlipHead:
-    """ "<who> flip(s) <count> coin(s)": who flips and how many coins, as written."""
+    """ "<who> flip(s) <count> coin(s)": who flips and how many coins."""
 
     flipper: Flipper
-    count: str
+    count: Amount
 
 
 _FLIPPERS = {
@@ -1323,7 +1823,7 @@ FLIP_HEAD = Rule(
         cap("count", COUNT),
         _COIN_NOUN,
     ),
-    build=lambda f: FlipHead(_FLIPPERS[f.get("flipper") or "you"], f["count"]),
+    build=lambda f: FlipHead(_FLIPPERS[f.get("flipper") or "you"], count(f["count"])),
     doc='"Flip a coin", "flip 3 coins", "each player flips a coin", "you and target opponent each flip a coin".',
 )
 
@@ -1331,12 +1831,12 @@ FLIP_HEAD = Rule(
 @dataclass(frozen=True, slots=True)
 class FlipTail:
     """What follows a flip's coins: "until you lose a flip [or choose to stop flipping]", "N times",
-    "for each <amount>" (as written)."""
+    "for each <amount>" (the count it gives), ", where X is <amount>" (its words)."""
 
     until: Until | None = None
     may_stop: bool = False
-    times: str | None = None
-    for_each: str | None = None
+    times: Amount | None = None
+    for_each: Amount | None = None
     where: str | None = None
 
 
@@ -1372,14 +1872,14 @@ FLIP_TIMES = Rule(
     build=lambda f: FlipTail(
         until=f["until"].until if "until" in f else None,
         may_stop="until" in f and f["until"].may_stop,
-        times=f["times"],
+        times=count(f["times"]),
     ),
     doc='"that many times or until you lose a flip, whichever comes first".',
 )
 FLIP_FOR_EACH = Rule(
     "FLIP_FOR_EACH",
     seq("for each", cap("what", span(stop=", ."))),
-    build=lambda f: FlipTail(for_each=f["what"]),
+    build=lambda f: FlipTail(for_each=Amount.named(amount_name("each " + f["what"]))),
     doc='"flip a coin for each opponent you have": the count is that amount.',
 )
 FLIP_WHERE = Rule(
@@ -1397,8 +1897,8 @@ class FlipPhrase:
 
     sentence: Sentence
     lead: tuple[int, int]
-    head: FlipHead
-    tails: tuple[FlipTail, ...]
+    head: FlipHead | Refused
+    tails: tuple[FlipTail | Refused, ...]
     after: tuple[int, int]
 
 
@@ -1413,21 +1913,17 @@ class _Flips(Parser):
             if s.words[j] not in _FLIP_STARTS or (reading := FLIP_HEAD.attempt(s, j)) is None:
                 continue
             end, head, used = reading
-            tails: list[FlipTail] = []
+            tails: list[FlipTail | Refused] = []
             progressed = True
             while progressed and end < n:
                 progressed = False
                 for tail in FLIP_TAILS:
                     if tail.may_read(s, end) and (found := tail.attempt(s, end)) is not None:
-                        if isinstance(found[1], Refused):
-                            continue
                         tails.append(found[1])
                         used += found[2]
                         end = found[0]
                         progressed = True
                         break
-            if isinstance(head, Refused):
-                return None
             phrase = FlipPhrase(s, (i, j), head, tuple(tails), (end, n))
             return (n, (("flips", phrase), *(("#", name) for name in used)))
         return None
@@ -1461,7 +1957,7 @@ class CoinWhen:
     text: str = ""
     again: bool = False
     """Its effect flips again by choice ("... decides whether to flip again", "... and repeat this process")."""
-    rolls: Any = None
+    rolls: Rolls | None = None
     """The rolls of dice its effect makes (``ROLLS_IN_EFFECT``), if any."""
     single: bool = False
     """It reads "the flip" just made (each execution's own), not "a flip" of all of them."""
@@ -1567,6 +2063,14 @@ COIN_EACH = Rule(
     '"each player whose coin comes up tails ...", "X ..., where X is how many coins came up heads" (its words).',
 )
 
+
+@dataclass(frozen=True, slots=True)
+class CoinRepeat:
+    """ "Repeat this process until ...": the flip is made again until then."""
+
+    until: Until
+
+
 COIN_REPEAT = Rule(
     "COIN_REPEAT",
     seq(
@@ -1580,20 +2084,34 @@ COIN_REPEAT = Rule(
         opt("on the same flip"),
         END,
     ),
-    build=lambda f: Until.ALL_HEADS,
+    build=lambda f: CoinRepeat(Until.ALL_HEADS),
     doc='"Repeat this process until both players\' coins come up heads on the same flip."',
 )
 
 
 @dataclass(frozen=True, slots=True)
-class CoinTriggerWords:
-    """A coin trigger's parts: whose flips (as written), won or lost, and its effect."""
+class CoinTriggerNode:
+    """A coin trigger's parts: whose flips, won or lost, and its effect's words."""
 
-    who: str
+    scope: Scope
     won: bool
     effect: str
     batch: bool = False
     """ "one or more coin flips": once for all the flips of one execution."""
+
+
+@dataclass(frozen=True, slots=True)
+class FirstFlip:
+    """ "The first time <who> flips one or more coins each turn, <effect>": recognised, not applied."""
+
+    scope: Scope
+    effect: str
+    recognition: ClassVar[Recognition] = Recognition(
+        "first flip each turn", "an effect on the first flip of a turn; the rest of its effect is kept as text"
+    )
+
+    def details(self) -> tuple[tuple[str, Any], ...]:
+        return (("effect", self.effect),)
 
 
 COIN_TRIGGER = Rule(
@@ -1606,7 +2124,7 @@ COIN_TRIGGER = Rule(
         ",",
         cap("effect", rest()),
     ),
-    build=lambda f: CoinTriggerWords(f["who"], "win" in f, f["effect"], "batch" in f),
+    build=lambda f: CoinTriggerNode(scope(f["who"]), "win" in f, f["effect"], "batch" in f),
     doc='"Whenever you win a coin flip, ...", "whenever a player loses a coin flip, ...", "whenever you win 1 or '
     'more coin flips, ..." (CR 603, 705.1).',
 )
@@ -1622,14 +2140,20 @@ FIRST_FLIP = Rule(
         ",",
         cap("effect", rest()),
     ),
-    build=lambda f: CoinTriggerWords(f["who"], True, f["effect"]),
+    build=lambda f: FirstFlip(scope(f["who"]), f["effect"]),
     doc='"The first time you flip one or more coins each turn, ..." (an effect on that flip).',
 )
+
+
+@dataclass(frozen=True, slots=True)
+class CoinFollowUp:
+    """A sentence after a flip that speaks of its flips without flipping: an outcome's words."""
+
 
 COIN_FOLLOW_UP = Rule(
     "COIN_FOLLOW_UP",
     rest(),
-    build=lambda f: f if _names_flips_only(f.sentence) else REJECT,
+    build=lambda f: CoinFollowUp() if _names_flips_only(f.sentence) else REJECT,
     doc='A sentence after a flip that speaks of its flips without flipping ("double the stakes with each flip").',
 )
 
@@ -1648,19 +2172,20 @@ FROM_GRAVEYARD = Rule(
 
 @dataclass(frozen=True, slots=True)
 class What:
-    """What a trigger waits for: its event, a condition on the die, a die size (as written), the
-    planar die, the Nth die of a turn (as written), and its purpose ("doubles", "visit attractions")."""
+    """What a trigger waits for: its event, a condition on the die, a die size, the planar die,
+    the Nth die of a turn, doubles, and its purpose (``VISIT_ATTRACTIONS``)."""
 
     event: Event
     condition: Condition | None = None
-    sides: str | None = None
+    sides: int | None = None
     planar: bool = False
-    nth: str | None = None
+    nth: int | None = None
     purpose: str = ""
+    doubles: bool = False
 
 
 def _nth(f: Fields) -> What:
-    order = f["n"][:-2] if "n" in f else str(ORDINALS.index(f["word"]) + 1)
+    order = number(f["n"][:-2]) if "n" in f else ORDINALS.index(f["word"]) + 1
     return What(Event.DIE_ROLLED, nth=order)
 
 
@@ -1678,18 +2203,16 @@ NTH_DIE = Rule(
 VISIT_WHAT = Rule(
     "VISIT_WHAT",
     seq("to visit", words("your", "their"), "attractions"),
-    build=lambda f: What(Event.DIE_ROLLED, purpose="visit attractions"),
+    build=lambda f: What(Event.DIE_ROLLED, purpose=VISIT_ATTRACTIONS),
 )
 WHAT_BATCH = Rule(
     "WHAT_BATCH",
     alt("1 or more dice", "dice", seq("1 or more", cap("die", DIE))),
-    build=lambda f: What(Event.DICE_ROLLED, sides=die_sides(f.text)),
+    build=lambda f: What(Event.DICE_ROLLED, sides=sides_filter(f.text)),
     doc='One or more dice at once: "one or more dice", "one or more d20s".',
 )
-DOUBLES_WHAT = Rule(
-    "DOUBLES_WHAT", words("doubles", "a double"), build=lambda f: What(Event.DICE_ROLLED, purpose="doubles")
-)
-ONE_DIE_WHAT = Rule("ONE_DIE_WHAT", ONE_DIE, build=lambda f: What(Event.DIE_ROLLED, sides=die_sides(f.text)))
+DOUBLES_WHAT = Rule("DOUBLES_WHAT", words("doubles", "a double"), build=lambda f: What(Event.DICE_ROLLED, doubles=True))
+ONE_DIE_WHAT = Rule("ONE_DIE_WHAT", ONE_DIE, build=lambda f: What(Event.DIE_ROLLED, sides=sides_filter(f.text)))
 PLANAR_WHAT = Rule("PLANAR_WHAT", PLANAR_DIE, build=lambda f: What(Event.DIE_ROLLED, planar=True))
 
 
@@ -1707,13 +2230,13 @@ def _what(f: Fields) -> What:
     what: What = f["base"]
     if isinstance(what, Refused):
         raise CardTextError(what.reason)
-    if "die" in f and what.purpose != "doubles" and not (what.planar and what.condition is None):
+    if "die" in f and not what.doubles and not (what.planar and what.condition is None):
         # "a 6 on a d6", "one or more dice on a d20": the die the suffix names, unless the phrase has one.
-        what = replace(what, sides=what.sides or die_sides(f["die"]))
+        what = replace(what, sides=what.sides if what.sides is not None else sides_filter(f["die"]))
         if isinstance(what.condition, FaceIs) or what.condition is None and "planar" in f["die"].split():
             what = replace(what, planar=True)  # "{CHAOS} on the planar die": the planar die's face
     if "visiting" in f:
-        what = replace(what, purpose="visit attractions")
+        what = replace(what, purpose=VISIT_ATTRACTIONS, doubles=False)
     return what
 
 
@@ -1770,11 +2293,51 @@ TRIGGER_PASSIVE_VOICE = Rule(
         "is rolled",
         opt("on", words("a", "an"), cap("die", DIE)),
     ),
-    build=lambda f: f,
+    build=lambda f: What(Event.DIE_ROLLED, InRange(number(f["value"]), number(f["value"])), sides_filter(f.get("die"))),
     doc='"Whenever a 3 is rolled on a d8, ..." (anyone\'s roll).',
 )
-CHAOS_ENSUES = Rule("CHAOS_ENSUES", words("whenever chaos ensues"), build=lambda f: True)
+CHAOS_ENSUES = Rule(
+    "CHAOS_ENSUES",
+    words("whenever chaos ensues"),
+    build=lambda f: What(Event.DIE_ROLLED, FaceIs(PlanarFace.CHAOS), planar=True),
+)
 """Planechase: "whenever chaos ensues" is a roll of {CHAOS} (CR 901.9)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TriggerNode:
+    """ "Whenever <who> rolls <what>, <effect>" (CR 603): what it waits for, whose rolls, an
+    intervening "if" on the die, its effect's words, and what the effect holds: a number rolled,
+    a return from the graveyard, an optional cost ("you may <cost>"), rolls of its own."""
+
+    what: What
+    scope: Scope
+    intervening: Condition | Refused | None
+    effect: str
+    numeric: bool
+    graveyard: bool
+    may_cost: str | None
+    rolls: Rolls | None
+
+
+def _trigger(f: Fields) -> TriggerNode:
+    if "passive" in f:
+        what, who = _known(f["passive"]), Scope.ANY
+    elif "chaos" in f:
+        what, who = f["chaos"], Scope.YOU
+    else:
+        what, who = _known(f["what"]), scope(f["who"])
+    return TriggerNode(
+        what,
+        who,
+        f.get("intervening"),
+        f["effect"],
+        "numeric" in f,
+        "graveyard" in f,
+        f.get("may_cost"),
+        f.get("rolls"),
+    )
+
 
 TRIGGER = Rule(
     "TRIGGER",
@@ -1792,8 +2355,23 @@ TRIGGER = Rule(
         ",",
         _TRIGGER_EFFECT,
     ),
+    build=_trigger,
     doc='"Whenever you roll 5 or more on a d10, ...", "whenever a 2 is rolled, ...", "whenever chaos ensues, ...".',
 )
+
+
+@dataclass(frozen=True, slots=True)
+class FaceCounts:
+    """A face of the planar die that counts as another (CR 901.9)."""
+
+    face: PlanarFace
+    counts_as: PlanarFace
+
+
+def _face(words: str) -> PlanarFace:
+    words = words.strip("{}")
+    return {"blank": PlanarFace.BLANK, "chaos": PlanarFace.CHAOS}.get(words, PlanarFace.PLANESWALK)
+
 
 FACE_COUNTS_AS = Rule(
     "FACE_COUNTS_AS",
@@ -1808,6 +2386,7 @@ FACE_COUNTS_AS = Rule(
         cap("as", FACE),
         words("roll", "result", "face"),
     ),
+    build=lambda f: FaceCounts(_face(f["face"]), _face(f["as"])),
     doc="A face of the planar die seen as another (a <face> roll, result or face counts as a <face> one).",
 )
 
@@ -1868,6 +2447,27 @@ USE_STORED = Rule(
 )
 RECOGNISED_ABILITIES = (PROTECTION, ROLLED_THIS_TURN, STACK_DICE, USE_STORED, UNTIL_ROLL)
 """Abilities about dice that the rules recognise without applying; a sentence is the first it names."""
+_RECOGNITIONS = {
+    PROTECTION.name: Recognition("protection from die rolls", "a targeting rule; no roll changes"),
+    ROLLED_THIS_TURN.name: Recognition("rolled this turn", "a condition on the turn's history, checked by a game"),
+    STACK_DICE.name: Recognition("stack dice", "a dexterity ability: the dice are stacked, never rolled", no_roll=True),
+    USE_STORED.name: Recognition("use stored result", "replaces a result with a stored one"),
+    UNTIL_ROLL.name: Recognition("until a roll", "a duration that a later roll ends; tracked by a game"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Recognised:
+    """A sentence with an ability the rules recognise without applying, and the rolls it makes."""
+
+    recognition: Recognition
+    rolls: Rolls | None
+
+
+def _recognised(f: Fields) -> Recognised:
+    name = next(name for name in _RECOGNITIONS if name in f)
+    return Recognised(_RECOGNITIONS[name], f.get("rolls"))
+
 
 RECOGNISED = Rule(
     "RECOGNISED",
@@ -1876,14 +2476,25 @@ RECOGNISED = Rule(
         peek(cap("rolls", ROLLS_IN_EFFECT)),
         rest(),
     ),
+    build=_recognised,
     doc="A sentence with an ability about dice that the rules recognise without applying (and its rolls).",
 )
 
 # -- phrases inside other text ----------------------------------------------------------------------
 
 INDICATED = Rule("INDICATED", alt("the indicated", seq("for each", opt("other"), "result")))
-COST_COUNTER = Rule("COST_COUNTER", seq("remove", words("a", "an", "1", "one"), cap("kind", CHUNK), "counter"))
+COST_COUNTER = Rule(
+    "COST_COUNTER",
+    seq("remove", words("a", "an", "1", "one"), cap("kind", CHUNK), "counter"),
+    build=lambda f: f["kind"],
+)
 COST_TAP = Rule("COST_TAP", words("tap", "{t}"))
+
+
+def cost(words: str) -> Cost:
+    """A cost as written, with the counter it removes and whether it taps (what a board checks)."""
+    lowered = tokenize(words.lower())
+    return Cost(words.strip(), find(COST_COUNTER, lowered), find(COST_TAP, lowered) is not None)
 
 
 def find(production: Rule, s: Sentence) -> Any:
@@ -2055,7 +2666,7 @@ def read(text: str, context: Context) -> tuple[Sentence, Reading | list[Reading]
     """A sentence's tokens and its reading (see :func:`choose`).
 
     >>> _, reading = read("roll 2 d20 and ignore the lowest roll", Context())
-    >>> reading.production, [phrase.head for phrase in reading.value.phrases]
+    >>> reading.production, [phrase.production for phrase in reading.value.phrases]
     ('ROLLS', ['ROLL'])
     """
     s = tokenize(text)
