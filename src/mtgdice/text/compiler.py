@@ -54,6 +54,7 @@ from mtgdice.rules.errors import CardTextError
 from mtgdice.text import detector
 from mtgdice.text import grammar as g
 from mtgdice.text.canonical import render
+from mtgdice.text.card_json import card_json
 from mtgdice.text.normalize import (
     for_matching,
     promote_defining_reminders,
@@ -109,104 +110,7 @@ class CompiledCard:
 
     def to_json(self) -> dict[str, Any]:
         """The ``compile`` JSON object of json-interface.md."""
-        return {
-            "name": self.name,
-            "rolls": [
-                roll_json(roll) if isinstance(roll, RollInstruction) else flip_instruction_json(roll)
-                for roll in self.instructions
-            ],
-            "effects": [effect.describe() for effect in self.effects],
-            "unsupported": list(self.unsupported),
-            "notes": list(self.notes),
-        }
-
-
-def roll_json(roll: RollInstruction) -> dict[str, Any]:
-    """One roll instruction as json-interface.md describes it, plus our own fields."""
-    sides: int | str | None
-    if roll.sides_amount is not None:
-        sides = roll.sides_amount.describe()
-    else:
-        sides = "planar" if roll.die.planar else roll.die.sides
-    ignore: int | str = roll.ignore_lowest
-    if roll.keep_highest is not None:
-        if roll.count.fixed:
-            ignore = max(roll.count.constant - roll.keep_highest, 0)
-        else:
-            ignore = f"{roll.count.describe()} - {roll.keep_highest}"
-    table = roll.table
-    return {
-        "count": roll.count.describe(),
-        "sides": sides,
-        "ignore_lowest": ignore,
-        "modifier": roll.modifier.describe_signed() if roll.modifier is not None else None,
-        "amounts": list(roll.amounts),
-        "choose": roll.choose,
-        "table": [[row.low, row.high] for row in table.rows] if table is not None else None,
-        "roll_again": roll.roll_again,
-        "keep_highest": roll.keep_highest,
-        "table_each_result": roll.table_each_result,
-        "rows": [
-            {
-                "results": row.label,
-                "text": row.text,
-                "roll_again": row.roll_again,
-                "optional": row.roll_again_optional,
-                "times": row.roll_again_times,
-            }
-            for row in table.rows
-        ]
-        if table is not None
-        else None,
-        "repeat_when": roll.repeat_when.describe() if roll.repeat_when is not None else None,
-        "repeat_optional": roll.repeat_optional,
-        "store": roll.store,
-        "reroll_stored": roll.reroll_stored,
-        "roller": roll.roller.value,
-        "also": [{"count": group.count.describe(), "sides": group.die.sides} for group in roll.also],
-        "compare": {"extreme": roll.compare.extreme.value, "break_ties": roll.compare.break_ties}
-        if roll.compare is not None
-        else None,
-        "purpose": roll.purpose or None,
-        "outcomes": [outcome_json(outcome) for outcome in roll.outcomes],
-        "text": roll.text,
-    }
-
-
-def flip_instruction_json(flip: FlipInstruction) -> dict[str, Any]:
-    """A flip instruction as json-interface.md's "Coins on cards" lists it, with the dice fields
-    a flip does not use at their empty values."""
-    return {
-        "count": flip.count.describe(),
-        "sides": "coin",
-        "call": flip.call,
-        "until": flip.until.value if flip.until is not None else None,
-        "times": flip.times.describe() if flip.times is not None else None,
-        "may_stop": flip.may_stop,
-        "flipper": flip.flipper.value,
-        "ignore_lowest": 0,
-        "modifier": None,
-        "amounts": list(flip.amounts),
-        "choose": False,
-        "table": None,
-        "roll_again": flip.until is not None,
-        "outcomes": [outcome.describe() for outcome in flip.outcomes],
-        "text": flip.text,
-    }
-
-
-def outcome_json(outcome: Outcome) -> dict[str, Any]:
-    data: dict[str, Any] = {
-        "when": "doubles" if outcome.doubles else (outcome.condition.describe() if outcome.condition else None),
-        "reads": outcome.reads.value,
-        "times": outcome.times,
-        "text": outcome.text,
-    }
-    if outcome.extreme is not None:
-        data["extreme"] = outcome.extreme.value
-    if outcome.who is not None:
-        data["who"] = outcome.who.value
-    return data
+        return card_json(self)
 
 
 def mentions_dice(text: str) -> bool:
@@ -222,7 +126,7 @@ def _mentions(text: str) -> bool:
     return g.mentions_dice(tokenize(for_matching(text))) or detector.speaks(text, languages=False)
 
 
-def compile_text(text: str, *, name: str = "", layout: str = "normal", type_line: str = "") -> CompiledCard:
+def compile_text(text: str, *, name: str = "", layout: str = "", type_line: str = "") -> CompiledCard:
     """Compile a card's Oracle text.
 
     ``name`` lets the text name itself; ``layout`` ``"planar"`` puts its abilities in the command
@@ -234,7 +138,7 @@ def compile_text(text: str, *, name: str = "", layout: str = "normal", type_line
     ('extra dice', 1, ())
     """
     if len(text) > MAX_TEXT:
-        raise CardTextError(f"text: {len(text)} characters is more than the {MAX_TEXT} a card can have")
+        raise CardTextError(g.too_long(len(text), MAX_TEXT))
     zone = Zone.COMMAND if g.in_command_zone(layout, type_line) else Zone.BATTLEFIELD
     prepared = replace_self(standard_punctuation(strip_reminder(promote_defining_reminders(text))), name)
     compiler = _Compiler(name=name, zone=zone)
@@ -315,12 +219,8 @@ class _Compiler:
         if self.zone is Zone.COMMAND or ability.level != 1:
             for index in range(first_effect, len(self.effects)):
                 effect = self.effects[index]
-                changes: dict[str, Any] = {}
-                if self.zone is Zone.COMMAND and effect.zone is Zone.BATTLEFIELD:
-                    changes["zone"] = Zone.COMMAND
-                if ability.level != 1:
-                    changes["level"] = ability.level
-                self.effects[index] = replace(effect, **changes)
+                zone = Zone.COMMAND if self.zone is Zone.COMMAND and effect.zone is Zone.BATTLEFIELD else effect.zone
+                self.effects[index] = replace(effect, zone=zone, level=ability.level)
 
     def _attach_table(self, index: int, ability: _Ability, body: str) -> None:
         roll = self.rolls[index]
@@ -400,7 +300,7 @@ class _Compiler:
         flip = self.flips[state.flip]
         if outcome is not None:
             over_all = flip.until is not None and outcome.reads is not CoinReads.NONE and not each_execution
-            changes["outcomes"] = flip.outcomes + (replace(outcome, over_all=over_all),)
+            flip = replace(flip, outcomes=flip.outcomes + (replace(outcome, over_all=over_all),))
         self.flips[state.flip] = replace(flip, **changes)
         return True
 
@@ -466,7 +366,7 @@ def _abilities(prepared: str, unsupported: list[str]) -> list[_Ability]:
         if not line:
             continue
         form = for_matching(line)
-        matching = tokenize(form) if "level" in form or form.lstrip("\u2022 \t")[:1].isdecimal() else None
+        matching = tokenize(form) if g.may_be_level_or_row(form) else None
         try:
             level_line = g.LEVEL_LINE.whole(matching) if matching is not None else None
             if level_line is not None:
@@ -872,8 +772,6 @@ def _flips(c: _Compiler, phrase: g.FlipPhrase, original: str, state: _State) -> 
             times = (g.where_x(times, tail.where) or times) if times is not None else None
         until = tail.until or until
         may_stop = may_stop or tail.may_stop
-    if count.fixed and count.constant < 0:
-        raise CardTextError(f"count: {count.constant} coins cannot be flipped")
     c.add_flip(FlipInstruction(count, True, until, times, may_stop, head.flipper, text=original), state)
     s = phrase.sentence
     reasons = [
@@ -1104,16 +1002,16 @@ def _named_roll(roll: RollInstruction, name: str) -> RollInstruction:
 
 
 def _named_effect(effect: Effect, name: str) -> Effect:
-    cost = getattr(effect, "cost", None)
+    cost = effect.cost if isinstance(effect, (ResultModifier, RerollPermission, ReflipPermission)) else None
     if not name or (
         "~" not in effect.text
-        and "~" not in getattr(effect, "effect", "")
-        and not (isinstance(cost, Cost) and "~" in cost.text)
+        and "~" not in (effect.effect if isinstance(effect, (Trigger, CoinTrigger)) else "")
+        and not (cost is not None and "~" in cost.text)
     ):
         return effect
     if isinstance(effect, Trigger):
         return replace(effect, text=_named(effect.text, name), effect=_named(effect.effect, name))
-    if isinstance(cost, Cost):
+    if cost is not None:
         return replace(effect, text=_named(effect.text, name), cost=replace(cost, text=_named(cost.text, name)))  # type: ignore[call-arg]
     return replace(effect, text=_named(effect.text, name))
 

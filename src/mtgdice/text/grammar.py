@@ -257,6 +257,11 @@ def ambiguous(sentence: str, productions: list[str]) -> str:
     return f"{sentence} (ambiguous: read as {' and as '.join(productions)})"
 
 
+def too_long(length: int, limit: int) -> str:
+    """Why a text is refused before it is read (bounded time and memory)."""
+    return f"text: {length} characters is more than the {limit} a card can have"
+
+
 def table_without_roll(rows: list[Any]) -> str:
     """An ``unsupported`` entry for table rows under an ability that rolls nothing."""
     return "results table without a roll: " + " / ".join(f"{row.label} | {row.text}" for row in rows)
@@ -615,6 +620,12 @@ ROW_AGAIN = Rule(
     build=lambda f: RowAgain(number(f["times"]) if "times" in f else 1, "may" in f),
     doc='A row that rolls again (CR 706.3c): "roll again", "you may repeat this process", "... 2 more times".',
 )
+
+
+def may_be_level_or_row(line: str) -> bool:
+    """A quick test on a line's matching form that never says no to a level line or a table row."""
+    return "level" in line or line.lstrip("\u2022 \t")[:1].isdecimal()
+
 
 LEVEL_LINE = Rule(
     "LEVEL_LINE",
