@@ -3,7 +3,8 @@
 :func:`compile_text` reads a card's text paragraph by paragraph (one ability each), attaches
 results-table rows to the roll above them (CR 706.3b: one ability), and reads each sentence with
 the grammar (``grammar.py``): the one production that reads all of it (or the winner of a declared
-pair) says what it is, and an action here builds the rules' objects from its parts. A sentence
+pair) builds a typed sentence node, and the action for that node's type (``_ACTIONS``) folds it
+into the card's rules objects. No action reads words: the English is the grammar's. A sentence
 that mentions dice and that no production reads is reported in ``unsupported``, and so is one that
 two productions read without a declared winner — never dropped, never called "not about dice".
 

@@ -63,14 +63,22 @@ The language, from its words up (``⟨NAME⟩`` is a production of this module):
     ability   := [ability word —] [cost :] sentence+ (a line of text; quotes are abilities of their own)
                                                                    ABILITY_WORD, COST_SPLIT, COST_HINT
 
+Every production that means something builds a typed value from its parts (``build``): a count is
+an ``Amount``, a die a ``Die``, "who" a ``Scope``, a condition a ``Condition``, each kind of "how"
+its own frozen dataclass, and each sentence production a sentence node (``Replacement``,
+``TriggerNode``, ``Rolls``, ``FlipPhrase``, ...). The compiler folds the sentence nodes into a card
+by their type and reads no words; the English lives here only. Each compiled value's canonical
+wording (``canonical.py``'s round trip) is registered beside the production that reads it
+(:func:`wording`), keyed by the value's type.
+
 A new wording family is a new production here, built from the ones above, and added to
-:data:`SENTENCES` when it is a sentence of its own; the canonical renderer (``canonical.py``) writes
-one wording of each, and the round trip checks that it reads back. Regular expressions appear only
-for single tokens (a number, ``dN``, ``4th``). How to add one: write the production from the
-ones above (``parsing``'s combinators), put it in :data:`SENTENCES` with where it may stand, give
-it an action in ``compiler._ACTIONS``, a canonical wording in ``canonical.py``, and three
-synthetic texts in ``tests/test_grammar_rules.py`` if only one known card uses it; if it reads a
-sentence another production also reads, the precedence test says so, and the pair goes in
+:data:`SENTENCES` when it is a sentence of its own. Regular expressions appear only for single
+tokens (a number, ``dN``, ``4th``). How to add one: write the production from the ones above
+(``parsing``'s combinators) with a ``build`` that returns its node, put it in :data:`SENTENCES`
+with where it may stand, give its node type an action in ``compiler._ACTIONS``, register the
+canonical wording of any new compiled value beside it (:func:`wording`), and add three synthetic
+texts in ``tests/test_grammar_rules.py`` if only one known card uses it; if it reads a sentence
+another production also reads, the precedence test says so, and the pair goes in
 :data:`PRECEDENCE` with its reason.
 """
 
@@ -78,7 +86,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from mtgdice.rules import PLANAR_DIE as THE_PLANAR_DIE
 from mtgdice.rules import (
@@ -86,19 +94,32 @@ from mtgdice.rules import (
     AnyOf,
     Condition,
     Cost,
+    Decider,
     DiceGroup,
     Die,
+    Effect,
     Event,
+    ExtraDice,
     Extreme,
+    FaceCountsAs,
     FaceIs,
+    IgnoreMode,
     InRange,
     NaturalMax,
+    PairEachCoin,
+    PairEachDie,
+    Passive,
     PlanarFace,
     Reads,
+    ReflipPermission,
+    RerollPermission,
+    ResultModifier,
     Roller,
     Scope,
+    Trigger,
 )
 from mtgdice.rules.coins import CoinReads, Flipper, Until
+from mtgdice.rules.effects.coin import CoinTrigger
 from mtgdice.rules.errors import CardTextError
 from mtgdice.text.amounts import amount_name
 from mtgdice.text.parsing import (
@@ -267,6 +288,76 @@ def table_without_roll(rows: list[Any]) -> str:
     return "results table without a roll: " + " / ".join(f"{row.label} | {row.text}" for row in rows)
 
 
+# -- canonical wordings ---------------------------------------------------------------------------
+# What a production reads, written back in one fixed Oracle-style wording (``canonical.py``'s round
+# trip): each wording is registered beside the production that reads it, keyed by the type of the
+# compiled value it writes (a condition, an effect).
+
+_Write = TypeVar("_Write", bound=Callable[[Any], str])
+_WORDINGS: dict[type, Callable[[Any], str]] = {}
+
+
+def wording(*kinds: type) -> Callable[[_Write], _Write]:
+    """Register the canonical wording of values of these types (beside the production that reads them)."""
+
+    def register(write: _Write) -> _Write:
+        for kind in kinds:
+            _WORDINGS[kind] = write
+        return write
+
+    return register
+
+
+def canonical(value: Any) -> str:
+    """A compiled condition or effect in the one wording its production reads back.
+
+    >>> canonical(InRange(4, None)), canonical(AnyOf((InRange(1, 1), InRange(2, 2))))
+    ('a 4 or higher', 'a 1 or 2')
+    """
+    write = _WORDINGS.get(type(value))
+    if write is None:
+        raise ValueError(f"{type(value).__name__}: {value!r} has no wording in the dice language")
+    return write(value)
+
+
+NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def number_words(n: int) -> str:
+    """A count in Oracle style: words up to ten, digits beyond.
+
+    >>> number_words(2), number_words(12)
+    ('two', '12')
+    """
+    return NUMBER_WORDS[n] if 0 <= n < len(NUMBER_WORDS) else str(n)
+
+
+FACE_WORDS = {PlanarFace.BLANK: "blank", PlanarFace.CHAOS: "{CHAOS}", PlanarFace.PLANESWALK: "{PLANESWALKER}"}
+"""How a canonical text writes a face of the planar die."""
+_WHOSE = {Scope.YOU: ("you", "roll"), Scope.OPPONENT: ("an opponent", "rolls"), Scope.ANY: ("a player", "rolls")}
+
+
+def whose(scope: Scope) -> tuple[str, str]:
+    """Who rolls, for a canonical sentence, and the verb's form after it."""
+    return _WHOSE[scope]
+
+
+def _they(scope: Scope) -> str:
+    return "you" if scope is Scope.YOU else "they"
+
+
+def sized(sides: int | None, one: bool) -> str:
+    """ "a d20", "one or more d20s", "a die", "one or more dice"."""
+    if sides is None:
+        return "a die" if one else "one or more dice"
+    return f"a d{sides}" if one else f"one or more d{sides}s"
+
+
+def used_once(effect: Effect) -> str:
+    """The sentence after an effect limited to once each turn."""
+    return " Use this ability only once each turn." if effect.once_each_turn else ""
+
+
 # -- tokens -------------------------------------------------------------------------------------
 
 NUMBER = token("N", r"\d+")
@@ -313,7 +404,7 @@ WHO = Rule(
         "target opponent",
         "your opponents",
     ),
-    doc='Whose roll: "you", "a player", "any player", "an opponent", ... (``compiler._scope`` reads it).',
+    doc='Whose roll: "you", "a player", "any player", "an opponent", ... (:func:`scope` reads it).',
 )
 
 FACE = Rule(
@@ -512,6 +603,45 @@ SYMBOLIC_CONDITION = Rule(
     build=lambda f: None,
     doc="A result compared with something the text names, not a number: kept as an outcome's words.",
 )
+
+
+@wording(NaturalMax)
+def _natural_max_words(condition: NaturalMax) -> str:
+    return "a die's highest natural result"
+
+
+@wording(FaceIs)
+def _face_words(condition: FaceIs) -> str:
+    return "a blank" if condition.face is PlanarFace.BLANK else FACE_WORDS[condition.face]
+
+
+def one_value(condition: Condition) -> str:
+    """The one value a condition is met by ("6"); ``ValueError`` for another condition."""
+    if isinstance(condition, InRange) and condition.low is not None and condition.low == condition.high:
+        return str(condition.low)
+    raise ValueError(f"condition: {condition!r} is not one value")
+
+
+@wording(AnyOf)
+def _any_of_words(condition: AnyOf) -> str:
+    values = [one_value(part) for part in condition.conditions]
+    natural = "natural " if any(getattr(part, "natural", False) for part in condition.conditions) else ""
+    if len(values) == 2:
+        return f"a {natural}{values[0]} or {values[1]}"
+    return f"a {natural}" + ", ".join(values[:-1]) + f", or {values[-1]}"
+
+
+@wording(InRange)
+def _in_range_words(condition: InRange) -> str:
+    natural = "natural " if condition.natural else ""
+    if condition.high is None and condition.low is not None:
+        return f"a {natural}{condition.low} or higher"
+    if condition.low is None and condition.high is not None:
+        return f"a {natural}{condition.high} or lower"
+    if condition.low == condition.high and condition.low is not None:
+        return f"a {natural}{condition.low}"
+    raise ValueError(f"condition: {condition!r} has no wording in the dice language")
+
 
 # -- results tables (CR 706.3a) ---------------------------------------------------------------
 
@@ -1576,6 +1706,32 @@ REPLACEMENT = Rule(
     doc='"If you would roll one or more dice, instead roll that many dice plus one and ignore the lowest roll".',
 )
 
+
+@wording(ExtraDice)
+def _extra_dice_words(effect: ExtraDice) -> str:
+    who, _verb = whose(effect.scope)
+    may = "may " if effect.optional else ""
+    extra = number_words(effect.extra)
+    dice, they = sized(effect.sides, one=False), _they(effect.scope)
+    lead = f"If {who} would roll {dice}, {they} {may}instead roll that many dice plus "
+    if effect.ignore is IgnoreMode.LOWEST:
+        lowest = "the lowest roll" if effect.extra == 1 else f"the {effect.extra} lowest rolls"
+        return lead + f"{extra} and ignore {lowest}." + used_once(effect)
+    if effect.chosen_by is Decider.OPPONENT:
+        return lead + f"{extra} and an opponent chooses {extra} of them to ignore." + used_once(effect)
+    return lead + f"{extra} and ignore {extra} of them." + used_once(effect)
+
+
+@wording(PairEachDie)
+def _pair_words(effect: PairEachDie) -> str:
+    who, _verb = whose(effect.scope)
+    dice = sized(effect.sides, one=True)
+    they = _they(effect.scope)
+    return f"If {who} would roll {dice}, instead {they} roll two of that die and ignore one of the rolls." + used_once(
+        effect
+    )
+
+
 _VERB = cap("verb", words("increase or decrease", "decrease or increase", "increase", "decrease"))
 
 
@@ -1675,6 +1831,21 @@ ONCE_EACH_TURN = Rule(
 )
 
 
+@wording(ResultModifier)
+def _modifier_words(effect: ResultModifier) -> str:
+    who, verb = whose(effect.scope)
+    size = f"d{effect.sides}" if effect.sides is not None else "die"
+    amount = abs(effect.delta)
+    direction = "increase or decrease" if effect.either_direction else ("increase" if effect.delta > 0 else "decrease")
+    if not effect.optional:
+        return f"{direction.capitalize()} the result of each {size} {who} {verb} by {amount}." + used_once(effect)
+    assert effect.cost is not None
+    return (
+        f"After {who} {verb} a {size}, you may {effect.cost.text}. If you do, {direction} the result by {amount}."
+        + used_once(effect)
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class Reroll:
     """A permission to reroll (CR 706.6): on a condition or for a cost, how many dice, whose,
@@ -1762,6 +1933,36 @@ class CoinReplacement:
     extra: int
 
 
+_ACTIVATE_ONCE = " Activate only once each turn."
+
+
+@wording(RerollPermission)
+def _reroll_words(effect: RerollPermission) -> str:
+    if effect.activated:
+        assert effect.cost is not None
+        what = "any number of dice" if effect.many else "any die"
+        return f"{effect.cost.text}: Reroll {what}." + (_ACTIVATE_ONCE if effect.once_each_turn else "")
+    if effect.cost is not None:
+        once = "Once each turn, you" if effect.once_each_turn else "You"
+        if effect.many:
+            what = "any number of dice you rolled"
+        elif effect.scope is Scope.ANY:
+            what = "any die"
+        else:
+            what = "a die you rolled"
+        return f"{once} may {effect.cost.text} to reroll {what}."
+    assert effect.condition is not None
+    on = f" on a d{effect.sides}" if effect.sides is not None else ""
+    return f"If you roll {canonical(effect.condition)}{on}, you may reroll that die." + used_once(effect)
+
+
+@wording(ReflipPermission)
+def _reflip_words(effect: ReflipPermission) -> str:
+    assert effect.cost is not None
+    once = (_ACTIVATE_ONCE if effect.activated else used_once(effect)) if effect.once_each_turn else ""
+    return f"{effect.cost.text}: Reflip any coin." + once
+
+
 def _coins(f: Fields) -> Any:
     ignore, n = number(f["ignore"]), number(f["n"])
     return CoinReplacement(scope(f["who"]), n - 1) if ignore == n - 1 and n >= 2 else REJECT
@@ -1787,6 +1988,17 @@ COIN_REPLACEMENT = Rule(
     build=_coins,
     doc='A partner-coin replacement (CR 705, 616): "if you would flip a coin, instead flip 2 coins and ignore 1".',
 )
+
+
+@wording(PairEachCoin)
+def _coin_pair_words(effect: PairEachCoin) -> str:
+    who, _verb = whose(effect.scope)
+    coins, extra = number_words(effect.extra + 1), number_words(effect.extra)
+    they = _they(effect.scope)
+    return f"If {who} would flip a coin, instead {they} flip {coins} coins and ignore {extra} of them." + used_once(
+        effect
+    )
+
 
 # -- coins (CR 705) -------------------------------------------------------------------------------
 # A flip instruction is read like a roll: its head anywhere in the sentence, then its tails; the
@@ -2140,6 +2352,15 @@ COIN_TRIGGER = Rule(
     'more coin flips, ..." (CR 603, 705.1).',
 )
 
+
+@wording(CoinTrigger)
+def _coin_trigger_words(effect: CoinTrigger) -> str:
+    who, verb = whose(effect.scope)
+    win = ("win" if effect.won else "lose") if verb == "roll" else ("wins" if effect.won else "loses")
+    flips = "one or more coin flips" if effect.batch else "a coin flip"
+    return f"Whenever {who} {win} {flips}, {effect.effect}." + used_once(effect)
+
+
 FIRST_FLIP = Rule(
     "FIRST_FLIP",
     seq(
@@ -2401,6 +2622,39 @@ FACE_COUNTS_AS = Rule(
     doc="A face of the planar die seen as another (a <face> roll, result or face counts as a <face> one).",
 )
 
+
+@wording(Trigger)
+def _trigger_words(effect: Trigger) -> str:
+    who, verb = whose(effect.scope)
+    size = f" on a d{effect.sides}" if effect.sides is not None and effect.condition is not None else ""
+    if effect.doubles:
+        what = "doubles"
+    elif effect.nth_this_turn is not None:
+        nth = effect.nth_this_turn
+        what = f"your {ORDINALS[nth - 1] if nth <= len(ORDINALS) else f'{nth}th'} die each turn"
+        if effect.condition is not None and not effect.effect.lower().startswith("if "):
+            raise ValueError("trigger: an Nth-die trigger keeps its condition in an intervening 'if'")
+    elif effect.event is Event.DICE_ROLLED:
+        what = sized(effect.sides, one=False)
+    elif effect.condition is not None:
+        what = canonical(effect.condition)
+    elif effect.planar:
+        what = "the planar die"
+    elif effect.purpose == VISIT_ATTRACTIONS:
+        what = "to visit your Attractions"
+    else:
+        what = sized(effect.sides, one=True)
+    if effect.purpose == VISIT_ATTRACTIONS and what != "to visit your Attractions":
+        what += " while rolling to visit your Attractions"
+    return f"Whenever {who} {verb} {what}{size}, {effect.effect}." + used_once(effect)
+
+
+@wording(FaceCountsAs)
+def _face_counts_words(effect: FaceCountsAs) -> str:
+    face, counts_as = FACE_WORDS[effect.face], FACE_WORDS[effect.counts_as]
+    return f"Every {face} face of the planar die counts as a {counts_as} face." + used_once(effect)
+
+
 # -- recognised, not applied ----------------------------------------------------------------------
 
 PROTECTION = Rule("PROTECTION", seq("protection from", words("die rolls", "dice")))
@@ -2490,6 +2744,13 @@ RECOGNISED = Rule(
     build=_recognised,
     doc="A sentence with an ability about dice that the rules recognise without applying (and its rolls).",
 )
+
+
+@wording(Passive)
+def _passive_words(effect: Passive) -> str:
+    """A recognised ability keeps its own sentence."""
+    return effect.text + used_once(effect)
+
 
 # -- phrases inside other text ----------------------------------------------------------------------
 
