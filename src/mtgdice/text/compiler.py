@@ -221,7 +221,8 @@ class _Compiler:
             for index in range(first_effect, len(self.effects)):
                 effect = self.effects[index]
                 zone = Zone.COMMAND if self.zone is Zone.COMMAND and effect.zone is Zone.BATTLEFIELD else effect.zone
-                self.effects[index] = replace(effect, zone=zone, level=ability.level)
+                if zone is not effect.zone or ability.level != 1:
+                    self.effects[index] = replace(effect, zone=zone, level=ability.level)
 
     def _attach_table(self, index: int, ability: _Ability, body: str) -> None:
         roll = self.rolls[index]

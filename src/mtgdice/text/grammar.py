@@ -1321,11 +1321,22 @@ class Store:
 @dataclass(frozen=True, slots=True)
 class FollowUp:
     """A sentence after a roll that uses its dice without rolling: whether it uses the result,
-    whether it names dice, and which number of the roll it reads."""
+    whether it names dice, and which number of the roll it reads (each found when asked: this
+    production reads every sentence after a roll, and most readings lose to another)."""
 
-    uses_result: bool
-    names_dice: bool
-    reads: Reads
+    sentence: Sentence
+
+    @property
+    def uses_result(self) -> bool:
+        return uses_result(self.sentence)
+
+    @property
+    def names_dice(self) -> bool:
+        return mentions_dice(self.sentence)
+
+    @property
+    def reads(self) -> Reads:
+        return reads_of(self.sentence.text)
 
 
 REPEAT = Rule(
@@ -1494,11 +1505,7 @@ STORE_SENTENCE = Rule(
 FOLLOW_UP = Rule(
     "FOLLOW_UP",
     rest(),
-    build=lambda f: (
-        REJECT
-        if mentions_rolling(f.sentence)
-        else FollowUp(uses_result(f.sentence), mentions_dice(f.sentence), reads_of(f.sentence.text))
-    ),
+    build=lambda f: REJECT if mentions_rolling(f.sentence) else FollowUp(f.sentence),
     doc='A sentence after a roll that uses its dice without rolling ("it becomes a Die token").',
 )
 
