@@ -28,16 +28,14 @@ from mtgdice.rules import (
     Effect,
     Outcome,
     Passive,
-    Reads,
     Roller,
     RollInstruction,
     Row,
-    Scope,
     Trigger,
 )
 from mtgdice.rules.coins import CoinReads, FlipInstruction, FlipOutcome, Flipper, Until
 from mtgdice.rules.effects.coin import CoinTrigger
-from mtgdice.text.grammar import canonical, number_words, one_value
+from mtgdice.text.grammar import NEUTRAL_EFFECT, canonical, number_words, outcome_words
 
 if TYPE_CHECKING:
     from mtgdice.text.compiler import CompiledCard
@@ -50,7 +48,6 @@ _ROLLERS = {
     Roller.EACH_PLAYER: "Each player rolls",
     Roller.EACH_OPPONENT: "Each opponent rolls",
 }
-_NEUTRAL = "apply it"
 
 
 def _dice(count: int, sides: int | None) -> str:
@@ -140,31 +137,8 @@ def render_row(row: Row, listed: bool) -> str:
 
 
 def render_outcome(outcome: Outcome) -> str:
-    """An outcome of a roll, with the neutral effect."""
-    reads = outcome.reads
-    if outcome.doubles:
-        return f"If you rolled doubles, {_NEUTRAL}."
-    if reads is Reads.OTHERWISE:
-        return f"Otherwise, {_NEUTRAL}."
-    if reads is Reads.TIES:
-        return "Reroll to break ties."
-    if reads is Reads.STANDING:
-        assert outcome.extreme is not None
-        if outcome.who is None:
-            return f"The player with the {outcome.extreme.value} result applies it."
-        who = "You" if outcome.who is Scope.YOU else "An opponent"
-        return f"If {who.lower()} had the {outcome.extreme.value} result, {_NEUTRAL}."
-    if reads is Reads.COUNT:
-        assert outcome.condition is not None and outcome.times is not None
-        return f"If you rolled {one_value(outcome.condition)} exactly {number_words(outcome.times)} times, {_NEUTRAL}."
-    if reads is Reads.EACH:
-        if outcome.condition is not None:
-            return f"For each result of {one_value(outcome.condition)}, {_NEUTRAL}."
-        return f"For each die, {_NEUTRAL}."
-    if outcome.condition is not None:
-        return f"If the result is {canonical(outcome.condition)[2:]}, {_NEUTRAL}."
-    noun = {Reads.TOTAL: "the total", Reads.DIFFERENCE: "the difference", Reads.OTHER: "the other result"}
-    return f"Apply {noun.get(reads, 'the result')}."
+    """An outcome of a roll, with the neutral effect (its wording is registered beside its production)."""
+    return outcome_words(outcome)
 
 
 _FLIPPERS = {
@@ -205,27 +179,27 @@ def render_flip(flip: FlipInstruction, name: str = "") -> str:
 def _flip_outcome(outcome: FlipOutcome, until: Until | None) -> str:
     reads = outcome.reads
     if reads is CoinReads.OTHERWISE:
-        return f"Otherwise, {_NEUTRAL}."
+        return f"Otherwise, {NEUTRAL_EFFECT}."
     if reads is CoinReads.NONE:
         return outcome.text
     again = ", and you decide whether to flip again" if until is Until.CHOSEN else ""
     if reads in (CoinReads.WON, CoinReads.LOST):
         verb = "win" if reads is CoinReads.WON else "lose"
         if outcome.each:
-            return f"For each flip you {verb}, {_NEUTRAL}."
+            return f"For each flip you {verb}, {NEUTRAL_EFFECT}."
         if outcome.every:
-            return f"If you {verb} all the flips, {_NEUTRAL}{again}."
+            return f"If you {verb} all the flips, {NEUTRAL_EFFECT}{again}."
         if outcome.at_least > 1:
-            return f"If you {verb} {number_words(outcome.at_least)} or more flips, {_NEUTRAL}{again}."
+            return f"If you {verb} {number_words(outcome.at_least)} or more flips, {NEUTRAL_EFFECT}{again}."
         if outcome.over_all:
-            return f"If you {verb} a flip, {_NEUTRAL}{again}."
-        return f"If you {verb} the flip, {_NEUTRAL}{again}."
+            return f"If you {verb} a flip, {NEUTRAL_EFFECT}{again}."
+        return f"If you {verb} the flip, {NEUTRAL_EFFECT}{again}."
     side = reads.value
     if outcome.each:
         return f"Apply it for each coin that comes up {side}."
     if outcome.every:
-        return f"If all the coins come up {side}, {_NEUTRAL}."
-    return f"If the coin comes up {side}, {_NEUTRAL}."
+        return f"If all the coins come up {side}, {NEUTRAL_EFFECT}."
+    return f"If the coin comes up {side}, {NEUTRAL_EFFECT}."
 
 
 def render_effect(effect: Effect, name: str = "") -> str:

@@ -106,6 +106,7 @@ from mtgdice.rules import (
     IgnoreMode,
     InRange,
     NaturalMax,
+    Outcome,
     PairEachCoin,
     PairEachDie,
     Passive,
@@ -294,11 +295,12 @@ def table_without_roll(rows: list[Any]) -> str:
 # compiled value it writes (a condition, an effect).
 
 _Write = TypeVar("_Write", bound=Callable[[Any], str])
-_WORDINGS: dict[type, Callable[[Any], str]] = {}
+_WORDINGS: dict[Any, Callable[[Any], str]] = {}
 
 
-def wording(*kinds: type) -> Callable[[_Write], _Write]:
-    """Register the canonical wording of values of these types (beside the production that reads them)."""
+def wording(*kinds: Any) -> Callable[[_Write], _Write]:
+    """Register the canonical wording of values of these types, or of a roll's outcomes that read
+    these numbers (a ``Reads``), beside the production that reads them."""
 
     def register(write: _Write) -> _Write:
         for kind in kinds:
@@ -321,6 +323,19 @@ def canonical(value: Any) -> str:
 
 
 NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+NEUTRAL_EFFECT = "apply it"
+"""The effect a canonical outcome is written with (an outcome's own effect is the card's words)."""
+
+
+def outcome_words(outcome: Outcome) -> str:
+    """An outcome of a roll in the one wording its production reads back, with the neutral effect.
+
+    >>> outcome_words(Outcome("", reads=Reads.OTHERWISE))
+    'Otherwise, apply it.'
+    """
+    return _WORDINGS[Reads.DOUBLES if outcome.doubles else outcome.reads](outcome)
 
 
 def number_words(n: int) -> str:
@@ -1252,6 +1267,60 @@ def _known(value: Any) -> Any:
     if isinstance(value, Refused):
         raise CardTextError(value.reason)
     return value
+
+
+@wording(Reads.RESULT, Reads.CHOSEN)
+def _on_result_words(outcome: Outcome) -> str:
+    if outcome.condition is not None:
+        return f"If the result is {canonical(outcome.condition)[2:]}, {NEUTRAL_EFFECT}."
+    return "Apply the result."
+
+
+@wording(Reads.DOUBLES)
+def _doubles_words(outcome: Outcome) -> str:
+    return f"If you rolled doubles, {NEUTRAL_EFFECT}."
+
+
+@wording(Reads.OTHERWISE)
+def _otherwise_words(outcome: Outcome) -> str:
+    return f"Otherwise, {NEUTRAL_EFFECT}."
+
+
+@wording(Reads.TIES)
+def _ties_words(outcome: Outcome) -> str:
+    return "Reroll to break ties."
+
+
+@wording(Reads.STANDING)
+def _standing_words(outcome: Outcome) -> str:
+    assert outcome.extreme is not None
+    if outcome.who is None:
+        return f"The player with the {outcome.extreme.value} result applies it."
+    who = "you" if outcome.who is Scope.YOU else "an opponent"
+    return f"If {who} had the {outcome.extreme.value} result, {NEUTRAL_EFFECT}."
+
+
+@wording(Reads.COUNT)
+def _exactly_words(outcome: Outcome) -> str:
+    assert outcome.condition is not None and outcome.times is not None
+    value, times = one_value(outcome.condition), number_words(outcome.times)
+    return f"If you rolled {value} exactly {times} times, {NEUTRAL_EFFECT}."
+
+
+@wording(Reads.EACH)
+def _for_each_words(outcome: Outcome) -> str:
+    if outcome.condition is not None:
+        return f"For each result of {one_value(outcome.condition)}, {NEUTRAL_EFFECT}."
+    return f"For each die, {NEUTRAL_EFFECT}."
+
+
+_NUMBER_USED = {Reads.TOTAL: "the total", Reads.DIFFERENCE: "the difference", Reads.OTHER: "the other result"}
+
+
+@wording(*_NUMBER_USED)
+def _number_used_words(outcome: Outcome) -> str:
+    """A sentence after a roll that uses one of its numbers (``FOLLOW_UP``)."""
+    return f"Apply {_NUMBER_USED[outcome.reads]}."
 
 
 @dataclass(frozen=True, slots=True)
