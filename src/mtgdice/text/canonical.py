@@ -33,9 +33,9 @@ from mtgdice.rules import (
     Row,
     Trigger,
 )
-from mtgdice.rules.coins import CoinReads, FlipInstruction, FlipOutcome, Flipper, Until
+from mtgdice.rules.coins import CoinReads, FlipInstruction, Flipper, Until
 from mtgdice.rules.effects.coin import CoinTrigger
-from mtgdice.text.grammar import NEUTRAL_EFFECT, canonical, number_words, outcome_words
+from mtgdice.text.grammar import canonical, flip_outcome_words, number_words, outcome_words
 
 if TYPE_CHECKING:
     from mtgdice.text.compiler import CompiledCard
@@ -170,36 +170,10 @@ def render_flip(flip: FlipInstruction, name: str = "") -> str:
     elif flip.until in (Until.LOSE, Until.WIN):
         head += f" until you {flip.until.value} a flip{stop}"
     sentences = [head + where + "."]
-    sentences += [_flip_outcome(outcome, flip.until) for outcome in flip.outcomes]
+    sentences += [flip_outcome_words(outcome, flip.until) for outcome in flip.outcomes]
     if flip.until is Until.ALL_HEADS:
         sentences.append("Repeat this process until all coins come up heads.")
     return _named(" ".join(sentences), name)
-
-
-def _flip_outcome(outcome: FlipOutcome, until: Until | None) -> str:
-    reads = outcome.reads
-    if reads is CoinReads.OTHERWISE:
-        return f"Otherwise, {NEUTRAL_EFFECT}."
-    if reads is CoinReads.NONE:
-        return outcome.text
-    again = ", and you decide whether to flip again" if until is Until.CHOSEN else ""
-    if reads in (CoinReads.WON, CoinReads.LOST):
-        verb = "win" if reads is CoinReads.WON else "lose"
-        if outcome.each:
-            return f"For each flip you {verb}, {NEUTRAL_EFFECT}."
-        if outcome.every:
-            return f"If you {verb} all the flips, {NEUTRAL_EFFECT}{again}."
-        if outcome.at_least > 1:
-            return f"If you {verb} {number_words(outcome.at_least)} or more flips, {NEUTRAL_EFFECT}{again}."
-        if outcome.over_all:
-            return f"If you {verb} a flip, {NEUTRAL_EFFECT}{again}."
-        return f"If you {verb} the flip, {NEUTRAL_EFFECT}{again}."
-    side = reads.value
-    if outcome.each:
-        return f"Apply it for each coin that comes up {side}."
-    if outcome.every:
-        return f"If all the coins come up {side}, {NEUTRAL_EFFECT}."
-    return f"If the coin comes up {side}, {NEUTRAL_EFFECT}."
 
 
 def render_effect(effect: Effect, name: str = "") -> str:

@@ -119,7 +119,7 @@ from mtgdice.rules import (
     Scope,
     Trigger,
 )
-from mtgdice.rules.coins import CoinReads, Flipper, Until
+from mtgdice.rules.coins import CoinReads, FlipOutcome, Flipper, Until
 from mtgdice.rules.effects.coin import CoinTrigger
 from mtgdice.rules.errors import CardTextError
 from mtgdice.text.amounts import amount_name
@@ -336,6 +336,26 @@ def outcome_words(outcome: Outcome) -> str:
     'Otherwise, apply it.'
     """
     return _WORDINGS[Reads.DOUBLES if outcome.doubles else outcome.reads](outcome)
+
+
+_FlipWrite = TypeVar("_FlipWrite", bound=Callable[[Any, Any], str])
+_FLIP_WORDINGS: dict[CoinReads, Callable[[FlipOutcome, Until | None], str]] = {}
+
+
+def flip_wording(*reads: CoinReads) -> Callable[[_FlipWrite], _FlipWrite]:
+    """Register the canonical wording of a flip's outcomes that read these (beside their production)."""
+
+    def register(write: _FlipWrite) -> _FlipWrite:
+        for kind in reads:
+            _FLIP_WORDINGS[kind] = write
+        return write
+
+    return register
+
+
+def flip_outcome_words(outcome: FlipOutcome, until: Until | None) -> str:
+    """An outcome of a flip in the one wording its production reads back (``until``: how the flip repeats)."""
+    return _FLIP_WORDINGS[outcome.reads](outcome, until)
 
 
 def number_words(n: int) -> str:
@@ -1283,6 +1303,11 @@ def _doubles_words(outcome: Outcome) -> str:
 
 @wording(Reads.OTHERWISE)
 def _otherwise_words(outcome: Outcome) -> str:
+    return f"Otherwise, {NEUTRAL_EFFECT}."
+
+
+@flip_wording(CoinReads.OTHERWISE)
+def _coin_otherwise_words(outcome: FlipOutcome, until: Until | None) -> str:
     return f"Otherwise, {NEUTRAL_EFFECT}."
 
 
@@ -2313,6 +2338,22 @@ COIN_IF = Rule(
     '"if you win all the flips, ...".',
 )
 
+
+@flip_wording(CoinReads.WON, CoinReads.LOST)
+def _won_or_lost_words(outcome: FlipOutcome, until: Until | None) -> str:
+    again = ", and you decide whether to flip again" if until is Until.CHOSEN else ""
+    verb = "win" if outcome.reads is CoinReads.WON else "lose"
+    if outcome.each:
+        return f"For each flip you {verb}, {NEUTRAL_EFFECT}."
+    if outcome.every:
+        return f"If you {verb} all the flips, {NEUTRAL_EFFECT}{again}."
+    if outcome.at_least > 1:
+        return f"If you {verb} {number_words(outcome.at_least)} or more flips, {NEUTRAL_EFFECT}{again}."
+    if outcome.over_all:
+        return f"If you {verb} a flip, {NEUTRAL_EFFECT}{again}."
+    return f"If you {verb} the flip, {NEUTRAL_EFFECT}{again}."
+
+
 _COMES_UP = words("comes up", "came up", "come up", "lands", "land")
 _SIDE = cap("side", words("heads", "tails"))
 
@@ -2340,6 +2381,17 @@ COIN_SIDE_IF = Rule(
     build=lambda f: CoinWhen(_side(f), every="all" in f, text=f["text"], rolls=f.get("rolls")),
     doc='"If the coin comes up heads, ...", "if it comes up tails, ...", "if both coins come up heads, ...".',
 )
+
+
+@flip_wording(CoinReads.HEADS, CoinReads.TAILS)
+def _side_words(outcome: FlipOutcome, until: Until | None) -> str:
+    side = outcome.reads.value
+    if outcome.each:
+        return f"Apply it for each coin that comes up {side}."
+    if outcome.every:
+        return f"If all the coins come up {side}, {NEUTRAL_EFFECT}."
+    return f"If the coin comes up {side}, {NEUTRAL_EFFECT}."
+
 
 _COUNTED_COIN = alt(
     seq(words("flip", "flips"), opt("that"), _COIN_WHO, _WIN_OR_LOSE),
@@ -2451,6 +2503,12 @@ FIRST_FLIP = Rule(
     build=lambda f: FirstFlip(scope(f["who"]), f["effect"]),
     doc='"The first time you flip one or more coins each turn, ..." (an effect on that flip).',
 )
+
+
+@flip_wording(CoinReads.NONE)
+def _coin_follow_up_words(outcome: FlipOutcome, until: Until | None) -> str:
+    """A sentence that speaks of the flips without reading them keeps its own words."""
+    return outcome.text
 
 
 @dataclass(frozen=True, slots=True)
