@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from mtgdice.text.amounts import amount_name
-    from mtgdice.text.compiler import CompiledCard, compile_text, mentions_dice, parse_condition, roll_json
+    from mtgdice.text.card_json import roll_json
+    from mtgdice.text.compiler import CompiledCard, compile_text, mentions_dice, parse_condition
 
 __all__ = ["CompiledCard", "amount_name", "compile_text", "mentions_dice", "parse_condition", "roll_json"]
 
@@ -28,7 +29,9 @@ __all__ = ["CompiledCard", "amount_name", "compile_text", "mentions_dice", "pars
 def __getattr__(name: str) -> Any:
     if name not in __all__:
         raise AttributeError(f"module 'mtgdice.text' has no attribute {name!r}")
-    module = "mtgdice.text.amounts" if name == "amount_name" else "mtgdice.text.compiler"
+    module = {"amount_name": "mtgdice.text.amounts", "roll_json": "mtgdice.text.card_json"}.get(
+        name, "mtgdice.text.compiler"
+    )
     value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value

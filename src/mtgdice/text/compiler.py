@@ -3,7 +3,8 @@
 :func:`compile_text` reads a card's text paragraph by paragraph (one ability each), attaches
 results-table rows to the roll above them (CR 706.3b: one ability), and reads each sentence with
 the grammar (``grammar.py``): the one production that reads all of it (or the winner of a declared
-pair) says what it is, and an action here builds the rules' objects from its parts. A sentence
+pair) builds a typed sentence node, and the action for that node's type (``_ACTIONS``) folds it
+into the card's rules objects. No action reads words: the English is the grammar's. A sentence
 that mentions dice and that no production reads is reported in ``unsupported``, and so is one that
 two productions read without a declared winner — never dropped, never called "not about dice".
 
@@ -20,27 +21,22 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from mtgdice.rules import (
-    PLANAR_DIE,
     Amount,
     Comparison,
     Condition,
     Cost,
     Decider,
     DiceGroup,
-    Die,
     Effect,
     Event,
     ExtraDice,
-    Extreme,
     FaceCountsAs,
-    FaceIs,
     IgnoreMode,
     InRange,
     Outcome,
     PairEachCoin,
     PairEachDie,
     Passive,
-    PlanarFace,
     Reads,
     ReflipPermission,
     RerollPermission,
@@ -58,8 +54,8 @@ from mtgdice.rules.effects.coin import CoinTrigger
 from mtgdice.rules.errors import CardTextError
 from mtgdice.text import detector
 from mtgdice.text import grammar as g
-from mtgdice.text.amounts import amount_name
 from mtgdice.text.canonical import render
+from mtgdice.text.card_json import card_json
 from mtgdice.text.normalize import (
     for_matching,
     promote_defining_reminders,
@@ -67,7 +63,7 @@ from mtgdice.text.normalize import (
     standard_punctuation,
     strip_reminder,
 )
-from mtgdice.text.parsing import Fields, Refused, Sentence, tokenize
+from mtgdice.text.parsing import Refused, Sentence, tokenize
 
 MAX_TEXT = 20_000
 """Longest card text compiled; longer input is refused (bounded time and memory)."""
@@ -115,104 +111,7 @@ class CompiledCard:
 
     def to_json(self) -> dict[str, Any]:
         """The ``compile`` JSON object of json-interface.md."""
-        return {
-            "name": self.name,
-            "rolls": [
-                roll_json(roll) if isinstance(roll, RollInstruction) else flip_instruction_json(roll)
-                for roll in self.instructions
-            ],
-            "effects": [effect.describe() for effect in self.effects],
-            "unsupported": list(self.unsupported),
-            "notes": list(self.notes),
-        }
-
-
-def roll_json(roll: RollInstruction) -> dict[str, Any]:
-    """One roll instruction as json-interface.md describes it, plus our own fields."""
-    sides: int | str | None
-    if roll.sides_amount is not None:
-        sides = roll.sides_amount.describe()
-    else:
-        sides = "planar" if roll.die.planar else roll.die.sides
-    ignore: int | str = roll.ignore_lowest
-    if roll.keep_highest is not None:
-        if roll.count.fixed:
-            ignore = max(roll.count.constant - roll.keep_highest, 0)
-        else:
-            ignore = f"{roll.count.describe()} - {roll.keep_highest}"
-    table = roll.table
-    return {
-        "count": roll.count.describe(),
-        "sides": sides,
-        "ignore_lowest": ignore,
-        "modifier": roll.modifier.describe_signed() if roll.modifier is not None else None,
-        "amounts": list(roll.amounts),
-        "choose": roll.choose,
-        "table": [[row.low, row.high] for row in table.rows] if table is not None else None,
-        "roll_again": roll.roll_again,
-        "keep_highest": roll.keep_highest,
-        "table_each_result": roll.table_each_result,
-        "rows": [
-            {
-                "results": row.label,
-                "text": row.text,
-                "roll_again": row.roll_again,
-                "optional": row.roll_again_optional,
-                "times": row.roll_again_times,
-            }
-            for row in table.rows
-        ]
-        if table is not None
-        else None,
-        "repeat_when": roll.repeat_when.describe() if roll.repeat_when is not None else None,
-        "repeat_optional": roll.repeat_optional,
-        "store": roll.store,
-        "reroll_stored": roll.reroll_stored,
-        "roller": roll.roller.value,
-        "also": [{"count": group.count.describe(), "sides": group.die.sides} for group in roll.also],
-        "compare": {"extreme": roll.compare.extreme.value, "break_ties": roll.compare.break_ties}
-        if roll.compare is not None
-        else None,
-        "purpose": roll.purpose or None,
-        "outcomes": [outcome_json(outcome) for outcome in roll.outcomes],
-        "text": roll.text,
-    }
-
-
-def flip_instruction_json(flip: FlipInstruction) -> dict[str, Any]:
-    """A flip instruction as json-interface.md's "Coins on cards" lists it, with the dice fields
-    a flip does not use at their empty values."""
-    return {
-        "count": flip.count.describe(),
-        "sides": "coin",
-        "call": flip.call,
-        "until": flip.until.value if flip.until is not None else None,
-        "times": flip.times.describe() if flip.times is not None else None,
-        "may_stop": flip.may_stop,
-        "flipper": flip.flipper.value,
-        "ignore_lowest": 0,
-        "modifier": None,
-        "amounts": list(flip.amounts),
-        "choose": False,
-        "table": None,
-        "roll_again": flip.until is not None,
-        "outcomes": [outcome.describe() for outcome in flip.outcomes],
-        "text": flip.text,
-    }
-
-
-def outcome_json(outcome: Outcome) -> dict[str, Any]:
-    data: dict[str, Any] = {
-        "when": "doubles" if outcome.doubles else (outcome.condition.describe() if outcome.condition else None),
-        "reads": outcome.reads.value,
-        "times": outcome.times,
-        "text": outcome.text,
-    }
-    if outcome.extreme is not None:
-        data["extreme"] = outcome.extreme.value
-    if outcome.who is not None:
-        data["who"] = outcome.who.value
-    return data
+        return card_json(self)
 
 
 def mentions_dice(text: str) -> bool:
@@ -228,7 +127,7 @@ def _mentions(text: str) -> bool:
     return g.mentions_dice(tokenize(for_matching(text))) or detector.speaks(text, languages=False)
 
 
-def compile_text(text: str, *, name: str = "", layout: str = "normal", type_line: str = "") -> CompiledCard:
+def compile_text(text: str, *, name: str = "", layout: str = "", type_line: str = "") -> CompiledCard:
     """Compile a card's Oracle text.
 
     ``name`` lets the text name itself; ``layout`` ``"planar"`` puts its abilities in the command
@@ -240,8 +139,8 @@ def compile_text(text: str, *, name: str = "", layout: str = "normal", type_line
     ('extra dice', 1, ())
     """
     if len(text) > MAX_TEXT:
-        raise CardTextError(f"text: {len(text)} characters is more than the {MAX_TEXT} a card can have")
-    zone = Zone.COMMAND if layout == "planar" or "plane" in type_line.lower().split() else Zone.BATTLEFIELD
+        raise CardTextError(g.too_long(len(text), MAX_TEXT))
+    zone = Zone.COMMAND if g.in_command_zone(layout, type_line) else Zone.BATTLEFIELD
     prepared = replace_self(standard_punctuation(strip_reminder(promote_defining_reminders(text))), name)
     compiler = _Compiler(name=name, zone=zone)
     compiler.run(prepared)
@@ -315,20 +214,15 @@ class _Compiler:
         new_rolls = self.rolls[first_roll:]
         if ability.rows:
             if not new_rolls:
-                self.unsupported.append(
-                    "results table without a roll: " + " / ".join(f"{row.label} | {row.text}" for row in ability.rows)
-                )
+                self.unsupported.append(g.table_without_roll(ability.rows))
             else:
                 self._attach_table(first_roll + len(new_rolls) - 1, ability, body)
         if self.zone is Zone.COMMAND or ability.level != 1:
             for index in range(first_effect, len(self.effects)):
                 effect = self.effects[index]
-                changes: dict[str, Any] = {}
-                if self.zone is Zone.COMMAND and effect.zone is Zone.BATTLEFIELD:
-                    changes["zone"] = Zone.COMMAND
-                if ability.level != 1:
-                    changes["level"] = ability.level
-                self.effects[index] = replace(effect, **changes)
+                zone = Zone.COMMAND if self.zone is Zone.COMMAND and effect.zone is Zone.BATTLEFIELD else effect.zone
+                if zone is not effect.zone or ability.level != 1:
+                    self.effects[index] = replace(effect, zone=zone, level=ability.level)
 
     def _attach_table(self, index: int, ability: _Ability, body: str) -> None:
         roll = self.rolls[index]
@@ -351,12 +245,13 @@ class _Compiler:
         original = original.strip()
         s, reading = g.read(text, self.context(state))
         if isinstance(reading, list):
-            names = " and as ".join(r.production for r in reading)
-            self.unsupported.append(f"{original} (ambiguous: read as {names})")
+            names = [r.production for r in reading]
+            self.unsupported.append(g.ambiguous(original, names))
             return
         if reading is not None:
             try:
-                understood = _ACTIONS[reading.production](self, _value(reading.value), original, state)
+                node = _value(reading.value)
+                understood = _ACTIONS[type(node)](self, node, original, state)
             except (CardTextError, ValueError) as error:
                 # The grammar read it but the rules refuse it (a die of 0 sides, a number past int's digits).
                 self.unsupported.append(f"{original} ({_reason(error)})")
@@ -407,7 +302,7 @@ class _Compiler:
         flip = self.flips[state.flip]
         if outcome is not None:
             over_all = flip.until is not None and outcome.reads is not CoinReads.NONE and not each_execution
-            changes["outcomes"] = flip.outcomes + (replace(outcome, over_all=over_all),)
+            flip = replace(flip, outcomes=flip.outcomes + (replace(outcome, over_all=over_all),))
         self.flips[state.flip] = replace(flip, **changes)
         return True
 
@@ -446,7 +341,8 @@ class _State:
     roll: int | None = None
     effect: int | None = None
     trigger: bool = False
-    pending_cost: tuple[str, Scope, int | None, str] | None = None  # (cost, who, sides, sentence) of "you may <cost>"
+    pending_cost: tuple[Cost, Scope, int | None, str] | None = None
+    """The cost, whose rolls, of which die, and the sentence of an optional modifier's "you may <cost>"."""
     flip: int | None = None
     last_flip: bool = False
     """The latest instruction of the ability is a flip (an "otherwise" is its outcome)."""
@@ -472,11 +368,11 @@ def _abilities(prepared: str, unsupported: list[str]) -> list[_Ability]:
         if not line:
             continue
         form = for_matching(line)
-        matching = tokenize(form) if "level" in form or form.lstrip("\u2022 \t")[:1].isdecimal() else None
+        matching = tokenize(form) if g.may_be_level_or_row(form) else None
         try:
             level_line = g.LEVEL_LINE.whole(matching) if matching is not None else None
             if level_line is not None:
-                level = g.number(level_line[0]["level"])
+                level = _value(level_line[0])
                 continue
             row = _table_row(line, matching) if matching is not None else None
         except CardTextError as error:
@@ -525,10 +421,10 @@ def _table_row(line: str, matching: Sentence) -> tuple[Row, bool] | None:
     original_text = (
         line.split("|", 1)[1].strip() if not listed else re.split(r"\s\u2014\s", line, maxsplit=1)[-1].strip()
     )
-    again = g.find(g.ROW_AGAIN, tokenize(words.text))
-    times = again["times"] if again is not None and "times" in again else None
-    optional = bool(again is not None and "may" in again)
-    return Row(low, high, original_text, again is not None, optional, g.number(times) if times else 1), listed
+    again: g.RowAgain | None = _value(g.find(g.ROW_AGAIN, tokenize(words.text)))
+    if again is None:
+        return Row(low, high, original_text), listed
+    return Row(low, high, original_text, True, again.optional, again.times), listed
 
 
 _QUOTE = re.compile(r'"([^"]+)"')
@@ -552,7 +448,7 @@ def _split_cost(text: str) -> tuple[str | None, str]:
     found = g.COST_SPLIT.whole(tokenize(text))
     if found is None:
         return None, text
-    cost, body = found[0]["cost"], found[0]["body"]
+    cost, body = found[0]
     if "." in cost or g.COST_HINT.whole(tokenize(for_matching(cost))) is None:
         return None, text
     return cost, body
@@ -590,60 +486,6 @@ def _reason(error: Exception) -> str:
     return str(error).splitlines()[0][:200] if str(error) else type(error).__name__
 
 
-def _die(words: str) -> Die:
-    """The die a phrase names; :class:`CardTextError` when it names no size or an impossible one."""
-    words = words.strip()
-    if "planar" in words.split():
-        return PLANAR_DIE
-    digits = g.die_sides(words)
-    if digits is None:
-        raise CardTextError(f"die: {words!r} names no number of sides")
-    sides = g.number(digits)
-    if sides < 1:
-        raise CardTextError(f"die: a die with {sides} sides cannot be rolled")
-    return Die(sides)
-
-
-def _sides_filter(words: str | None) -> int | None:
-    digits = g.die_sides(words) if words else None
-    return g.number(digits) if digits is not None else None
-
-
-def _count(words: str) -> Amount:
-    if words in ("a", "an"):
-        return Amount(1)
-    if words.isdigit():
-        return Amount(g.number(words))
-    if words == "x":
-        return Amount.named("X")
-    return Amount.named(words)
-
-
-def _cost(words: str) -> Cost:
-    lowered = tokenize(words.lower())
-    counter = g.find(g.COST_COUNTER, lowered)
-    tap = g.find(g.COST_TAP, lowered) is not None
-    return Cost(words.strip(), counter["kind"] if counter is not None else None, tap)
-
-
-def _chooser(who: object) -> Decider:
-    """Who picks an extra die to ignore: "you" (the effect's controller), another player, or the roller."""
-    if who is None:
-        return Decider.ROLLER
-    return Decider.CONTROLLER if str(who).lower() == "you" else Decider.OPPONENT
-
-
-def _scope(who: str) -> Scope:
-    """Whose rolls an effect sees: its controller's, an opponent's, the player it targets, or any player's."""
-    if who == "target player":
-        return Scope.TARGET
-    if who == "you":
-        return Scope.YOU
-    if who in ("an opponent", "each opponent", "another player", "your opponents"):
-        return Scope.OPPONENT
-    return Scope.ANY
-
-
 def _each_player(roll: RollInstruction | None) -> bool:
     return roll is not None and roll.roller in (Roller.EACH_PLAYER, Roller.EACH_OPPONENT)
 
@@ -652,157 +494,127 @@ def _recognise(
     c: _Compiler,
     state: _State,
     original: str,
-    what: str,
-    note: str,
+    recognition: g.Recognition,
     scope: Scope = Scope.YOU,
-    details: dict[str, Any] | None = None,
+    details: tuple[tuple[str, Any], ...] = (),
 ) -> None:
     """An ability about dice that ``resolve`` recognises but does not apply (a ``Passive`` effect)."""
     c.add_effect(
         Passive(
-            what=what,
-            note=f"{note}; recognised, not applied by resolve",
+            what=recognition.what,
+            note=recognition.passive_note,
             zone=c.zone,
             scope=scope,
             text=original,
-            details=details or {},
+            details=dict(details or recognition.details),
         ),
         state,
     )
 
 
-# -- actions: what each sentence production means -------------------------------------------------
-# Each takes (compiler, the reading's value, original sentence, state) and builds the rules' objects.
-# Only the fallback may decline (False): then the sentence is not understood.
+def _not_read(words: str) -> str:
+    return g.not_read(words.strip(" ,"))
+
+
+# -- actions: what each sentence node means ------------------------------------------------------
+# Each takes (compiler, the sentence's node, original sentence, state) and folds the node into the
+# card; the grammar's node says what the sentence means, so no action reads words. Only the
+# fallback may decline (False): then the sentence is not understood.
 
 Action = Callable[[_Compiler, Any, str, _State], bool]
 
 
-def _replacement(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
-    who = _scope(f["who"])
-    sides = _sides_filter(f["what"])
-    optional = "may" in f
-    how: g.How = _value(f["how"])
-    h = how.fields
-    if how.kind in ("extra lowest", "extra chosen"):
-        extra = 1 if h["extra"] in ("a", "an") else g.number(h["extra"])
-        chosen = how.kind == "extra chosen"
+def _replacement(c: _Compiler, node: g.Replacement, original: str, state: _State) -> bool:
+    how, who, sides = node.how, node.scope, node.sides
+    if isinstance(how, g.ExtraDiceHow):
         c.add_effect(
             ExtraDice(
-                extra=extra,
-                ignore=IgnoreMode.CHOSEN if chosen else IgnoreMode.LOWEST,
-                chosen_by=_chooser(h.get("chooser")) if chosen else Decider.ROLLER,
+                extra=how.extra,
+                ignore=IgnoreMode.CHOSEN if how.chosen else IgnoreMode.LOWEST,
+                chosen_by=how.chosen_by,
                 sides=sides,
-                optional=optional,
+                optional=node.optional,
                 zone=c.zone,
                 scope=who,
                 text=original,
             ),
             state,
         )
-    elif how.kind == "more of them":
-        # "If you would roll a d20, instead roll two d20s and ignore the lower roll": one extra
-        # die per die beyond the first, each ignoring one more lowest (an older advantage wording).
+    elif isinstance(how, g.MoreOfThemHow):
+        # One die rolled as several, keeping the best: one extra die per die beyond the first, each
+        # ignoring one more lowest (an older advantage wording).
         c.add_effect(
             ExtraDice(
-                extra=g.number(h["n"]) - 1,
+                extra=how.n - 1,
                 ignore=IgnoreMode.LOWEST,
                 sides=sides,
-                optional=optional,
+                optional=node.optional,
                 zone=c.zone,
                 scope=who,
                 text=original,
             ),
             state,
         )
-    elif how.kind == "pair":
+    elif isinstance(how, g.PairHow):
         c.add_effect(PairEachDie(sides=sides, zone=c.zone, scope=who, text=original), state)
-    elif how.kind == "total":
-        note = "a one-time replacement (the next roll this turn): each die becomes several whose total is its result"
-        _recognise(c, state, original, "use the total", note, who, {"dice": g.number(h["n"]), "sides": sides})
     else:
-        note = "the dice are rolled as they are; what the replacement does after the roll is kept as text"
-        _recognise(c, state, original, "roll, then", note, who, {"sides": sides, "then": h["then"]})
+        _recognise(c, state, original, how.recognition, who, how.details(sides))
     return True
 
 
-def _static_modifier(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
-    delta = g.number(f["n"]) * (1 if f["verb"] == "increase" else -1)
-    scope = _scope(f.get("who") or "a player")  # "each die rolled": anyone's
+def _modifier(c: _Compiler, node: g.Modifier, original: str, state: _State) -> bool:
+    """A static modifier, or an optional one in one sentence (it has a cost)."""
     c.add_effect(
-        ResultModifier(delta=delta, sides=_sides_filter(f["die"]), zone=c.zone, scope=scope, text=original), state
+        ResultModifier(
+            delta=node.delta,
+            optional=node.cost is not None,
+            either_direction=node.either,
+            cost=node.cost,
+            sides=node.sides,
+            zone=c.zone,
+            scope=node.scope,
+            text=original,
+        ),
+        state,
     )
     return True
 
 
-def _after_roll(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
-    state.pending_cost = (f["cost"], _scope(f["who"]), _sides_filter(f["die"]), original)
+def _after_roll(c: _Compiler, node: g.AfterRoll, original: str, state: _State) -> bool:
+    state.pending_cost = (node.cost, node.scope, node.sides, original)
     state.effect = None
     return True
 
 
-def _costed_modifier(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
-    """ "You may <cost> to increase or decrease the result of a die <who> rolled by N" (one sentence)."""
-    n = g.number(f["n"])
-    _add_optional_modifier(c, state, f["verb"], n, f["cost"], _scope(f["who"]), _sides_filter(f["die"]), original)
-    return True
-
-
-def _add_optional_modifier(
-    c: _Compiler, state: _State, verb: str, n: int, cost: str, who: Scope, sides: int | None, text: str
-) -> None:
-    c.add_effect(
-        ResultModifier(
-            delta=n * (-1 if verb == "decrease" else 1),
-            optional=True,
-            either_direction=" or " in verb,
-            cost=_cost(cost),
-            sides=sides,
-            zone=c.zone,
-            scope=who,
-            text=text,
-        ),
-        state,
-    )
-
-
-def _if_you_do(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
+def _if_you_do(c: _Compiler, node: g.IfYouDo, original: str, state: _State) -> bool:
     assert state.pending_cost is not None
-    cost_words, who, sides, first = state.pending_cost
+    cost, who, sides, first = state.pending_cost
     if state.effect is not None and isinstance(c.effects[state.effect], Trigger):
         c.effects.pop(state.effect)
         state.effect = None
-    _add_optional_modifier(c, state, f["verb"], g.number(f["n"]), cost_words, who, sides, f"{first} {original}")
+    modifier = g.Modifier(node.delta, node.either, cost, who, sides)
+    _modifier(c, modifier, f"{first} {original}", state)
     state.pending_cost = None
     return True
 
 
-def _once_each_turn(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
+def _once_each_turn(c: _Compiler, node: g.OnceEachTurn, original: str, state: _State) -> bool:
     if state.effect is not None:
         effect = c.effects[state.effect]
         c.effects[state.effect] = replace(effect, once_each_turn=True, text=f"{effect.text} {original}")
     return True
 
 
-def _reroll_if(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
-    condition = _value(f["cond"])
-    c.add_effect(
-        RerollPermission(condition=condition, sides=_sides_filter(f.get("die")), zone=c.zone, text=original), state
-    )
-    return True
-
-
-def _reroll_by_cost(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
-    what = f["what"]
-    many = what.startswith(("1 or more", "any number"))
-    scope = Scope.ANY if "who" in f or what in ("any die",) else Scope.YOU
+def _reroll(c: _Compiler, node: g.Reroll, original: str, state: _State) -> bool:
     c.add_effect(
         RerollPermission(
-            cost=_cost(f["cost"]),
-            many=many,
-            once_each_turn="once" in f,
+            condition=node.condition,
+            sides=node.sides,
+            cost=node.cost,
+            many=node.many,
+            once_each_turn=node.once,
             zone=c.zone,
-            scope=scope,
+            scope=node.scope,
             text=original,
         ),
         state,
@@ -810,20 +622,19 @@ def _reroll_by_cost(c: _Compiler, f: Fields, original: str, state: _State) -> bo
     return True
 
 
-def _reroll_activated(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
+def _reroll_activated(c: _Compiler, node: g.ActivatedReroll, original: str, state: _State) -> bool:
     assert state.cost is not None
-    if "coin" in f:
+    if node.coin:
         c.add_effect(
-            ReflipPermission(cost=_cost(state.cost), activated=True, zone=c.zone, scope=Scope.ANY, text=original),
+            ReflipPermission(cost=g.cost(state.cost), activated=True, zone=c.zone, scope=Scope.ANY, text=original),
             state,
         )
-    what = f.get("what")
-    if what:
+    if node.die:
         c.add_effect(
             RerollPermission(
-                cost=_cost(state.cost),
+                cost=g.cost(state.cost),
                 activated=True,
-                many=what.startswith("any number"),
+                many=node.many,
                 rerolled_by=Decider.CONTROLLER,
                 zone=c.zone,
                 scope=Scope.ANY,
@@ -834,9 +645,8 @@ def _reroll_activated(c: _Compiler, f: Fields, original: str, state: _State) -> 
     return True
 
 
-def _coin_replacement(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
-    extra = g.number(f["n"]) - 1
-    c.add_effect(PairEachCoin(extra=extra, zone=c.zone, scope=_scope(f["who"]), text=original), state)
+def _coin_replacement(c: _Compiler, node: g.CoinReplacement, original: str, state: _State) -> bool:
+    c.add_effect(PairEachCoin(extra=node.extra, zone=c.zone, scope=node.scope, text=original), state)
     return True
 
 
@@ -851,132 +661,92 @@ def _original_effect(original: str, effect_text: str) -> str:
     return effect_text
 
 
-def _trigger(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
-    if "passive" in f:
-        passive: Fields = f["passive"]
-        value = g.number(passive["value"])
-        what = g.What(
-            Event.DIE_ROLLED, InRange(value, value), g.die_sides(passive["die"]) if "die" in passive else None
-        )
-        scope = Scope.ANY
-    elif "chaos" in f:
-        what = g.What(Event.DIE_ROLLED, FaceIs(PlanarFace.CHAOS), planar=True)
-        scope = Scope.YOU
-    else:
-        what = _value(f["what"])
-        scope = _scope(f["who"])
+def _trigger(c: _Compiler, node: g.TriggerNode, original: str, state: _State) -> bool:
+    what, scope = node.what, node.scope
     condition = what.condition
-    intervening = f.get("intervening")
-    if intervening is not None and condition is None:
-        condition = _value(intervening)
-    effect_text = _original_effect(original, f["effect"])
-    numeric = "numeric" in f
-    zone = Zone.GRAVEYARD if "graveyard" in f else c.zone
+    if node.intervening is not None and condition is None:
+        condition = _value(node.intervening)
     c.add_effect(
         Trigger(
             event=what.event,
-            doubles=what.purpose == "doubles",
+            doubles=what.doubles,
             condition=condition,
-            sides=g.number(what.sides) if what.sides is not None else None,
+            sides=what.sides,
             planar=what.planar,
-            nth_this_turn=g.number(what.nth) if what.nth is not None else None,
-            purpose="" if what.purpose == "doubles" else what.purpose,
-            effect=effect_text,
-            numeric_effect=numeric,
-            zone=zone,
+            nth_this_turn=what.nth,
+            purpose=what.purpose,
+            effect=_original_effect(original, node.effect),
+            numeric_effect=node.numeric,
+            zone=Zone.GRAVEYARD if node.graveyard else c.zone,
             scope=scope,
             text=original,
         ),
         state,
     )
-    if "may_cost" in f and what.event is Event.DIE_ROLLED and condition is None:
+    if node.may_cost is not None and what.event is Event.DIE_ROLLED and condition is None:
         # "Whenever a player rolls a die, you may <cost>. If you do, increase or decrease the result"
         # is an optional modifier, settled by the next sentence (IF_YOU_DO).
-        cost = _original_effect(original, f["may_cost"])
-        state.pending_cost = (cost, scope, g.number(what.sides) if what.sides is not None else None, original)
+        cost = g.cost(_original_effect(original, node.may_cost))
+        state.pending_cost = (cost, scope, what.sides, original)
     state.trigger = True
     # A roll inside the triggered ability's effect is a roll of this card too.
-    if "rolls" in f:
-        _report(c, original, _add_rolls(c, f["rolls"], original, state))
+    if node.rolls is not None:
+        _report(c, original, _add_rolls(c, node.rolls, original, state))
     return True
 
 
-def _face_counts_as(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
-    def face(words: str) -> PlanarFace:
-        words = words.strip("{}")
-        return {"blank": PlanarFace.BLANK, "chaos": PlanarFace.CHAOS}.get(words, PlanarFace.PLANESWALK)
-
+def _face_counts_as(c: _Compiler, node: g.FaceCounts, original: str, state: _State) -> bool:
     c.add_effect(
-        FaceCountsAs(face=face(f["face"]), counts_as=face(f["as"]), zone=c.zone, scope=Scope.ANY, text=original),
-        state,
+        FaceCountsAs(face=node.face, counts_as=node.counts_as, zone=c.zone, scope=Scope.ANY, text=original), state
     )
     return True
 
 
-_RECOGNISED = {
-    g.PROTECTION.name: ("protection from die rolls", "a targeting rule; no roll changes"),
-    g.ROLLED_THIS_TURN.name: ("rolled this turn", "a condition on the turn's history, checked by a game"),
-    g.STACK_DICE.name: ("stack dice", "a dexterity ability: the dice are stacked, never rolled"),
-    g.USE_STORED.name: ("use stored result", "replaces a result with a stored one"),
-    g.UNTIL_ROLL.name: ("until a roll", "a duration that a later roll ends; tracked by a game"),
-}
-
-
-def _recognised(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
-    name = next(name for name in _RECOGNISED if name in f)
-    what, note = _RECOGNISED[name]
+def _recognised(c: _Compiler, node: g.Recognised, original: str, state: _State) -> bool:
+    recognition = node.recognition
+    what = recognition.what
     known = next((i for i, e in enumerate(c.effects) if isinstance(e, Passive) and e.what == what), None)
     if known is None:
-        _recognise(c, state, original, what, note)
+        _recognise(c, state, original, recognition)
     else:  # the same ability again in another sentence: one effect, which keeps every sentence
         c.effects[known] = replace(c.effects[known], text=f"{c.effects[known].text} {original}")
-    if what == "stack dice" and f"no roll: {note}" not in c.notes:
-        c.notes.append(f"no roll: {note}")
-    if "rolls" in f:
-        _report(c, original, _add_rolls(c, f["rolls"], original, state))
+    if recognition.no_roll and recognition.card_note not in c.notes:
+        c.notes.append(recognition.card_note)
+    if node.rolls is not None:
+        _report(c, original, _add_rolls(c, node.rolls, original, state))
     return True
 
 
-def _store(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
-    """ "Install the result on ~." after a roll: the roll stores its results (CR 706.8)."""
+def _store(c: _Compiler, node: g.Store, original: str, state: _State) -> bool:
+    """The results of the roll before are stored on the permanent (CR 706.8)."""
     roll = c.current_roll(state)
     assert roll is not None
     c.update_roll(state, store=True, text=f"{roll.text} {original}")
     return True
 
 
-def _repeat(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
-    condition = _value(f["cond"])
+def _repeat(c: _Compiler, node: g.Repeat, original: str, state: _State) -> bool:
     roll = c.current_roll(state)
     assert roll is not None
-    c.update_roll(state, repeat_when=condition, repeat_optional="may" in f, text=f"{roll.text} {original}")
+    c.update_roll(state, repeat_when=node.condition, repeat_optional=node.optional, text=f"{roll.text} {original}")
     return True
 
 
-def _doubles(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
+def _doubles(c: _Compiler, node: g.Doubles, original: str, state: _State) -> bool:
     return c.add_outcome(state, Outcome(original, doubles=True, reads=Reads.DOUBLES))
 
 
-def _exactly(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
-    value = g.number(f["value"])
-    times = g.number(f["times"])
-    return c.add_outcome(state, Outcome(original, InRange(value, value), reads=Reads.COUNT, times=times))
+def _exactly(c: _Compiler, node: g.Exactly, original: str, state: _State) -> bool:
+    condition = InRange(node.value, node.value)
+    return c.add_outcome(state, Outcome(original, condition, reads=Reads.COUNT, times=node.times))
 
 
-def _for_each(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
-    condition: Condition | None = None
-    if "value" in f:
-        value = g.number(f["value"])
-        condition = InRange(value, value)
-    return c.add_outcome(state, Outcome(original, condition, reads=Reads.EACH))
+def _for_each(c: _Compiler, node: g.ForEachResult, original: str, state: _State) -> bool:
+    """An outcome for each result (meeting its condition, if any)."""
+    return c.add_outcome(state, Outcome(original, node.condition, reads=Reads.EACH))
 
 
-def _each_who_rolled(c: _Compiler, condition: Condition, original: str, state: _State) -> bool:
-    """ "Each opponent who rolled a 1 loses 2 life": an outcome for each result meeting it."""
-    return c.add_outcome(state, Outcome(original, condition, reads=Reads.EACH))
-
-
-def _otherwise(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
+def _otherwise(c: _Compiler, node: g.Otherwise, original: str, state: _State) -> bool:
     if state.last_flip:
         return c.update_flip(state, FlipOutcome(original, CoinReads.OTHERWISE))
     return c.add_outcome(state, Outcome(original, reads=Reads.OTHERWISE))
@@ -988,30 +758,26 @@ def _otherwise(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
 def _flips(c: _Compiler, phrase: g.FlipPhrase, original: str, state: _State) -> bool:
     """A flip instruction: its coins, who flips, and its tails; text before or after it that
     speaks of dice or coins is reported."""
-    count = _count(phrase.head.count)
+    head: g.FlipHead = _value(phrase.head)
+    count = head.count
     until: Until | None = None
     times: Amount | None = None
     may_stop = False
-    for tail in phrase.tails:
+    for known in phrase.tails:
+        tail: g.FlipTail = _value(known)
         if tail.for_each is not None:
-            count = Amount.named(amount_name("each " + tail.for_each))
+            count = tail.for_each
         if tail.times is not None:
-            times = _count(tail.times)
+            times = tail.times
         if tail.where is not None:
-            named = Amount.named(amount_name(tail.where), aliases=("X",))
-            count = named if count.name == "X" else count
-            times = named if times is not None and times.name == "X" else times
+            count = g.where_x(count, tail.where) or count
+            times = (g.where_x(times, tail.where) or times) if times is not None else None
         until = tail.until or until
         may_stop = may_stop or tail.may_stop
-    if count.fixed and count.constant < 0:
-        raise CardTextError(f"count: {count.constant} coins cannot be flipped")
-    c.add_flip(
-        FlipInstruction(count, True, until, times, may_stop, phrase.head.flipper, text=original),
-        state,
-    )
+    c.add_flip(FlipInstruction(count, True, until, times, may_stop, head.flipper, text=original), state)
     s = phrase.sentence
     reasons = [
-        f"not read: {s.between(*part).strip(' ,')}"
+        _not_read(s.between(*part))
         for part in (phrase.lead, phrase.after)
         if detector.speaks(s.between(*part), languages=False)
     ]
@@ -1030,34 +796,31 @@ def _coin_outcome(c: _Compiler, when: g.CoinWhen, original: str, state: _State) 
         chosen = until is not None and until is not stops
         c.update_flip(state, until=Until.CHOSEN if chosen else stops, may_stop=True)
     added = c.update_flip(state, outcome, each_execution=when.again or when.single)
-    if when.rolls is not None:  # "if you win the flip, roll a d4": the effect's own rolls
+    if when.rolls is not None:  # an outcome whose effect rolls: the effect's own rolls
         _report(c, original, _add_rolls(c, when.rolls, original, state))
     return added
 
 
-def _coin_repeat(c: _Compiler, until: Until, original: str, state: _State) -> bool:
-    """ "Repeat this process until both players' coins come up heads": flipped again until then."""
+def _coin_repeat(c: _Compiler, node: g.CoinRepeat, original: str, state: _State) -> bool:
+    """The flip is made again until the node says (both players' coins heads)."""
     assert state.flip is not None
-    return c.update_flip(state, until=until, text=f"{c.flips[state.flip].text} {original}")
+    return c.update_flip(state, until=node.until, text=f"{c.flips[state.flip].text} {original}")
 
 
-def _coin_follow_up(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
+def _coin_follow_up(c: _Compiler, node: g.CoinFollowUp, original: str, state: _State) -> bool:
     """A sentence after a flip that names its flips without flipping: kept as an outcome's text."""
     return c.update_flip(state, FlipOutcome(original))
 
 
-def _coin_trigger(c: _Compiler, words: g.CoinTriggerWords, original: str, state: _State) -> bool:
-    effect = _original_effect(original, words.effect)
-    trigger = CoinTrigger(
-        won=words.won, batch=words.batch, effect=effect, zone=c.zone, scope=_scope(words.who), text=original
-    )
+def _coin_trigger(c: _Compiler, node: g.CoinTriggerNode, original: str, state: _State) -> bool:
+    effect = _original_effect(original, node.effect)
+    trigger = CoinTrigger(won=node.won, batch=node.batch, effect=effect, zone=c.zone, scope=node.scope, text=original)
     c.add_effect(trigger, state)
     return True
 
 
-def _first_flip(c: _Compiler, words: g.CoinTriggerWords, original: str, state: _State) -> bool:
-    note = "an effect on the first flip of a turn; the rest of its effect is kept as text"
-    _recognise(c, state, original, "first flip each turn", note, _scope(words.who), {"effect": words.effect})
+def _first_flip(c: _Compiler, node: g.FirstFlip, original: str, state: _State) -> bool:
+    _recognise(c, state, original, node.recognition, node.scope, node.details())
     return True
 
 
@@ -1071,48 +834,35 @@ def _called(flip: FlipInstruction, wins: bool, name: str) -> FlipInstruction:
     return replace(flip, call=won_or_lost or not sides, text=text, outcomes=outcomes)
 
 
-def _ties(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
+def _ties(c: _Compiler, node: g.Ties, original: str, state: _State) -> bool:
     roll = c.current_roll(state)
     if roll is not None and roll.compare is not None:
         c.update_roll(state, compare=replace(roll.compare, break_ties=True))
     return c.add_outcome(state, Outcome(original, reads=Reads.TIES))
 
 
-def _who_had(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
-    """ "If one or more opponents had the highest result, ...": an outcome on who had it."""
+def _standing(c: _Compiler, node: g.Standing, original: str, state: _State) -> bool:
+    """An outcome on the player with the lowest or highest result (or on whether one of them had it)."""
     roll = c.current_roll(state)
     assert roll is not None
-    extreme = Extreme(f["extreme"])
-    who = Scope.YOU if f["who"] == "you" else Scope.OPPONENT
     if roll.compare is None:
-        c.update_roll(state, compare=Comparison(extreme))
-    return c.add_outcome(state, Outcome(original, reads=Reads.STANDING, who=who, extreme=extreme))
+        c.update_roll(state, compare=Comparison(node.extreme))
+    return c.add_outcome(state, Outcome(original, reads=Reads.STANDING, who=node.who, extreme=node.extreme))
 
 
-def _standing(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
-    """A sentence that uses the player with the lowest or highest result."""
-    roll = c.current_roll(state)
-    assert roll is not None
-    extreme = Extreme(f["extreme"])
-    if roll.compare is None:
-        c.update_roll(state, compare=Comparison(extreme))
-    return c.add_outcome(state, Outcome(original, reads=Reads.STANDING, extreme=extreme))
+def _on_result(c: _Compiler, node: g.OnResult, original: str, state: _State) -> bool:
+    return c.add_outcome(state, Outcome(original, node.condition, reads=Reads.RESULT))
 
 
-def _conditional(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
-    condition = _value(f["cond"])
-    return c.add_outcome(state, Outcome(original, condition, reads=Reads.RESULT))
-
-
-def _effect_if(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
-    # Inside a triggered ability ("if the roll was 4 or higher, ..."): part of its effect.
+def _effect_if(c: _Compiler, node: g.EffectIf, original: str, state: _State) -> bool:
+    # Inside a triggered ability: part of its effect.
     return c.extend_effect(state, original)
 
 
 def _rolls(c: _Compiler, rolls: g.Rolls, original: str, state: _State) -> bool:
     reasons = _add_rolls(c, rolls, original, state)
     if g.mentions_dice(rolls.sentence, *rolls.lead):
-        reasons.append(f"not read: {rolls.text(rolls.lead).strip(' ,')}")
+        reasons.append(_not_read(rolls.text(rolls.lead)))
     _report(c, original, reasons)
     return True
 
@@ -1123,67 +873,47 @@ def _report(c: _Compiler, original: str, reasons: list[str]) -> None:
         c.unsupported_part(original, "; ".join(dict.fromkeys(reasons)))
 
 
-def _follow_up(c: _Compiler, f: Fields, original: str, state: _State) -> bool:
-    """A sentence after a roll that uses its dice without rolling ("it becomes a Die token")."""
-    s = f.sentence
-    if state.roll is not None and g.uses_result(s):
-        return c.add_outcome(state, Outcome(original, reads=_reads(s.text)))
-    if state.roll is None and (g.mentions_dice(s) or (state.trigger and g.uses_result(s))):
+def _follow_up(c: _Compiler, node: g.FollowUp, original: str, state: _State) -> bool:
+    """A sentence after a roll that uses its dice without rolling."""
+    if state.roll is not None and node.uses_result:
+        return c.add_outcome(state, Outcome(original, reads=node.reads))
+    if state.roll is None and (node.names_dice or (state.trigger and node.uses_result)):
         return c.extend_effect(state, original)
-    return g.mentions_dice(s)
+    return node.names_dice
 
 
-def _reads(text: str) -> Reads:
-    for word, reads in (
-        ("difference", Reads.DIFFERENCE),
-        ("total", Reads.TOTAL),
-        ("other result", Reads.OTHER),
-        ("first result", Reads.EACH),
-        ("each result", Reads.EACH),
-    ):
-        if word in text:
-            return reads
-    return Reads.RESULT
-
-
-_ACTIONS: dict[str, Action] = {
-    g.COIN_REPLACEMENT.name: _coin_replacement,
-    g.REPLACEMENT.name: _replacement,
-    g.STATIC_MODIFIER.name: _static_modifier,
-    g.COSTED_MODIFIER.name: _costed_modifier,
-    g.AFTER_ROLL.name: _after_roll,
-    g.IF_YOU_DO.name: _if_you_do,
-    g.ONCE_EACH_TURN.name: _once_each_turn,
-    g.REROLL_IF.name: _reroll_if,
-    g.REROLL_BY_COST.name: _reroll_by_cost,
-    g.REROLL_ACTIVATED.name: _reroll_activated,
-    g.TRIGGER.name: _trigger,
-    g.FACE_COUNTS_AS.name: _face_counts_as,
-    g.RECOGNISED.name: _recognised,
-    g.STORE_SENTENCE.name: _store,
-    g.REPEAT.name: _repeat,
-    g.DOUBLES.name: _doubles,
-    g.EXACTLY.name: _exactly,
-    g.FOR_EACH.name: _for_each,
-    g.REROLL_TIES.name: _ties,
-    g.WHO_HAD.name: _who_had,
-    g.STANDING.name: _standing,
-    g.OTHERWISE.name: _otherwise,
-    g.ROLLS.name: _rolls,
-    g.CONDITIONAL.name: _conditional,
-    g.EFFECT_IF.name: _effect_if,
-    g.FOLLOW_UP.name: _follow_up,
-    g.EACH_WHO_ROLLED.name: _each_who_rolled,
-    g.FLIPS.name: _flips,
-    g.COIN_IF.name: _coin_outcome,
-    g.COIN_SIDE_IF.name: _coin_outcome,
-    g.COIN_EACH.name: _coin_outcome,
-    g.COIN_REPEAT.name: _coin_repeat,
-    g.COIN_FOLLOW_UP.name: _coin_follow_up,
-    g.COIN_TRIGGER.name: _coin_trigger,
-    g.FIRST_FLIP.name: _first_flip,
+_ACTIONS: dict[type, Action] = {
+    g.CoinReplacement: _coin_replacement,
+    g.Replacement: _replacement,
+    g.Modifier: _modifier,
+    g.AfterRoll: _after_roll,
+    g.IfYouDo: _if_you_do,
+    g.OnceEachTurn: _once_each_turn,
+    g.Reroll: _reroll,
+    g.ActivatedReroll: _reroll_activated,
+    g.TriggerNode: _trigger,
+    g.FaceCounts: _face_counts_as,
+    g.Recognised: _recognised,
+    g.Store: _store,
+    g.Repeat: _repeat,
+    g.Doubles: _doubles,
+    g.Exactly: _exactly,
+    g.ForEachResult: _for_each,
+    g.Ties: _ties,
+    g.Standing: _standing,
+    g.Otherwise: _otherwise,
+    g.Rolls: _rolls,
+    g.OnResult: _on_result,
+    g.EffectIf: _effect_if,
+    g.FollowUp: _follow_up,
+    g.FlipPhrase: _flips,
+    g.CoinWhen: _coin_outcome,
+    g.CoinRepeat: _coin_repeat,
+    g.CoinFollowUp: _coin_follow_up,
+    g.CoinTriggerNode: _coin_trigger,
+    g.FirstFlip: _first_flip,
 }
-"""What each production of ``grammar.SENTENCES`` means."""
+"""What each kind of sentence node means (the node types of ``grammar.SENTENCES``' values)."""
 
 
 # -- roll instructions inside a sentence ----------------------------------------------------------
@@ -1212,131 +942,43 @@ def _add_rolls(c: _Compiler, rolls: g.Rolls, original: str, state: _State) -> li
     for index, after in reversed(added):
         text = rolls.text(after)
         if g.mentions_dice(s, *after):
-            reasons.append(f"not read: {text.strip(' ,')}")
+            reasons.append(_not_read(text))
         elif g.uses_result(s, *after):
-            # "Roll a d4 and create ... equal to the result": the rest of the sentence uses it.
+            # A roll whose sentence goes on to use its result.
             current = c.rolls[index]
-            c.rolls[index] = replace(current, outcomes=current.outcomes + (Outcome(original, reads=_reads(text)),))
+            c.rolls[index] = replace(current, outcomes=current.outcomes + (Outcome(original, reads=g.reads_of(text)),))
     return reasons
 
 
-@dataclass
-class _Tail:
-    """What a roll's tails said (``grammar.TAILS``)."""
-
-    also: list[DiceGroup] = field(default_factory=list)
-    twice: bool = False
-    for_each: str | None = None
-    plus_each: str | None = None
-    ignore_lowest: int = 0
-    keep_highest: int | None = None
-    choose: bool = False
-    total: bool = False
-    modifier: Amount | None = None
-    store: bool = False
-
-
-def _tail_also(read: _Tail, f: Fields) -> None:
-    read.also.append(DiceGroup(_count(f["count"]), _die(f["die"])))
-
-
-def _tail_twice(read: _Tail, f: Fields) -> None:
-    read.twice = True
-
-
-def _tail_for_each(read: _Tail, f: Fields) -> None:
-    read.for_each = f["what"]
-
-
-def _tail_plus_each(read: _Tail, f: Fields) -> None:
-    read.plus_each = f["what"]
-
-
-def _tail_ignore(read: _Tail, f: Fields) -> None:
-    if "all_but" in f:  # "ignore all but the highest N": keep N
-        _tail_keep(read, f)
-    else:
-        read.ignore_lowest = g.number(f.get("n") or "1")
-
-
-def _tail_keep(read: _Tail, f: Fields) -> None:
-    read.keep_highest = g.number(f.get("keep") or "1")
-
-
-def _tail_choose(read: _Tail, f: Fields) -> None:
-    read.choose = True
-
-
-def _tail_total(read: _Tail, f: Fields) -> None:
-    read.total = True
-
-
-def _tail_add(read: _Tail, f: Fields) -> None:
-    sign = 1 if f["verb"] == "add" else -1
-    what = f["what"].strip()
-    read.modifier = Amount(sign * g.number(what)) if what.isdigit() else Amount.named(amount_name(what), sign=sign)
-
-
-def _tail_store(read: _Tail, f: Fields) -> None:
-    read.store = True
-
-
-_TAIL_READERS: dict[str, Callable[[_Tail, Fields], None]] = {
-    g.TAIL_ALSO.name: _tail_also,
-    g.TAIL_TWICE.name: _tail_twice,
-    g.TAIL_FOR_EACH.name: _tail_for_each,
-    g.TAIL_PLUS_EACH.name: _tail_plus_each,
-    g.TAIL_IGNORE.name: _tail_ignore,
-    g.TAIL_KEEP.name: _tail_keep,
-    g.TAIL_CHOOSE.name: _tail_choose,
-    g.TAIL_TOTAL.name: _tail_total,
-    g.TAIL_ADD.name: _tail_add,
-    g.TAIL_STORE.name: _tail_store,
-}
-"""What each of ``grammar.TAILS`` sets."""
-
-
 def _roll(phrase: g.RollPhrase, original: str, where: str | None) -> tuple[RollInstruction, str | None]:
-    """A roll instruction from a roll phrase (its head and tails), and the "where X is" amount left
-    for a later roll when this one does not use it."""
-    f = phrase.fields
-    if phrase.head in (g.REROLL_STORED.name, g.CHOOSE_STORED.name):
-        return RollInstruction(Amount.named("chosen stored results"), Die(6), reroll_stored=True, text=original), where
-    if phrase.head == g.PLANAR_ROLL.name:
-        return RollInstruction(Amount(1), PLANAR_DIE, text=original), where
-    if phrase.head == g.VISIT_ROLL.name:
-        # Unfinity: rolling to visit your Attractions is rolling a d6.
-        return RollInstruction(Amount(1), Die(6), purpose="visit attractions", text=original), where
-    die = _die(f["die"])
-    count = Amount.named(amount_name(f["what"])) if phrase.head == g.NUMBER_OF_DICE.name else _count(f["count"])
-    read = _Tail()
-    for name, tail in phrase.tails:
-        _TAIL_READERS[name](read, tail)
-    also = read.also
-    subject = f.get("subject") or ""
-    roller = Roller.THAT_PLAYER if subject == "they" else Roller.YOU
-    if subject in ("each player", "each opponent", "that player", "target player", "target opponent"):
-        roller = Roller(subject)
+    """A roll instruction from a roll phrase (its head, and its tails folded in text order), and the
+    "where X is" amount left for a later roll when this one does not use it."""
+    head: g.RollHead = _value(phrase.head)
+    read = g.Tail()
+    for tail in phrase.tails:
+        read = read.then(_value(tail))
+    count, also = head.count, read.also
     if read.twice:
         count = Amount(count.constant * 2) if count.fixed else count
-        also = [DiceGroup(Amount(group.count.constant * 2), group.die) for group in also]
+        also = tuple(DiceGroup(Amount(group.count.constant * 2), group.die) for group in also)
     if read.for_each is not None:
-        count = Amount.named(amount_name("each " + read.for_each))
+        count = Amount.named(read.for_each)
     if read.plus_each is not None:
-        count = Amount.named(amount_name(read.plus_each), constant=count.constant)
-    if where is not None and count.name == "X":
-        count = Amount.named(amount_name(where), aliases=("X",))
-        where = None
+        count = Amount.named(read.plus_each, constant=count.constant)
+    if where is not None and (named := g.where_x(count, where)) is not None:
+        count, where = named, None
     roll = RollInstruction(
         count=count,
-        die=die,
+        die=head.die,
         ignore_lowest=read.ignore_lowest,
         keep_highest=read.keep_highest,
         modifier=None if read.total else read.modifier,
         choose=read.choose,
         store=read.store,
-        roller=roller,
-        also=tuple(also),
+        roller=head.roller,
+        also=also,
+        reroll_stored=head.reroll_stored,
+        purpose=head.purpose,
         text=original,
     )
     return roll, where
@@ -1362,16 +1004,16 @@ def _named_roll(roll: RollInstruction, name: str) -> RollInstruction:
 
 
 def _named_effect(effect: Effect, name: str) -> Effect:
-    cost = getattr(effect, "cost", None)
+    cost = effect.cost if isinstance(effect, (ResultModifier, RerollPermission, ReflipPermission)) else None
     if not name or (
         "~" not in effect.text
-        and "~" not in getattr(effect, "effect", "")
-        and not (isinstance(cost, Cost) and "~" in cost.text)
+        and "~" not in (effect.effect if isinstance(effect, (Trigger, CoinTrigger)) else "")
+        and not (cost is not None and "~" in cost.text)
     ):
         return effect
     if isinstance(effect, Trigger):
         return replace(effect, text=_named(effect.text, name), effect=_named(effect.effect, name))
-    if isinstance(cost, Cost):
+    if cost is not None:
         return replace(effect, text=_named(effect.text, name), cost=replace(cost, text=_named(cost.text, name)))  # type: ignore[call-arg]
     return replace(effect, text=_named(effect.text, name))
 

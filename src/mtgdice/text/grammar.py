@@ -63,26 +63,66 @@ The language, from its words up (``⟨NAME⟩`` is a production of this module):
     ability   := [ability word —] [cost :] sentence+ (a line of text; quotes are abilities of their own)
                                                                    ABILITY_WORD, COST_SPLIT, COST_HINT
 
+Every production that means something builds a typed value from its parts (``build``): a count is
+an ``Amount``, a die a ``Die``, "who" a ``Scope``, a condition a ``Condition``, each kind of "how"
+its own frozen dataclass, and each sentence production a sentence node (``Replacement``,
+``TriggerNode``, ``Rolls``, ``FlipPhrase``, ...). The compiler folds the sentence nodes into a card
+by their type and reads no words; the English lives here only. Each compiled value's canonical
+wording (``canonical.py``'s round trip) is registered beside the production that reads it
+(:func:`wording`), keyed by the value's type.
+
 A new wording family is a new production here, built from the ones above, and added to
-:data:`SENTENCES` when it is a sentence of its own; the canonical renderer (``canonical.py``) writes
-one wording of each, and the round trip checks that it reads back. Regular expressions appear only
-for single tokens (a number, ``dN``, ``4th``). How to add one: write the production from the
-ones above (``parsing``'s combinators), put it in :data:`SENTENCES` with where it may stand, give
-it an action in ``compiler._ACTIONS``, a canonical wording in ``canonical.py``, and three
-synthetic texts in ``tests/test_grammar_rules.py`` if only one known card uses it; if it reads a
-sentence another production also reads, the precedence test says so, and the pair goes in
+:data:`SENTENCES` when it is a sentence of its own. Regular expressions appear only for single
+tokens (a number, ``dN``, ``4th``). How to add one: write the production from the ones above
+(``parsing``'s combinators) with a ``build`` that returns its node, put it in :data:`SENTENCES`
+with where it may stand, give its node type an action in ``compiler._ACTIONS``, register the
+canonical wording of any new compiled value beside it (:func:`wording`), and add three synthetic
+texts in ``tests/test_grammar_rules.py`` if only one known card uses it; if it reads a sentence
+another production also reads, the precedence test says so, and the pair goes in
 :data:`PRECEDENCE` with its reason.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import dataclass, fields, replace
+from typing import Any, ClassVar, TypeVar
 
-from mtgdice.rules import AnyOf, Condition, Event, FaceIs, InRange, NaturalMax, PlanarFace
-from mtgdice.rules.coins import CoinReads, Flipper, Until
+from mtgdice.rules import PLANAR_DIE as THE_PLANAR_DIE
+from mtgdice.rules import (
+    Amount,
+    AnyOf,
+    Condition,
+    Cost,
+    Decider,
+    DiceGroup,
+    Die,
+    Effect,
+    Event,
+    ExtraDice,
+    Extreme,
+    FaceCountsAs,
+    FaceIs,
+    IgnoreMode,
+    InRange,
+    NaturalMax,
+    Outcome,
+    PairEachCoin,
+    PairEachDie,
+    Passive,
+    PlanarFace,
+    Reads,
+    ReflipPermission,
+    RerollPermission,
+    ResultModifier,
+    Roller,
+    Scope,
+    Trigger,
+)
+from mtgdice.rules.coins import CoinReads, FlipOutcome, Flipper, Until
+from mtgdice.rules.effects.coin import CoinTrigger
 from mtgdice.rules.errors import CardTextError
+from mtgdice.text.amounts import amount_name
 from mtgdice.text.parsing import (
     CHUNK,
     END,
@@ -124,6 +164,241 @@ def number(digits: str) -> int:
     if len(digits) > MAX_DIGITS:
         raise CardTextError(f"number: {digits[:12]}... has more than {MAX_DIGITS} digits")
     return int(digits)
+
+
+def count(words: str) -> Amount:
+    """How many dice or coins a count names: "a" is 1, digits their number, "x" the variable X.
+
+    >>> count("a").constant, count("3").constant, count("x").name, count("that many").name
+    (1, 3, 'X', 'that many')
+    """
+    if words in ("a", "an"):
+        return Amount(1)
+    if words.isdigit():
+        return Amount(number(words))
+    if words == "x":
+        return Amount.named(VARIABLE)
+    return Amount.named(words)
+
+
+VARIABLE = "X"
+"""The variable a count may name, which a "where X is ..." clause defines."""
+
+
+def where_x(amount: Amount, where: str) -> Amount | None:
+    """The amount a "where X is <words>" clause gives a count of X; ``None`` for another count."""
+    return Amount.named(amount_name(where), aliases=(VARIABLE,)) if amount.name == VARIABLE else None
+
+
+def die(words: str) -> Die:
+    """The die a phrase names; :class:`CardTextError` when it names no size or an impossible one.
+
+    >>> die("a d20").sides, die("the planar die").planar
+    (20, True)
+    """
+    words = words.strip()
+    if "planar" in words.split():
+        return THE_PLANAR_DIE
+    digits = die_sides(words)
+    if digits is None:
+        raise CardTextError(f"die: {words!r} names no number of sides")
+    sides = number(digits)
+    if sides < 1:
+        raise CardTextError(f"die: a die with {sides} sides cannot be rolled")
+    return Die(sides)
+
+
+def sides_filter(words: str | None) -> int | None:
+    """The die size a phrase names ("one or more d20s": 20), or ``None`` for any die."""
+    digits = die_sides(words) if words else None
+    return number(digits) if digits is not None else None
+
+
+def scope(who: str | None) -> Scope:
+    """Whose rolls an effect sees, from its "who" words: its controller's, an opponent's, the player
+    it targets, or any player's."""
+    if who == "target player":
+        return Scope.TARGET
+    if who == "you":
+        return Scope.YOU
+    if who in ("an opponent", "each opponent", "another player", "your opponents"):
+        return Scope.OPPONENT
+    return Scope.ANY
+
+
+def in_command_zone(layout: str, type_line: str) -> bool:
+    """A plane or phenomenon (CR 901): its abilities function in the command zone."""
+    return layout == "planar" or "plane" in type_line.lower().split()
+
+
+_READS_WORDS = (
+    ("difference", Reads.DIFFERENCE),
+    ("total", Reads.TOTAL),
+    ("other result", Reads.OTHER),
+    ("first result", Reads.EACH),
+    ("each result", Reads.EACH),
+)
+
+
+def reads_of(text: str) -> Reads:
+    """Which number of a roll words that use it read: its total, the difference, each result, ...
+
+    >>> reads_of("gain life equal to the total"), reads_of("draw that many cards")
+    (<Reads.TOTAL: 'total'>, <Reads.RESULT: 'result'>)
+    """
+    for word, reads in _READS_WORDS:
+        if word in text:
+            return reads
+    return Reads.RESULT
+
+
+@dataclass(frozen=True, slots=True)
+class Recognition:
+    """An ability about dice that ``resolve`` recognises without applying (a ``Passive`` effect):
+    what it is, why it is not applied, and its details."""
+
+    what: str
+    note: str
+    details: tuple[tuple[str, Any], ...] = ()
+    no_roll: bool = False
+    """The ability means its card rolls no dice (the card's notes say so)."""
+
+    @property
+    def passive_note(self) -> str:
+        return f"{self.note}; recognised, not applied by resolve"
+
+    @property
+    def card_note(self) -> str:
+        return f"no roll: {self.note}"
+
+
+def not_read(words: str) -> str:
+    """Why part of a sentence is unsupported: words about dice that no production read."""
+    return f"not read: {words}"
+
+
+def ambiguous(sentence: str, productions: list[str]) -> str:
+    """An ``unsupported`` entry for a sentence two productions read with no declared winner."""
+    return f"{sentence} (ambiguous: read as {' and as '.join(productions)})"
+
+
+def too_long(length: int, limit: int) -> str:
+    """Why a text is refused before it is read (bounded time and memory)."""
+    return f"text: {length} characters is more than the {limit} a card can have"
+
+
+def table_without_roll(rows: list[Any]) -> str:
+    """An ``unsupported`` entry for table rows under an ability that rolls nothing."""
+    return "results table without a roll: " + " / ".join(f"{row.label} | {row.text}" for row in rows)
+
+
+# -- canonical wordings ---------------------------------------------------------------------------
+# What a production reads, written back in one fixed Oracle-style wording (``canonical.py``'s round
+# trip): each wording is registered beside the production that reads it, keyed by the type of the
+# compiled value it writes (a condition, an effect).
+
+_Write = TypeVar("_Write", bound=Callable[[Any], str])
+_WORDINGS: dict[Any, Callable[[Any], str]] = {}
+
+
+def wording(*kinds: Any) -> Callable[[_Write], _Write]:
+    """Register the canonical wording of values of these types, or of a roll's outcomes that read
+    these numbers (a ``Reads``), beside the production that reads them."""
+
+    def register(write: _Write) -> _Write:
+        for kind in kinds:
+            _WORDINGS[kind] = write
+        return write
+
+    return register
+
+
+def canonical(value: Any) -> str:
+    """A compiled condition or effect in the one wording its production reads back.
+
+    >>> canonical(InRange(4, None)), canonical(AnyOf((InRange(1, 1), InRange(2, 2))))
+    ('a 4 or higher', 'a 1 or 2')
+    """
+    write = _WORDINGS.get(type(value))
+    if write is None:
+        raise ValueError(f"{type(value).__name__}: {value!r} has no wording in the dice language")
+    return write(value)
+
+
+NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+NEUTRAL_EFFECT = "apply it"
+"""The effect a canonical outcome is written with (an outcome's own effect is the card's words)."""
+
+
+def outcome_words(outcome: Outcome) -> str:
+    """An outcome of a roll in the one wording its production reads back, with the neutral effect.
+
+    >>> outcome_words(Outcome("", reads=Reads.OTHERWISE))
+    'Otherwise, apply it.'
+    """
+    return _WORDINGS[Reads.DOUBLES if outcome.doubles else outcome.reads](outcome)
+
+
+_FlipWrite = TypeVar("_FlipWrite", bound=Callable[[Any, Any], str])
+_FLIP_WORDINGS: dict[CoinReads, Callable[[FlipOutcome, Until | None], str]] = {}
+
+
+def flip_wording(*reads: CoinReads) -> Callable[[_FlipWrite], _FlipWrite]:
+    """Register the canonical wording of a flip's outcomes that read these (beside their production)."""
+
+    def register(write: _FlipWrite) -> _FlipWrite:
+        for kind in reads:
+            _FLIP_WORDINGS[kind] = write
+        return write
+
+    return register
+
+
+def flip_outcome_words(outcome: FlipOutcome, until: Until | None) -> str:
+    """An outcome of a flip in the one wording its production reads back (``until``: how the flip repeats)."""
+    return _FLIP_WORDINGS[outcome.reads](outcome, until)
+
+
+def number_words(n: int) -> str:
+    """A count in Oracle style: words up to ten, digits beyond.
+
+    >>> number_words(2), number_words(12)
+    ('two', '12')
+    """
+    return NUMBER_WORDS[n] if 0 <= n < len(NUMBER_WORDS) else str(n)
+
+
+FACE_WORDS = {PlanarFace.BLANK: "blank", PlanarFace.CHAOS: "{CHAOS}", PlanarFace.PLANESWALK: "{PLANESWALKER}"}
+"""How a canonical text writes a face of the planar die."""
+_WHOSE = {
+    Scope.YOU: ("you", "roll"),
+    Scope.OPPONENT: ("an opponent", "rolls"),
+    Scope.ANY: ("a player", "rolls"),
+    Scope.TARGET: ("target player", "rolls"),
+}
+
+
+def whose(scope: Scope) -> tuple[str, str]:
+    """Who rolls, for a canonical sentence, and the verb's form after it."""
+    return _WHOSE[scope]
+
+
+def _they(scope: Scope) -> str:
+    return "you" if scope is Scope.YOU else "they"
+
+
+def sized(sides: int | None, one: bool) -> str:
+    """ "a d20", "one or more d20s", "a die", "one or more dice"."""
+    if sides is None:
+        return "a die" if one else "one or more dice"
+    return f"a d{sides}" if one else f"one or more d{sides}s"
+
+
+def used_once(effect: Effect) -> str:
+    """The sentence after an effect limited to once each turn."""
+    return " Use this ability only once each turn." if effect.once_each_turn else ""
 
 
 # -- tokens -------------------------------------------------------------------------------------
@@ -172,7 +447,7 @@ WHO = Rule(
         "target opponent",
         "your opponents",
     ),
-    doc='Whose roll: "you", "a player", "any player", "an opponent", ... (``compiler._scope`` reads it).',
+    doc='Whose roll: "you", "a player", "any player", "an opponent", ... (:func:`scope` reads it).',
 )
 
 FACE = Rule(
@@ -372,6 +647,45 @@ SYMBOLIC_CONDITION = Rule(
     doc="A result compared with something the text names, not a number: kept as an outcome's words.",
 )
 
+
+@wording(NaturalMax)
+def _natural_max_words(condition: NaturalMax) -> str:
+    return "a die's highest natural result"
+
+
+@wording(FaceIs)
+def _face_words(condition: FaceIs) -> str:
+    return "a blank" if condition.face is PlanarFace.BLANK else FACE_WORDS[condition.face]
+
+
+def one_value(condition: Condition) -> str:
+    """The one value a condition is met by ("6"); ``ValueError`` for another condition."""
+    if isinstance(condition, InRange) and condition.low is not None and condition.low == condition.high:
+        return str(condition.low)
+    raise ValueError(f"condition: {condition!r} is not one value")
+
+
+@wording(AnyOf)
+def _any_of_words(condition: AnyOf) -> str:
+    values = [one_value(part) for part in condition.conditions]
+    natural = "natural " if any(getattr(part, "natural", False) for part in condition.conditions) else ""
+    if len(values) == 2:
+        return f"a {natural}{values[0]} or {values[1]}"
+    return f"a {natural}" + ", ".join(values[:-1]) + f", or {values[-1]}"
+
+
+@wording(InRange)
+def _in_range_words(condition: InRange) -> str:
+    natural = "natural " if condition.natural else ""
+    if condition.high is None and condition.low is not None:
+        return f"a {natural}{condition.low} or higher"
+    if condition.low is None and condition.high is not None:
+        return f"a {natural}{condition.high} or lower"
+    if condition.low == condition.high and condition.low is not None:
+        return f"a {natural}{condition.low}"
+    raise ValueError(f"condition: {condition!r} has no wording in the dice language")
+
+
 # -- results tables (CR 706.3a) ---------------------------------------------------------------
 
 
@@ -460,6 +774,15 @@ ROW_START = Rule(
     doc='Where a chart row starts after an earlier one on the same line (a sentence end, then "N—M |").',
 )
 
+
+@dataclass(frozen=True, slots=True)
+class RowAgain:
+    """A row that rolls again: how many more times, and whether by choice."""
+
+    times: int
+    optional: bool
+
+
 ROW_AGAIN = Rule(
     "ROW_AGAIN",
     seq(
@@ -467,12 +790,20 @@ ROW_AGAIN = Rule(
         words("roll again", "repeat this process"),
         opt(cap("times", NUMBER), opt("more"), "times"),
     ),
+    build=lambda f: RowAgain(number(f["times"]) if "times" in f else 1, "may" in f),
     doc='A row that rolls again (CR 706.3c): "roll again", "you may repeat this process", "... 2 more times".',
 )
+
+
+def may_be_level_or_row(line: str) -> bool:
+    """A quick test on a line's matching form that never says no to a level line or a table row."""
+    return "level" in line or line.lstrip("\u2022 \t")[:1].isdecimal()
+
 
 LEVEL_LINE = Rule(
     "LEVEL_LINE",
     seq(many(token("{cost}", r"\{[^}]*\}"), least=1), ":", "level", cap("level", NUMBER), END),
+    build=lambda f: number(f["level"]),
     doc='A Class card\'s level-up line: "{1}{R}: Level 2".',
 )
 
@@ -513,7 +844,7 @@ _LONGEST_COST = 160
 
 
 def _cost_split(f: Fields) -> Any:
-    return f if len(f["cost"]) <= _LONGEST_COST else REJECT
+    return (f["cost"], f["body"]) if len(f["cost"]) <= _LONGEST_COST else REJECT
 
 
 COST_SPLIT = Rule(
@@ -562,6 +893,32 @@ def _amount_words(until: Parser = _TAIL_END) -> Parser:
     return cap("what", span(stop=", .", until=until))
 
 
+@dataclass(frozen=True, slots=True)
+class RollHead:
+    """How a roll phrase starts (``HEADS``): how many dice, which die, who rolls, and what for."""
+
+    count: Amount
+    die: Die
+    roller: Roller = Roller.YOU
+    purpose: str = ""
+    reroll_stored: bool = False
+
+
+_SUBJECTS = {
+    "they": Roller.THAT_PLAYER,
+    "each player": Roller.EACH_PLAYER,
+    "each opponent": Roller.EACH_OPPONENT,
+    "that player": Roller.THAT_PLAYER,
+    "target player": Roller.TARGET_PLAYER,
+    "target opponent": Roller.TARGET_OPPONENT,
+}
+
+
+def _roll_head(f: Fields) -> RollHead:
+    rolled = die(f["die"])
+    return RollHead(count(f["count"]), rolled, _SUBJECTS.get(f.get("subject") or "", Roller.YOU))
+
+
 ROLL = Rule(
     "ROLL",
     seq(
@@ -575,11 +932,13 @@ ROLL = Rule(
         cap("count", COUNT),
         cap("die", _NOT_PLANAR_DIE),
     ),
+    build=_roll_head,
     doc='"Roll two d20", "each opponent rolls an eight-sided die", "roll X dice" (no size: refused).',
 )
 NUMBER_OF_DICE = Rule(
     "NUMBER_OF_DICE",
     seq(_ROLL_VERB, "a number of", cap("die", _NOT_PLANAR_DIE), "equal to", _amount_words(), _TAIL_END),
+    build=lambda f: RollHead(Amount.named(amount_name(f["what"])), die(f["die"])),
     doc='"Roll a number of d6 equal to the number of creatures you control".',
 )
 IMPLICIT_ROLL = Rule(
@@ -590,11 +949,25 @@ IMPLICIT_ROLL = Rule(
         cap("die", _NOT_PLANAR_DIE),
         words("roll", "rolls"),
     ),
+    build=_roll_head,
     doc='"... equal to the result of a d12 roll".',
 )
-PLANAR_ROLL = Rule("PLANAR_ROLL", seq(_ROLL_VERB, words("the", "a"), "planar die"), doc="Rolling the planar die.")
-VISIT_ROLL = Rule("VISIT_ROLL", seq("roll to visit", words("your", "their"), "attractions"))
+PLANAR_ROLL = Rule(
+    "PLANAR_ROLL",
+    seq(_ROLL_VERB, words("the", "a"), "planar die"),
+    build=lambda f: RollHead(Amount(1), THE_PLANAR_DIE),
+    doc="Rolling the planar die.",
+)
+VISIT_ATTRACTIONS = "visit attractions"
+"""The purpose of a roll to visit Attractions (Unfinity)."""
+VISIT_ROLL = Rule(
+    "VISIT_ROLL",
+    seq("roll to visit", words("your", "their"), "attractions"),
+    build=lambda f: RollHead(Amount(1), Die(6), purpose=VISIT_ATTRACTIONS),
+)
 """Unfinity: rolling to visit your Attractions is rolling a d6."""
+_STORED = RollHead(Amount.named("chosen stored results"), Die(6), reroll_stored=True)
+"""Stored results rolled again: of the die the card stores (the compiler links it, CR 706.8b)."""
 REROLL_STORED = Rule(
     "REROLL_STORED",
     seq(
@@ -604,6 +977,7 @@ REROLL_STORED = Rule(
         words("stored", "installed"),
         "results",
     ),
+    build=lambda f: _STORED,
     doc='Rerolling results stored on the permanent (CR 706.8b): "reroll any number of its stored results".',
 )
 
@@ -619,20 +993,71 @@ CHOOSE_STORED = Rule(
         "and reroll",
         words("it", "them", "those results", "that result"),
     ),
+    build=lambda f: _STORED,
     doc='Choosing stored results to roll again (CR 706.8b): "choose one of ~\'s stored results and reroll it".',
 )
+
+
+@dataclass(frozen=True, slots=True)
+class Tail:
+    """What a roll's tail says (``TAILS``); a roll's tails read in order fold into one (:meth:`then`)."""
+
+    also: tuple[DiceGroup, ...] = ()
+    twice: bool = False
+    for_each: str | None = None
+    """The amount's name: one die for each."""
+    plus_each: str | None = None
+    ignore_lowest: int = 0
+    keep_highest: int | None = None
+    choose: bool = False
+    total: bool = False
+    modifier: Amount | None = None
+    store: bool = False
+
+    def then(self, later: Tail) -> Tail:
+        """This tail and a later one: more dice add up, anything else the later one says wins."""
+        changes: dict[str, Any] = {}
+        for part in fields(later):
+            value = getattr(later, part.name)
+            if value != part.default:
+                changes[part.name] = self.also + value if part.name == "also" else value
+        return replace(self, **changes) if changes else self
+
+
+def _ignore(f: Fields) -> Tail:
+    if "all_but" in f:  # "ignore all but the highest N": keep N
+        return _keep(f)
+    return Tail(ignore_lowest=number(f.get("n") or "1"))
+
+
+def _keep(f: Fields) -> Tail:
+    return Tail(keep_highest=number(f.get("keep") or "1"))
+
+
+def _add(f: Fields) -> Tail:
+    sign = 1 if f["verb"] == "add" else -1
+    what = f["what"].strip()
+    return Tail(modifier=Amount(sign * number(what)) if what.isdigit() else Amount.named(amount_name(what), sign=sign))
+
 
 # A roll's tails, read one after another from where the dice end; what no tail reads is the rest of
 # the sentence. The tails are disjoint: at a place at most one of them reads (a test checks it).
 TAIL_ALSO = Rule(
     "TAIL_ALSO",
     seq(words(", and", ",", "and", "plus"), cap("count", alt(words("a", "an"), NUMBER)), cap("die", SIZED_DIE)),
+    build=lambda f: Tail(also=(DiceGroup(count(f["count"]), die(f["die"])),)),
     doc='More dice of another kind in the same roll: " and a d6" after "roll a d20".',
 )
-TAIL_TWICE = Rule("TAIL_TWICE", words("twice"))
-TAIL_FOR_EACH = Rule("TAIL_FOR_EACH", seq("for each", _amount_words(), _TAIL_END))
+TAIL_TWICE = Rule("TAIL_TWICE", words("twice"), build=lambda f: Tail(twice=True))
+TAIL_FOR_EACH = Rule(
+    "TAIL_FOR_EACH",
+    seq("for each", _amount_words(), _TAIL_END),
+    build=lambda f: Tail(for_each=amount_name("each " + f["what"])),
+)
 TAIL_PLUS_EACH = Rule(
-    "TAIL_PLUS_EACH", seq("plus an additional", cap("die", DIE), "for each", _amount_words(), _TAIL_END)
+    "TAIL_PLUS_EACH",
+    seq("plus an additional", cap("die", DIE), "for each", _amount_words(), _TAIL_END),
+    build=lambda f: Tail(plus_each=amount_name(f["what"])),
 )
 _ROLLS_NOUN = words("roll", "rolls", "result", "results", "dice", "die")
 TAIL_IGNORE = Rule(
@@ -650,18 +1075,26 @@ TAIL_IGNORE = Rule(
             ),
         ),
     ),
+    build=_ignore,
 )
 TAIL_KEEP = Rule(
     "TAIL_KEEP",
     seq("and keep the", opt(cap("keep", NUMBER)), "highest", opt(cap("keep", NUMBER)), _ROLLS_NOUN),
+    build=_keep,
     doc="Keep the highest N (the same as ignoring all but the highest N).",
 )
 TAIL_CHOOSE = Rule(
-    "TAIL_CHOOSE", seq("and choose", words("1", "one"), alt("result", seq("of", words("those", "the"), "results")))
+    "TAIL_CHOOSE",
+    seq("and choose", words("1", "one"), alt("result", seq("of", words("those", "the"), "results"))),
+    build=lambda f: Tail(choose=True),
 )
 _TO_THE_RESULT = seq(words("to", "from"), words("the", "that", "its"), words("result", "roll", "total"))
 _TOTAL = seq("the total", opt("of", words("those", "the", "their"), words("results", "rolls", "dice")))
-TAIL_TOTAL = Rule("TAIL_TOTAL", seq("and", words("use", "add"), _TOTAL, ahead(alt(END, ",", ".", "and"))))
+TAIL_TOTAL = Rule(
+    "TAIL_TOTAL",
+    seq("and", words("use", "add"), _TOTAL, ahead(alt(END, ",", ".", "and"))),
+    build=lambda f: Tail(total=True),
+)
 TAIL_ADD = Rule(
     "TAIL_ADD",
     seq(
@@ -672,6 +1105,7 @@ TAIL_ADD = Rule(
         opt(_TO_THE_RESULT),
         ahead(alt(",", END, "and")),
     ),
+    build=_add,
 )
 TAIL_STORE = Rule(
     "TAIL_STORE",
@@ -683,6 +1117,7 @@ TAIL_STORE = Rule(
         "on",
         words("~", "it", "them"),
     ),
+    build=lambda f: Tail(store=True),
 )
 TAILS = (
     TAIL_ALSO,
@@ -720,12 +1155,13 @@ _CONDITION_OPENERS = frozenset({"whenever", "when", "after", "if"})
 
 @dataclass(frozen=True, slots=True)
 class RollPhrase:
-    """One roll in a sentence: its head (which production, its fields), its tails, and the tokens
-    after them up to the next roll (or the end of the sentence)."""
+    """One roll in a sentence: its head (which production, and its value), its tails' values, and
+    the tokens after them up to the next roll (or the end of the sentence). A head or tail whose
+    numbers the rules refuse is a :class:`Refused`."""
 
-    head: str
-    fields: Fields
-    tails: tuple[tuple[str, Fields], ...]
+    production: str
+    head: RollHead | Refused
+    tails: tuple[Tail | Refused, ...]
     after: tuple[int, int]
 
 
@@ -753,7 +1189,7 @@ class _Rolls(Parser):
 
     __slots__ = ()
 
-    def _head(self, s: Sentence, j: int, start: int, first: bool, used: list[str]) -> tuple[str, int, Fields] | None:
+    def _head(self, s: Sentence, j: int, start: int, first: bool, used: list[str]) -> tuple[str, int, Any] | None:
         heads = _HEADS_BY_WORD.get(s.words[j])
         if heads is None:
             return None
@@ -767,12 +1203,12 @@ class _Rolls(Parser):
                 return head.name, reading[0], reading[1]
         return None
 
-    def _tails(self, s: Sentence, j: int, used: list[str]) -> tuple[tuple[tuple[str, Fields], ...], int]:
-        found: list[tuple[str, Fields]] = []
+    def _tails(self, s: Sentence, j: int, used: list[str]) -> tuple[tuple[Tail | Refused, ...], int]:
+        found: list[Tail | Refused] = []
         while j < len(s.words) and s.words[j] in _TAIL_WORDS:
             for tail in TAILS:
                 if tail.may_read(s, j) and (reading := tail.attempt(s, j)) is not None:
-                    found.append((tail.name, reading[1]))
+                    found.append(reading[1])
                     used += reading[2]
                     j = reading[0]
                     break
@@ -792,7 +1228,7 @@ class _Rolls(Parser):
     def scan(self, s: Sentence, i: int, used: list[str]) -> Rolls | None:
         """The rolls from token ``i``; ``used`` gathers the productions read (while tracing)."""
         n = len(s.words)
-        found: list[tuple[str, Fields, tuple[tuple[str, Fields], ...], int]] = []  # head, fields, tails, end
+        found: list[tuple[str, Any, tuple[Tail | Refused, ...], int]] = []  # production, head, tails, end
         starts: list[int] = []
         j = i
         while j < n:
@@ -800,12 +1236,12 @@ class _Rolls(Parser):
             if head is None:
                 j += 1
                 continue
-            name, end, fields = head
-            tails: tuple[tuple[str, Fields], ...] = ()
+            name, end, value = head
+            tails: tuple[Tail | Refused, ...] = ()
             if name in _TAILED:
                 tails, end = self._tails(s, end, used)
             starts.append(j)
-            found.append((name, fields, tails, end))
+            found.append((name, value, tails, end))
             j = end
         if not found:
             return None
@@ -816,8 +1252,8 @@ class _Rolls(Parser):
             used += where_x[2]
         last = where[0] if where is not None else n
         phrases = tuple(
-            RollPhrase(name, fields, tails, (end, starts[k + 1] if k + 1 < len(found) else last))
-            for k, (name, fields, tails, end) in enumerate(found)
+            RollPhrase(name, value, tails, (end, starts[k + 1] if k + 1 < len(found) else last))
+            for k, (name, value, tails, end) in enumerate(found)
         )
         return Rolls(s, (i, starts[0]), phrases, where)
 
@@ -848,8 +1284,162 @@ ROLLS_IN_EFFECT = Rule("ROLLS_IN_EFFECT", _Rolls(), build=lambda f: f["rolls"])
 """The rolls inside a triggered ability's effect or a recognised ability's sentence."""
 
 # -- sentences that follow a roll (CR 706.3b, 706.4) -------------------------------------------
+# Each sentence production builds a node: a frozen value that says what the sentence means, which
+# the compiler folds into the card (``compiler._ACTIONS``, keyed by the node's type).
 
 _EFFECT = cap("text", rest())
+
+
+def _known(value: Any) -> Any:
+    """A part's value, or the refusal its numbers met raised again (the sentence is refused with it)."""
+    if isinstance(value, Refused):
+        raise CardTextError(value.reason)
+    return value
+
+
+@wording(Reads.RESULT, Reads.CHOSEN)
+def _on_result_words(outcome: Outcome) -> str:
+    if outcome.condition is not None:
+        return f"If the result is {canonical(outcome.condition)[2:]}, {NEUTRAL_EFFECT}."
+    return "Apply the result."
+
+
+@wording(Reads.DOUBLES)
+def _doubles_words(outcome: Outcome) -> str:
+    return f"If you rolled doubles, {NEUTRAL_EFFECT}."
+
+
+@wording(Reads.OTHERWISE)
+def _otherwise_words(outcome: Outcome) -> str:
+    return f"Otherwise, {NEUTRAL_EFFECT}."
+
+
+@flip_wording(CoinReads.OTHERWISE)
+def _coin_otherwise_words(outcome: FlipOutcome, until: Until | None) -> str:
+    return f"Otherwise, {NEUTRAL_EFFECT}."
+
+
+@wording(Reads.TIES)
+def _ties_words(outcome: Outcome) -> str:
+    return "Reroll to break ties."
+
+
+@wording(Reads.STANDING)
+def _standing_words(outcome: Outcome) -> str:
+    assert outcome.extreme is not None
+    if outcome.who is None:
+        return f"The player with the {outcome.extreme.value} result applies it."
+    who = "you" if outcome.who is Scope.YOU else "an opponent"
+    return f"If {who} had the {outcome.extreme.value} result, {NEUTRAL_EFFECT}."
+
+
+@wording(Reads.COUNT)
+def _exactly_words(outcome: Outcome) -> str:
+    assert outcome.condition is not None and outcome.times is not None
+    value, times = one_value(outcome.condition), number_words(outcome.times)
+    return f"If you rolled {value} exactly {times} times, {NEUTRAL_EFFECT}."
+
+
+@wording(Reads.EACH)
+def _for_each_words(outcome: Outcome) -> str:
+    if outcome.condition is not None:
+        return f"For each result of {one_value(outcome.condition)}, {NEUTRAL_EFFECT}."
+    return f"For each die, {NEUTRAL_EFFECT}."
+
+
+_NUMBER_USED = {Reads.TOTAL: "the total", Reads.DIFFERENCE: "the difference", Reads.OTHER: "the other result"}
+
+
+@wording(*_NUMBER_USED)
+def _number_used_words(outcome: Outcome) -> str:
+    """A sentence after a roll that uses one of its numbers (``FOLLOW_UP``)."""
+    return f"Apply {_NUMBER_USED[outcome.reads]}."
+
+
+@dataclass(frozen=True, slots=True)
+class Repeat:
+    """ "If you roll <condition>, [you may] repeat this process" (CR 706.3c)."""
+
+    condition: Condition
+    optional: bool
+
+
+@dataclass(frozen=True, slots=True)
+class OnResult:
+    """An outcome on the result: "if the result is <condition>, ..." (``None``: compared with
+    something the text names)."""
+
+    condition: Condition | None
+
+
+@dataclass(frozen=True, slots=True)
+class EffectIf:
+    """A later conditional sentence of a triggered ability: part of its effect."""
+
+
+@dataclass(frozen=True, slots=True)
+class Doubles:
+    """ "If you rolled doubles, ..."."""
+
+
+@dataclass(frozen=True, slots=True)
+class Exactly:
+    """ "If you rolled <value> exactly <times> times, ..."."""
+
+    value: int
+    times: int
+
+
+@dataclass(frozen=True, slots=True)
+class ForEachResult:
+    """An outcome for each result (of one value, when ``condition`` says it)."""
+
+    condition: Condition | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Otherwise:
+    """ "Otherwise, ...": the outcome when none other applied."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ties:
+    """Ties between players' results are rolled again."""
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """An outcome on who had the lowest or highest result (``who``: only when the text names one)."""
+
+    extreme: Extreme
+    who: Scope | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Store:
+    """The results of the roll before are stored on the permanent (CR 706.8)."""
+
+
+@dataclass(frozen=True, slots=True)
+class FollowUp:
+    """A sentence after a roll that uses its dice without rolling: whether it uses the result,
+    whether it names dice, and which number of the roll it reads (each found when asked: this
+    production reads every sentence after a roll, and most readings lose to another)."""
+
+    sentence: Sentence
+
+    @property
+    def uses_result(self) -> bool:
+        return uses_result(self.sentence)
+
+    @property
+    def names_dice(self) -> bool:
+        return mentions_dice(self.sentence)
+
+    @property
+    def reads(self) -> Reads:
+        return reads_of(self.sentence.text)
+
 
 REPEAT = Rule(
     "REPEAT",
@@ -862,6 +1452,7 @@ REPEAT = Rule(
         "repeat this process",
         END,
     ),
+    build=lambda f: Repeat(_known(f["cond"]), "may" in f),
 )
 _CONDITIONAL_HEAD = alt(
     seq(
@@ -880,11 +1471,13 @@ _CONDITIONAL_HEAD = alt(
 CONDITIONAL = Rule(
     "CONDITIONAL",
     seq(_CONDITIONAL_HEAD, either("cond", CONDITION, SYMBOLIC_CONDITION), ",", _EFFECT, END),
+    build=lambda f: OnResult(_known(f["cond"])),
     doc='An outcome on the result: "if the result is 5 or more, ...", "if you rolled a 1, 2, or 3, ...".',
 )
 EFFECT_IF = Rule(
     "EFFECT_IF",
     seq(_CONDITIONAL_HEAD, span(stop=","), ",", _EFFECT, END),
+    build=lambda f: EffectIf(),
     doc="A later sentence of a triggered ability that is conditional on something (part of its effect).",
 )
 DOUBLES = Rule(
@@ -897,11 +1490,22 @@ DOUBLES = Rule(
         opt(","),
         _EFFECT,
     ),
+    build=lambda f: Doubles(),
 )
 EXACTLY = Rule(
     "EXACTLY",
     seq("if you rolled", cap("value", NUMBER), "exactly", cap("times", NUMBER), words("times", "time"), ",", _EFFECT),
+    build=lambda f: Exactly(number(f["value"]), number(f["times"])),
 )
+
+
+def _for_each(f: Fields) -> ForEachResult:
+    if "value" in f:
+        value = number(f["value"])
+        return ForEachResult(InRange(value, value))
+    return ForEachResult()
+
+
 FOR_EACH = Rule(
     "FOR_EACH",
     seq(
@@ -919,15 +1523,9 @@ FOR_EACH = Rule(
         ",",
         _EFFECT,
     ),
+    build=_for_each,
 )
-OTHERWISE = Rule("OTHERWISE", seq("otherwise ,", _EFFECT))
-
-
-def _each_who_rolled(f: Fields) -> Condition:
-    condition = f["cond"]
-    if isinstance(condition, Refused):
-        raise CardTextError(condition.reason)
-    return condition  # type: ignore[no-any-return]
+OTHERWISE = Rule("OTHERWISE", seq("otherwise ,", _EFFECT), build=lambda f: Otherwise())
 
 
 EACH_WHO_ROLLED = Rule(
@@ -940,7 +1538,7 @@ EACH_WHO_ROLLED = Rule(
         opt(","),
         rest(),
     ),
-    build=_each_who_rolled,
+    build=lambda f: ForEachResult(_known(f["cond"])),
     doc='An outcome for each player whose result meets a condition: "each opponent who rolled a 1 loses 2 life".',
 )
 REROLL_TIES = Rule(
@@ -961,6 +1559,7 @@ REROLL_TIES = Rule(
         opt(", if necessary"),
         END,
     ),
+    build=lambda f: Ties(),
     doc='Ties between players\' results are rerolled: "roll again to break ties", "reroll any ties".',
 )
 _STANDING_PHRASE = seq(
@@ -973,6 +1572,7 @@ _STANDING_PHRASE = seq(
 STANDING = Rule(
     "STANDING",
     somewhere(_STANDING_PHRASE),
+    build=lambda f: Standing(Extreme(f["extreme"])),
     doc="Players' results compared: the player or opponent with the lowest or highest (when each player rolls).",
 )
 WHO_HAD = Rule(
@@ -988,6 +1588,7 @@ WHO_HAD = Rule(
         ",",
         _EFFECT,
     ),
+    build=lambda f: Standing(Extreme(f["extreme"]), Scope.YOU if f["who"] == "you" else Scope.OPPONENT),
     doc='An outcome on who had the lowest or highest result: "if one or more opponents had the highest result, ...".',
 )
 STORE_SENTENCE = Rule(
@@ -1000,12 +1601,13 @@ STORE_SENTENCE = Rule(
         words("~", "it", "them"),
         END,
     ),
+    build=lambda f: Store(),
     doc='The results of the roll before are stored on the permanent (CR 706.8): "install the result on ~".',
 )
 FOLLOW_UP = Rule(
     "FOLLOW_UP",
     rest(),
-    build=lambda f: REJECT if mentions_rolling(f.sentence) else f,
+    build=lambda f: REJECT if mentions_rolling(f.sentence) else FollowUp(f.sentence),
     doc='A sentence after a roll that uses its dice without rolling ("it becomes a Die token").',
 )
 
@@ -1013,15 +1615,60 @@ FOLLOW_UP = Rule(
 
 
 @dataclass(frozen=True, slots=True)
-class How:
-    """How a replacement rolls instead (``HOW_*``): the production, and its numbers as written."""
+class ExtraDiceHow:
+    """ "Instead roll that many dice plus N and ignore the lowest" (or N that a player chooses)."""
 
-    kind: str
-    fields: Fields
+    extra: int
+    chosen: bool = False
+    chosen_by: Decider = Decider.ROLLER
+    """Who picks the dice to ignore: the roller, the effect's controller ("you choose"), or another player."""
 
 
-def _how(kind: str) -> Callable[[Fields], How]:
-    return lambda f: How(kind, f)
+@dataclass(frozen=True, slots=True)
+class MoreOfThemHow:
+    """ "Instead roll N of that die and ignore the lower rolls" (one die rolled as N)."""
+
+    n: int
+
+
+@dataclass(frozen=True, slots=True)
+class PairHow:
+    """ "Instead roll two of those dice and ignore one of the results"."""
+
+
+@dataclass(frozen=True, slots=True)
+class TotalHow:
+    """ "Instead roll N dice and use the total": recognised, not applied."""
+
+    n: int
+    recognition: ClassVar[Recognition] = Recognition(
+        "use the total",
+        "a one-time replacement (the next roll this turn): each die becomes several whose total is its result",
+    )
+
+    def details(self, sides: int | None) -> tuple[tuple[str, Any], ...]:
+        return (("dice", self.n), ("sides", sides))
+
+
+@dataclass(frozen=True, slots=True)
+class ThenHow:
+    """ "Roll them and <then>": the dice as they are, then the rest kept as text."""
+
+    then: str
+    recognition: ClassVar[Recognition] = Recognition(
+        "roll, then", "the dice are rolled as they are; what the replacement does after the roll is kept as text"
+    )
+
+    def details(self, sides: int | None) -> tuple[tuple[str, Any], ...]:
+        return (("sides", sides), ("then", self.then))
+
+
+How = ExtraDiceHow | MoreOfThemHow | PairHow | TotalHow | ThenHow
+"""How a replacement rolls instead (``HOW_*``)."""
+
+
+def _extra(f: Fields) -> int:
+    return 1 if f["extra"] in ("a", "an") else number(f["extra"])
 
 
 _INSTEAD_ROLL = seq(opt("instead"), opt("roll"))
@@ -1044,8 +1691,17 @@ HOW_EXTRA_LOWEST = Rule(
         "lowest",
         opt(words("roll", "rolls", "result", "results", "die", "dice")),
     ),
-    build=_how("extra lowest"),
+    build=lambda f: ExtraDiceHow(_extra(f)),
 )
+
+
+def _chooser(who: object) -> Decider:
+    """Who picks an extra die to ignore: "you" (the effect's controller), another player, or the roller."""
+    if who is None:
+        return Decider.ROLLER
+    return Decider.CONTROLLER if str(who).lower() == "you" else Decider.OPPONENT
+
+
 HOW_EXTRA_CHOSEN = Rule(
     "HOW_EXTRA_CHOSEN",
     seq(
@@ -1069,7 +1725,7 @@ HOW_EXTRA_CHOSEN = Rule(
             ),
         ),
     ),
-    build=_how("extra chosen"),
+    build=lambda f: ExtraDiceHow(_extra(f), chosen=True, chosen_by=_chooser(f.get("chooser"))),
 )
 HOW_MORE_OF_THEM = Rule(
     "HOW_MORE_OF_THEM",
@@ -1083,7 +1739,7 @@ HOW_MORE_OF_THEM = Rule(
         opt(cap("k", NUMBER)),
         words("roll", "rolls", "result", "results"),
     ),
-    build=_how("more of them"),
+    build=lambda f: MoreOfThemHow(number(f["n"])),
     doc='Roll one die as several and keep the best: "instead roll two d20s and ignore the lower roll".',
 )
 HOW_PAIR = Rule(
@@ -1101,17 +1757,17 @@ HOW_PAIR = Rule(
         words("those", "the"),
         words("results", "rolls", "dice"),
     ),
-    build=lambda f: How("pair", f) if number(f["n"]) == 2 and number(f["ignore"]) == 1 else REJECT,
+    build=lambda f: PairHow() if number(f["n"]) == 2 and number(f["ignore"]) == 1 else REJECT,
 )
 HOW_TOTAL = Rule(
     "HOW_TOTAL",
     seq(_INSTEAD_ROLL, cap("n", NUMBER), cap("die", DIE), "and use the total"),
-    build=_how("total"),
+    build=lambda f: TotalHow(number(f["n"])),
 )
 HOW_THEN = Rule(
     "HOW_THEN",
     seq(_INSTEAD_ROLL, words("them", "those dice", "that die", "it"), "and", cap("then", rest())),
-    build=_how("then"),
+    build=lambda f: ThenHow(f["then"]),
     doc='A replacement that rolls the dice as they are and then does something more ("... and you may <do>").',
 )
 HOW = Rule(
@@ -1122,13 +1778,23 @@ HOW = Rule(
 )
 
 
+@dataclass(frozen=True, slots=True)
+class Replacement:
+    """ "If <who> would roll <dice>, [they may] instead <how>" (CR 614): whose rolls, of which die,
+    whether by choice, and how they are rolled instead."""
+
+    scope: Scope
+    sides: int | None
+    optional: bool
+    how: How
+
+
 def _replacement(f: Fields) -> Any:
     how = f["how"]
-    if isinstance(how, How) and how.kind == "more of them":
+    if isinstance(how, MoreOfThemHow) and ("one" not in f or how.n < 2):
         # "If you would roll a d20, instead roll two d20s and ignore the lower roll": one die only.
-        if "one" not in f or number(how.fields["n"]) < 2:
-            return REJECT
-    return f
+        return REJECT
+    return Replacement(scope(f["who"]), sides_filter(f["what"]), "may" in f, _known(how))
 
 
 _REPLACEMENT_WHO = words("you", "a player", "an opponent", "each player", "target player")
@@ -1162,7 +1828,74 @@ REPLACEMENT = Rule(
     doc='"If you would roll one or more dice, instead roll that many dice plus one and ignore the lowest roll".',
 )
 
+
+@wording(ExtraDice)
+def _extra_dice_words(effect: ExtraDice) -> str:
+    who, _verb = whose(effect.scope)
+    may = "may " if effect.optional else ""
+    extra = number_words(effect.extra)
+    dice, they = sized(effect.sides, one=False), _they(effect.scope)
+    lead = f"If {who} would roll {dice}, {they} {may}instead roll that many dice plus "
+    if effect.ignore is IgnoreMode.LOWEST:
+        lowest = "the lowest roll" if effect.extra == 1 else f"the {effect.extra} lowest rolls"
+        return lead + f"{extra} and ignore {lowest}." + used_once(effect)
+    if effect.chosen_by is Decider.OPPONENT:
+        return lead + f"{extra} and an opponent chooses {extra} of them to ignore." + used_once(effect)
+    if effect.chosen_by is Decider.CONTROLLER:
+        return lead + f"{extra} and you choose {extra} of them to ignore." + used_once(effect)
+    return lead + f"{extra} and ignore {extra} of them." + used_once(effect)
+
+
+@wording(PairEachDie)
+def _pair_words(effect: PairEachDie) -> str:
+    who, _verb = whose(effect.scope)
+    dice = sized(effect.sides, one=True)
+    they = _they(effect.scope)
+    return f"If {who} would roll {dice}, instead {they} roll two of that die and ignore one of the rolls." + used_once(
+        effect
+    )
+
+
 _VERB = cap("verb", words("increase or decrease", "decrease or increase", "increase", "decrease"))
+
+
+@dataclass(frozen=True, slots=True)
+class Modifier:
+    """A change to a result (CR 706.2): by how much (signed), whether either way, the cost of an
+    optional one, whose rolls and of which die."""
+
+    delta: int
+    either: bool = False
+    cost: Cost | None = None
+    scope: Scope = Scope.ANY
+    sides: int | None = None
+
+
+def _delta(f: Fields) -> int:
+    return number(f["n"]) * (-1 if f["verb"] == "decrease" else 1)
+
+
+@dataclass(frozen=True, slots=True)
+class AfterRoll:
+    """ "After <who> rolls a die, you may <cost>": an optional modifier's first sentence."""
+
+    cost: Cost
+    scope: Scope
+    sides: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class IfYouDo:
+    """ "If you do, increase or decrease the result by N": the optional modifier's change."""
+
+    delta: int
+    either: bool
+
+
+@dataclass(frozen=True, slots=True)
+class OnceEachTurn:
+    """ "Do this only once each turn": the ability before is limited."""
+
 
 STATIC_MODIFIER = Rule(
     "STATIC_MODIFIER",
@@ -1177,6 +1910,7 @@ STATIC_MODIFIER = Rule(
         cap("n", NUMBER),
         END,
     ),
+    build=lambda f: Modifier(_delta(f), scope=scope(f.get("who") or "a player"), sides=sides_filter(f["die"])),
 )
 AFTER_ROLL = Rule(
     "AFTER_ROLL",
@@ -1189,6 +1923,7 @@ AFTER_ROLL = Rule(
         ", you may",
         cap("cost", rest()),
     ),
+    build=lambda f: AfterRoll(cost(f["cost"]), scope(f["who"]), sides_filter(f["die"])),
 )
 COSTED_MODIFIER = Rule(
     "COSTED_MODIFIER",
@@ -1205,12 +1940,67 @@ COSTED_MODIFIER = Rule(
         cap("n", NUMBER),
         END,
     ),
+    build=lambda f: Modifier(_delta(f), " or " in f["verb"], cost(f["cost"]), scope(f["who"]), sides_filter(f["die"])),
     doc='An optional modifier in one sentence: "you may pay {1} to increase the result of a die you rolled by 1".',
 )
-IF_YOU_DO = Rule("IF_YOU_DO", seq("if you do ,", _VERB, words("the", "that"), "result by", cap("n", NUMBER), END))
-ONCE_EACH_TURN = Rule(
-    "ONCE_EACH_TURN", seq(words("do this", "use this ability", "activate"), "only once each turn", END)
+IF_YOU_DO = Rule(
+    "IF_YOU_DO",
+    seq("if you do ,", _VERB, words("the", "that"), "result by", cap("n", NUMBER), END),
+    build=lambda f: IfYouDo(_delta(f), " or " in f["verb"]),
 )
+ONCE_EACH_TURN = Rule(
+    "ONCE_EACH_TURN",
+    seq(words("do this", "use this ability", "activate"), "only once each turn", END),
+    build=lambda f: OnceEachTurn(),
+)
+
+
+@wording(ResultModifier)
+def _modifier_words(effect: ResultModifier) -> str:
+    who, verb = whose(effect.scope)
+    size = f"d{effect.sides}" if effect.sides is not None else "die"
+    amount = abs(effect.delta)
+    direction = "increase or decrease" if effect.either_direction else ("increase" if effect.delta > 0 else "decrease")
+    if not effect.optional:
+        return f"{direction.capitalize()} the result of each {size} {who} {verb} by {amount}." + used_once(effect)
+    assert effect.cost is not None
+    return (
+        f"After {who} {verb} a {size}, you may {effect.cost.text}. If you do, {direction} the result by {amount}."
+        + used_once(effect)
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Reroll:
+    """A permission to reroll (CR 706.6): on a condition or for a cost, how many dice, whose,
+    once each turn; ``activated``: an activated ability's (its cost before the colon)."""
+
+    condition: Condition | None = None
+    sides: int | None = None
+    cost: Cost | None = None
+    many: bool = False
+    once: bool = False
+    scope: Scope = Scope.YOU
+
+
+def _reroll_by_cost(f: Fields) -> Reroll:
+    what: str = f["what"]
+    return Reroll(
+        cost=cost(f["cost"]),
+        many=what.startswith(("1 or more", "any number")),
+        once="once" in f,
+        scope=Scope.ANY if "who" in f or what == "any die" else Scope.YOU,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class ActivatedReroll:
+    """ "<cost>: Reflip any coin [or reroll any die]": which permissions, and whether of many dice."""
+
+    coin: bool
+    die: bool
+    many: bool
+
 
 REROLL_IF = Rule(
     "REROLL_IF",
@@ -1222,6 +2012,7 @@ REROLL_IF = Rule(
         words("that die", "it", "that roll"),
         END,
     ),
+    build=lambda f: Reroll(condition=_known(f["cond"]), sides=sides_filter(f.get("die"))),
 )
 _REROLLER = words("any player", "target player", "that player")
 REROLL_BY_COST = Rule(
@@ -1242,6 +2033,7 @@ REROLL_BY_COST = Rule(
         ),
         END,
     ),
+    build=_reroll_by_cost,
 )
 _REROLL_WHAT = seq("reroll", cap("what", words("any die", "a die", "target die", "any number of dice")))
 REROLL_ACTIVATED = Rule(
@@ -1250,13 +2042,54 @@ REROLL_ACTIVATED = Rule(
         alt(seq(cap("coin", "reflip", words("any", "a", "target"), "coin"), opt("or", _REROLL_WHAT)), _REROLL_WHAT),
         END,
     ),
+    build=lambda f: ActivatedReroll(
+        "coin" in f, bool(f.get("what")), bool(f.get("what")) and f["what"].startswith("any number")
+    ),
     doc='An activated reroll, reflip, or both joined by "or" (two permissions, in text order).',
 )
 
 
+@dataclass(frozen=True, slots=True)
+class CoinReplacement:
+    """ "If <who> would flip a coin, instead flip N coins and ignore N-1" (CR 705, 616)."""
+
+    scope: Scope
+    extra: int
+
+
+_ACTIVATE_ONCE = " Activate only once each turn."
+
+
+@wording(RerollPermission)
+def _reroll_words(effect: RerollPermission) -> str:
+    if effect.activated:
+        assert effect.cost is not None
+        what = "any number of dice" if effect.many else "any die"
+        return f"{effect.cost.text}: Reroll {what}." + (_ACTIVATE_ONCE if effect.once_each_turn else "")
+    if effect.cost is not None:
+        once = "Once each turn, you" if effect.once_each_turn else "You"
+        if effect.many:
+            what = "any number of dice you rolled"
+        elif effect.scope is Scope.ANY:
+            what = "any die"
+        else:
+            what = "a die you rolled"
+        return f"{once} may {effect.cost.text} to reroll {what}."
+    assert effect.condition is not None
+    on = f" on a d{effect.sides}" if effect.sides is not None else ""
+    return f"If you roll {canonical(effect.condition)}{on}, you may reroll that die." + used_once(effect)
+
+
+@wording(ReflipPermission)
+def _reflip_words(effect: ReflipPermission) -> str:
+    assert effect.cost is not None
+    once = (_ACTIVATE_ONCE if effect.activated else used_once(effect)) if effect.once_each_turn else ""
+    return f"{effect.cost.text}: Reflip any coin." + once
+
+
 def _coins(f: Fields) -> Any:
     ignore, n = number(f["ignore"]), number(f["n"])
-    return f if ignore == n - 1 and n >= 2 else REJECT
+    return CoinReplacement(scope(f["who"]), n - 1) if ignore == n - 1 and n >= 2 else REJECT
 
 
 COIN_REPLACEMENT = Rule(
@@ -1280,6 +2113,17 @@ COIN_REPLACEMENT = Rule(
     doc='A partner-coin replacement (CR 705, 616): "if you would flip a coin, instead flip 2 coins and ignore 1".',
 )
 
+
+@wording(PairEachCoin)
+def _coin_pair_words(effect: PairEachCoin) -> str:
+    who, _verb = whose(effect.scope)
+    coins, extra = number_words(effect.extra + 1), number_words(effect.extra)
+    they = _they(effect.scope)
+    return f"If {who} would flip a coin, instead {they} flip {coins} coins and ignore {extra} of them." + used_once(
+        effect
+    )
+
+
 # -- coins (CR 705) -------------------------------------------------------------------------------
 # A flip instruction is read like a roll: its head anywhere in the sentence, then its tails; the
 # outcomes of a flip are sentences of their own after it. Each production builds a typed value.
@@ -1299,10 +2143,10 @@ _COIN_NOUN = words("coin", "coins")
 
 @dataclass(frozen=True, slots=True)
 class FlipHead:
-    """ "<who> flip(s) <count> coin(s)": who flips and how many coins, as written."""
+    """ "<who> flip(s) <count> coin(s)": who flips and how many coins."""
 
     flipper: Flipper
-    count: str
+    count: Amount
 
 
 _FLIPPERS = {
@@ -1326,7 +2170,7 @@ FLIP_HEAD = Rule(
         cap("count", COUNT),
         _COIN_NOUN,
     ),
-    build=lambda f: FlipHead(_FLIPPERS[f.get("flipper") or "you"], f["count"]),
+    build=lambda f: FlipHead(_FLIPPERS[f.get("flipper") or "you"], count(f["count"])),
     doc='"Flip a coin", "flip 3 coins", "each player flips a coin", "you and target opponent each flip a coin".',
 )
 
@@ -1334,12 +2178,12 @@ FLIP_HEAD = Rule(
 @dataclass(frozen=True, slots=True)
 class FlipTail:
     """What follows a flip's coins: "until you lose a flip [or choose to stop flipping]", "N times",
-    "for each <amount>" (as written)."""
+    "for each <amount>" (the count it gives), ", where X is <amount>" (its words)."""
 
     until: Until | None = None
     may_stop: bool = False
-    times: str | None = None
-    for_each: str | None = None
+    times: Amount | None = None
+    for_each: Amount | None = None
     where: str | None = None
 
 
@@ -1375,14 +2219,14 @@ FLIP_TIMES = Rule(
     build=lambda f: FlipTail(
         until=f["until"].until if "until" in f else None,
         may_stop="until" in f and f["until"].may_stop,
-        times=f["times"],
+        times=count(f["times"]),
     ),
     doc='"that many times or until you lose a flip, whichever comes first".',
 )
 FLIP_FOR_EACH = Rule(
     "FLIP_FOR_EACH",
     seq("for each", cap("what", span(stop=", ."))),
-    build=lambda f: FlipTail(for_each=f["what"]),
+    build=lambda f: FlipTail(for_each=Amount.named(amount_name("each " + f["what"]))),
     doc='"flip a coin for each opponent you have": the count is that amount.',
 )
 FLIP_WHERE = Rule(
@@ -1400,8 +2244,8 @@ class FlipPhrase:
 
     sentence: Sentence
     lead: tuple[int, int]
-    head: FlipHead
-    tails: tuple[FlipTail, ...]
+    head: FlipHead | Refused
+    tails: tuple[FlipTail | Refused, ...]
     after: tuple[int, int]
 
 
@@ -1416,21 +2260,17 @@ class _Flips(Parser):
             if s.words[j] not in _FLIP_STARTS or (reading := FLIP_HEAD.attempt(s, j)) is None:
                 continue
             end, head, used = reading
-            tails: list[FlipTail] = []
+            tails: list[FlipTail | Refused] = []
             progressed = True
             while progressed and end < n:
                 progressed = False
                 for tail in FLIP_TAILS:
                     if tail.may_read(s, end) and (found := tail.attempt(s, end)) is not None:
-                        if isinstance(found[1], Refused):
-                            continue
                         tails.append(found[1])
                         used += found[2]
                         end = found[0]
                         progressed = True
                         break
-            if isinstance(head, Refused):
-                return None
             phrase = FlipPhrase(s, (i, j), head, tuple(tails), (end, n))
             return (n, (("flips", phrase), *(("#", name) for name in used)))
         return None
@@ -1464,7 +2304,7 @@ class CoinWhen:
     text: str = ""
     again: bool = False
     """Its effect flips again by choice ("... decides whether to flip again", "... and repeat this process")."""
-    rolls: Any = None
+    rolls: Rolls | None = None
     """The rolls of dice its effect makes (``ROLLS_IN_EFFECT``), if any."""
     single: bool = False
     """It reads "the flip" just made (each execution's own), not "a flip" of all of them."""
@@ -1521,6 +2361,22 @@ COIN_IF = Rule(
     '"if you win all the flips, ...".',
 )
 
+
+@flip_wording(CoinReads.WON, CoinReads.LOST)
+def _won_or_lost_words(outcome: FlipOutcome, until: Until | None) -> str:
+    again = ", and you decide whether to flip again" if until is Until.CHOSEN else ""
+    verb = "win" if outcome.reads is CoinReads.WON else "lose"
+    if outcome.each:
+        return f"For each flip you {verb}, {NEUTRAL_EFFECT}."
+    if outcome.every:
+        return f"If you {verb} all the flips, {NEUTRAL_EFFECT}{again}."
+    if outcome.at_least > 1:
+        return f"If you {verb} {number_words(outcome.at_least)} or more flips, {NEUTRAL_EFFECT}{again}."
+    if outcome.over_all:
+        return f"If you {verb} a flip, {NEUTRAL_EFFECT}{again}."
+    return f"If you {verb} the flip, {NEUTRAL_EFFECT}{again}."
+
+
 _COMES_UP = words("comes up", "came up", "come up", "lands", "land")
 _SIDE = cap("side", words("heads", "tails"))
 
@@ -1549,6 +2405,17 @@ COIN_SIDE_IF = Rule(
     doc='"If the coin comes up heads, ...", "if it comes up tails, ...", "if both coins come up heads, ...".',
 )
 
+
+@flip_wording(CoinReads.HEADS, CoinReads.TAILS)
+def _side_words(outcome: FlipOutcome, until: Until | None) -> str:
+    side = outcome.reads.value
+    if outcome.each:
+        return f"Apply it for each coin that comes up {side}."
+    if outcome.every:
+        return f"If all the coins come up {side}, {NEUTRAL_EFFECT}."
+    return f"If the coin comes up {side}, {NEUTRAL_EFFECT}."
+
+
 _COUNTED_COIN = alt(
     seq(words("flip", "flips"), opt("that"), _COIN_WHO, _WIN_OR_LOSE),
     seq(_COIN_NOUN, opt(words("that", "which")), _COMES_UP, _SIDE),
@@ -1570,6 +2437,14 @@ COIN_EACH = Rule(
     '"each player whose coin comes up tails ...", "X ..., where X is how many coins came up heads" (its words).',
 )
 
+
+@dataclass(frozen=True, slots=True)
+class CoinRepeat:
+    """ "Repeat this process until ...": the flip is made again until then."""
+
+    until: Until
+
+
 COIN_REPEAT = Rule(
     "COIN_REPEAT",
     seq(
@@ -1583,20 +2458,34 @@ COIN_REPEAT = Rule(
         opt("on the same flip"),
         END,
     ),
-    build=lambda f: Until.ALL_HEADS,
+    build=lambda f: CoinRepeat(Until.ALL_HEADS),
     doc='"Repeat this process until both players\' coins come up heads on the same flip."',
 )
 
 
 @dataclass(frozen=True, slots=True)
-class CoinTriggerWords:
-    """A coin trigger's parts: whose flips (as written), won or lost, and its effect."""
+class CoinTriggerNode:
+    """A coin trigger's parts: whose flips, won or lost, and its effect's words."""
 
-    who: str
+    scope: Scope
     won: bool
     effect: str
     batch: bool = False
     """ "one or more coin flips": once for all the flips of one execution."""
+
+
+@dataclass(frozen=True, slots=True)
+class FirstFlip:
+    """ "The first time <who> flips one or more coins each turn, <effect>": recognised, not applied."""
+
+    scope: Scope
+    effect: str
+    recognition: ClassVar[Recognition] = Recognition(
+        "first flip each turn", "an effect on the first flip of a turn; the rest of its effect is kept as text"
+    )
+
+    def details(self) -> tuple[tuple[str, Any], ...]:
+        return (("effect", self.effect),)
 
 
 COIN_TRIGGER = Rule(
@@ -1609,10 +2498,19 @@ COIN_TRIGGER = Rule(
         ",",
         cap("effect", rest()),
     ),
-    build=lambda f: CoinTriggerWords(f["who"], "win" in f, f["effect"], "batch" in f),
+    build=lambda f: CoinTriggerNode(scope(f["who"]), "win" in f, f["effect"], "batch" in f),
     doc='"Whenever you win a coin flip, ...", "whenever a player loses a coin flip, ...", "whenever you win 1 or '
     'more coin flips, ..." (CR 603, 705.1).',
 )
+
+
+@wording(CoinTrigger)
+def _coin_trigger_words(effect: CoinTrigger) -> str:
+    who, verb = whose(effect.scope)
+    win = ("win" if effect.won else "lose") if verb == "roll" else ("wins" if effect.won else "loses")
+    flips = "one or more coin flips" if effect.batch else "a coin flip"
+    return f"Whenever {who} {win} {flips}, {effect.effect}." + used_once(effect)
+
 
 FIRST_FLIP = Rule(
     "FIRST_FLIP",
@@ -1625,14 +2523,26 @@ FIRST_FLIP = Rule(
         ",",
         cap("effect", rest()),
     ),
-    build=lambda f: CoinTriggerWords(f["who"], True, f["effect"]),
+    build=lambda f: FirstFlip(scope(f["who"]), f["effect"]),
     doc='"The first time you flip one or more coins each turn, ..." (an effect on that flip).',
 )
+
+
+@flip_wording(CoinReads.NONE)
+def _coin_follow_up_words(outcome: FlipOutcome, until: Until | None) -> str:
+    """A sentence that speaks of the flips without reading them keeps its own words."""
+    return outcome.text
+
+
+@dataclass(frozen=True, slots=True)
+class CoinFollowUp:
+    """A sentence after a flip that speaks of its flips without flipping: an outcome's words."""
+
 
 COIN_FOLLOW_UP = Rule(
     "COIN_FOLLOW_UP",
     rest(),
-    build=lambda f: f if _names_flips_only(f.sentence) else REJECT,
+    build=lambda f: CoinFollowUp() if _names_flips_only(f.sentence) else REJECT,
     doc='A sentence after a flip that speaks of its flips without flipping ("double the stakes with each flip").',
 )
 
@@ -1651,19 +2561,20 @@ FROM_GRAVEYARD = Rule(
 
 @dataclass(frozen=True, slots=True)
 class What:
-    """What a trigger waits for: its event, a condition on the die, a die size (as written), the
-    planar die, the Nth die of a turn (as written), and its purpose ("doubles", "visit attractions")."""
+    """What a trigger waits for: its event, a condition on the die, a die size, the planar die,
+    the Nth die of a turn, doubles, and its purpose (``VISIT_ATTRACTIONS``)."""
 
     event: Event
     condition: Condition | None = None
-    sides: str | None = None
+    sides: int | None = None
     planar: bool = False
-    nth: str | None = None
+    nth: int | None = None
     purpose: str = ""
+    doubles: bool = False
 
 
 def _nth(f: Fields) -> What:
-    order = f["n"][:-2] if "n" in f else str(ORDINALS.index(f["word"]) + 1)
+    order = number(f["n"][:-2]) if "n" in f else ORDINALS.index(f["word"]) + 1
     return What(Event.DIE_ROLLED, nth=order)
 
 
@@ -1681,18 +2592,16 @@ NTH_DIE = Rule(
 VISIT_WHAT = Rule(
     "VISIT_WHAT",
     seq("to visit", words("your", "their"), "attractions"),
-    build=lambda f: What(Event.DIE_ROLLED, purpose="visit attractions"),
+    build=lambda f: What(Event.DIE_ROLLED, purpose=VISIT_ATTRACTIONS),
 )
 WHAT_BATCH = Rule(
     "WHAT_BATCH",
     alt("1 or more dice", "dice", seq("1 or more", cap("die", DIE))),
-    build=lambda f: What(Event.DICE_ROLLED, sides=die_sides(f.text)),
+    build=lambda f: What(Event.DICE_ROLLED, sides=sides_filter(f.text)),
     doc='One or more dice at once: "one or more dice", "one or more d20s".',
 )
-DOUBLES_WHAT = Rule(
-    "DOUBLES_WHAT", words("doubles", "a double"), build=lambda f: What(Event.DICE_ROLLED, purpose="doubles")
-)
-ONE_DIE_WHAT = Rule("ONE_DIE_WHAT", ONE_DIE, build=lambda f: What(Event.DIE_ROLLED, sides=die_sides(f.text)))
+DOUBLES_WHAT = Rule("DOUBLES_WHAT", words("doubles", "a double"), build=lambda f: What(Event.DICE_ROLLED, doubles=True))
+ONE_DIE_WHAT = Rule("ONE_DIE_WHAT", ONE_DIE, build=lambda f: What(Event.DIE_ROLLED, sides=sides_filter(f.text)))
 PLANAR_WHAT = Rule("PLANAR_WHAT", PLANAR_DIE, build=lambda f: What(Event.DIE_ROLLED, planar=True))
 
 
@@ -1710,13 +2619,13 @@ def _what(f: Fields) -> What:
     what: What = f["base"]
     if isinstance(what, Refused):
         raise CardTextError(what.reason)
-    if "die" in f and what.purpose != "doubles" and not (what.planar and what.condition is None):
+    if "die" in f and not what.doubles and not (what.planar and what.condition is None):
         # "a 6 on a d6", "one or more dice on a d20": the die the suffix names, unless the phrase has one.
-        what = replace(what, sides=what.sides or die_sides(f["die"]))
+        what = replace(what, sides=what.sides if what.sides is not None else sides_filter(f["die"]))
         if isinstance(what.condition, FaceIs) or what.condition is None and "planar" in f["die"].split():
             what = replace(what, planar=True)  # "{CHAOS} on the planar die": the planar die's face
     if "visiting" in f:
-        what = replace(what, purpose="visit attractions")
+        what = replace(what, purpose=VISIT_ATTRACTIONS, doubles=False)
     return what
 
 
@@ -1773,11 +2682,51 @@ TRIGGER_PASSIVE_VOICE = Rule(
         "is rolled",
         opt("on", words("a", "an"), cap("die", DIE)),
     ),
-    build=lambda f: f,
+    build=lambda f: What(Event.DIE_ROLLED, InRange(number(f["value"]), number(f["value"])), sides_filter(f.get("die"))),
     doc='"Whenever a 3 is rolled on a d8, ..." (anyone\'s roll).',
 )
-CHAOS_ENSUES = Rule("CHAOS_ENSUES", words("whenever chaos ensues"), build=lambda f: True)
+CHAOS_ENSUES = Rule(
+    "CHAOS_ENSUES",
+    words("whenever chaos ensues"),
+    build=lambda f: What(Event.DIE_ROLLED, FaceIs(PlanarFace.CHAOS), planar=True),
+)
 """Planechase: "whenever chaos ensues" is a roll of {CHAOS} (CR 901.9)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TriggerNode:
+    """ "Whenever <who> rolls <what>, <effect>" (CR 603): what it waits for, whose rolls, an
+    intervening "if" on the die, its effect's words, and what the effect holds: a number rolled,
+    a return from the graveyard, an optional cost ("you may <cost>"), rolls of its own."""
+
+    what: What
+    scope: Scope
+    intervening: Condition | Refused | None
+    effect: str
+    numeric: bool
+    graveyard: bool
+    may_cost: str | None
+    rolls: Rolls | None
+
+
+def _trigger(f: Fields) -> TriggerNode:
+    if "passive" in f:
+        what, who = _known(f["passive"]), Scope.ANY
+    elif "chaos" in f:
+        what, who = f["chaos"], Scope.YOU
+    else:
+        what, who = _known(f["what"]), scope(f["who"])
+    return TriggerNode(
+        what,
+        who,
+        f.get("intervening"),
+        f["effect"],
+        "numeric" in f,
+        "graveyard" in f,
+        f.get("may_cost"),
+        f.get("rolls"),
+    )
+
 
 TRIGGER = Rule(
     "TRIGGER",
@@ -1795,8 +2744,23 @@ TRIGGER = Rule(
         ",",
         _TRIGGER_EFFECT,
     ),
+    build=_trigger,
     doc='"Whenever you roll 5 or more on a d10, ...", "whenever a 2 is rolled, ...", "whenever chaos ensues, ...".',
 )
+
+
+@dataclass(frozen=True, slots=True)
+class FaceCounts:
+    """A face of the planar die that counts as another (CR 901.9)."""
+
+    face: PlanarFace
+    counts_as: PlanarFace
+
+
+def _face(words: str) -> PlanarFace:
+    words = words.strip("{}")
+    return {"blank": PlanarFace.BLANK, "chaos": PlanarFace.CHAOS}.get(words, PlanarFace.PLANESWALK)
+
 
 FACE_COUNTS_AS = Rule(
     "FACE_COUNTS_AS",
@@ -1811,8 +2775,42 @@ FACE_COUNTS_AS = Rule(
         cap("as", FACE),
         words("roll", "result", "face"),
     ),
+    build=lambda f: FaceCounts(_face(f["face"]), _face(f["as"])),
     doc="A face of the planar die seen as another (a <face> roll, result or face counts as a <face> one).",
 )
+
+
+@wording(Trigger)
+def _trigger_words(effect: Trigger) -> str:
+    who, verb = whose(effect.scope)
+    size = f" on a d{effect.sides}" if effect.sides is not None and effect.condition is not None else ""
+    if effect.doubles:
+        what = "doubles"
+    elif effect.nth_this_turn is not None:
+        nth = effect.nth_this_turn
+        what = f"your {ORDINALS[nth - 1] if nth <= len(ORDINALS) else f'{nth}th'} die each turn"
+        if effect.condition is not None and not effect.effect.lower().startswith("if "):
+            raise ValueError("trigger: an Nth-die trigger keeps its condition in an intervening 'if'")
+    elif effect.event is Event.DICE_ROLLED:
+        what = sized(effect.sides, one=False)
+    elif effect.condition is not None:
+        what = canonical(effect.condition)
+    elif effect.planar:
+        what = "the planar die"
+    elif effect.purpose == VISIT_ATTRACTIONS:
+        what = "to visit your Attractions"
+    else:
+        what = sized(effect.sides, one=True)
+    if effect.purpose == VISIT_ATTRACTIONS and what != "to visit your Attractions":
+        what += " while rolling to visit your Attractions"
+    return f"Whenever {who} {verb} {what}{size}, {effect.effect}." + used_once(effect)
+
+
+@wording(FaceCountsAs)
+def _face_counts_words(effect: FaceCountsAs) -> str:
+    face, counts_as = FACE_WORDS[effect.face], FACE_WORDS[effect.counts_as]
+    return f"Every {face} face of the planar die counts as a {counts_as} face." + used_once(effect)
+
 
 # -- recognised, not applied ----------------------------------------------------------------------
 
@@ -1871,6 +2869,27 @@ USE_STORED = Rule(
 )
 RECOGNISED_ABILITIES = (PROTECTION, ROLLED_THIS_TURN, STACK_DICE, USE_STORED, UNTIL_ROLL)
 """Abilities about dice that the rules recognise without applying; a sentence is the first it names."""
+_RECOGNITIONS = {
+    PROTECTION.name: Recognition("protection from die rolls", "a targeting rule; no roll changes"),
+    ROLLED_THIS_TURN.name: Recognition("rolled this turn", "a condition on the turn's history, checked by a game"),
+    STACK_DICE.name: Recognition("stack dice", "a dexterity ability: the dice are stacked, never rolled", no_roll=True),
+    USE_STORED.name: Recognition("use stored result", "replaces a result with a stored one"),
+    UNTIL_ROLL.name: Recognition("until a roll", "a duration that a later roll ends; tracked by a game"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Recognised:
+    """A sentence with an ability the rules recognise without applying, and the rolls it makes."""
+
+    recognition: Recognition
+    rolls: Rolls | None
+
+
+def _recognised(f: Fields) -> Recognised:
+    name = next(name for name in _RECOGNITIONS if name in f)
+    return Recognised(_RECOGNITIONS[name], f.get("rolls"))
+
 
 RECOGNISED = Rule(
     "RECOGNISED",
@@ -1879,14 +2898,32 @@ RECOGNISED = Rule(
         peek(cap("rolls", ROLLS_IN_EFFECT)),
         rest(),
     ),
+    build=_recognised,
     doc="A sentence with an ability about dice that the rules recognise without applying (and its rolls).",
 )
+
+
+@wording(Passive)
+def _passive_words(effect: Passive) -> str:
+    """A recognised ability keeps its own sentence."""
+    return effect.text + used_once(effect)
+
 
 # -- phrases inside other text ----------------------------------------------------------------------
 
 INDICATED = Rule("INDICATED", alt("the indicated", seq("for each", opt("other"), "result")))
-COST_COUNTER = Rule("COST_COUNTER", seq("remove", words("a", "an", "1", "one"), cap("kind", CHUNK), "counter"))
+COST_COUNTER = Rule(
+    "COST_COUNTER",
+    seq("remove", words("a", "an", "1", "one"), cap("kind", CHUNK), "counter"),
+    build=lambda f: f["kind"],
+)
 COST_TAP = Rule("COST_TAP", words("tap", "{t}"))
+
+
+def cost(words: str) -> Cost:
+    """A cost as written, with the counter it removes and whether it taps (what a board checks)."""
+    lowered = tokenize(words.lower())
+    return Cost(words.strip(), find(COST_COUNTER, lowered), find(COST_TAP, lowered) is not None)
 
 
 def find(production: Rule, s: Sentence) -> Any:
@@ -2058,7 +3095,7 @@ def read(text: str, context: Context) -> tuple[Sentence, Reading | list[Reading]
     """A sentence's tokens and its reading (see :func:`choose`).
 
     >>> _, reading = read("roll 2 d20 and ignore the lowest roll", Context())
-    >>> reading.production, [phrase.head for phrase in reading.value.phrases]
+    >>> reading.production, [phrase.production for phrase in reading.value.phrases]
     ('ROLLS', ['ROLL'])
     """
     s = tokenize(text)
