@@ -23,11 +23,13 @@ import datetime
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -43,10 +45,12 @@ MODULES = (
 
 TESTS = (
     "tests/test_reference.py",
+    "tests/test_reroll_permissions.py",
     "tests/test_bounds.py",
     "tests/test_cr706.py",
     "tests/test_rules_effects.py",
     "tests/test_odds.py",
+    "tests/test_golden.py",
 )
 """Tests run against each mutant by default: fast, exact, and aimed at the modules above."""
 
@@ -68,51 +72,104 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tests", default=",".join(TESTS), help="test files, comma-separated")
     parser.add_argument("--children", type=int, default=1, help="mutmut workers (the machine is shared)")
     parser.add_argument("--deselect", default=",".join(SLOW), help="test ids left out, comma-separated")
+    parser.add_argument("--minutes", type=float, default=20.0, help="wall-time budget; mutmut is stopped then")
+    parser.add_argument("--sample", type=int, default=1, help="run every Nth mutant (sorted by name) only")
+    parser.add_argument("--only", default="", help="run only these mutant names (comma-separated globs)")
     parser.add_argument("--keep", action="store_true", help="keep the scratch folder (printed)")
+    parser.add_argument("--report-from", default=None, help="report on an existing scratch folder, run nothing")
     parser.add_argument("--out", default=None, help="report path (default bench/results/mutation-<date>.md)")
     args = parser.parse_args(argv)
     modules = [module.strip() for module in args.modules.split(",") if module.strip()]
     tests = [test.strip() for test in args.tests.split(",") if test.strip()]
     deselect = [test.strip() for test in args.deselect.split(",") if test.strip()]
 
+    if args.report_from:
+        return report(Path(args.report_from), modules, tests, deselect, None, args)
     scratch = Path(tempfile.mkdtemp(prefix="mtgdice-mutation-"))
     try:
         prepare(scratch, modules, tests, deselect)
         started = time.monotonic()
-        run = subprocess.run(
-            ["mutmut", "run", "--max-children", str(args.children)],
+        names = [name.strip() for name in args.only.split(",") if name.strip()]
+        sample: list[str] | None = None
+        if args.sample > 1:
+            sample = names = generated(scratch, args.children)[:: args.sample]
+        process = subprocess.Popen(
+            ["mutmut", "run", "--max-children", str(args.children), *names],
             cwd=scratch,
             env=environment(),
-            capture_output=True,
-            text=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
         )
-        seconds = time.monotonic() - started
-        listed = subprocess.run(
-            ["mutmut", "results", "--all", "true"], cwd=scratch, env=environment(), capture_output=True, text=True
-        )
-        statuses = parse(listed.stdout)
-        if not statuses:
-            sys.stderr.write(run.stdout[-4000:] + run.stderr[-4000:])
-            sys.stderr.write("mutation: mutmut reported no mutants (output above)\n")
-            return 1
-        diffs = {
-            name: subprocess.run(
-                ["mutmut", "show", name], cwd=scratch, env=environment(), capture_output=True, text=True
-            ).stdout
-            for name, status in statuses.items()
-            if status != "killed"
-        }
-        report = render(modules, tests, deselect, statuses, diffs, seconds, args.children)
-        out = Path(args.out) if args.out else ROOT / "bench" / "results" / f"mutation-{datetime.date.today()}.md"
-        out.write_text(report, encoding="utf-8")
-        print(report.split("\n## Survivors")[0])
-        print(f"report written to {out}")
-        return 0
+        try:
+            process.wait(timeout=args.minutes * 60)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGTERM)  # mutmut and its workers: the session it leads
+            process.wait()
+        return report(scratch, modules, tests, deselect, time.monotonic() - started, args, sample)
     finally:
         if args.keep:
             print(f"scratch folder kept: {scratch}")
         else:
             shutil.rmtree(scratch, ignore_errors=True)
+
+
+def generated(scratch: Path, children: int) -> list[str]:
+    """Every mutant name, from a first ``mutmut run`` stopped once it has generated the mutants and
+    collected which tests reach which function (the second run, on a sample, reuses both)."""
+    process = subprocess.Popen(
+        ["mutmut", "run", "--max-children", str(children)],
+        cwd=scratch,
+        env=environment(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    stats = scratch / "mutants" / "mutmut-stats.json"
+    while process.poll() is None and not stats.exists():
+        time.sleep(2)
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait()
+    listed = subprocess.run(
+        ["mutmut", "results", "--all", "true"], cwd=scratch, env=environment(), capture_output=True, text=True
+    )
+    return sorted(parse(listed.stdout))
+
+
+def report(
+    scratch: Path,
+    modules: list[str],
+    tests: list[str],
+    deselect: list[str],
+    seconds: float | None,
+    args: Any,
+    sample: list[str] | None = None,
+) -> int:
+    """Read mutmut's results in ``scratch`` and write the Markdown report (over ``sample`` only, if given)."""
+    listed = subprocess.run(
+        ["mutmut", "results", "--all", "true"], cwd=scratch, env=environment(), capture_output=True, text=True
+    )
+    statuses = parse(listed.stdout)
+    if sample is not None:
+        statuses = {name: status for name, status in statuses.items() if name in set(sample)}
+    if not statuses:
+        sys.stderr.write(listed.stdout[-4000:] + listed.stderr[-4000:])
+        sys.stderr.write("mutation: mutmut reported no mutants (output above)\n")
+        return 1
+    diffs = {
+        name: subprocess.run(
+            ["mutmut", "show", name], cwd=scratch, env=environment(), capture_output=True, text=True
+        ).stdout
+        for name, status in statuses.items()
+        if status in ("survived", "timeout", "suspicious")
+    }
+    text = render(modules, tests, deselect, statuses, diffs, seconds, args.children, args.sample)
+    out = Path(args.out) if args.out else ROOT / "bench" / "results" / f"mutation-{datetime.date.today()}.md"
+    out.write_text(text, encoding="utf-8")
+    print(text.split("\n## Survivors")[0])
+    print(f"report written to {out}")
+    return 0
 
 
 def environment() -> dict[str, str]:
@@ -171,28 +228,32 @@ def render(
     deselect: list[str],
     statuses: dict[str, str],
     diffs: dict[str, str],
-    seconds: float,
+    seconds: float | None,
     children: int,
+    every: int = 1,
 ) -> str:
     counts: dict[str, int] = {}
     for status in statuses.values():
         counts[status] = counts.get(status, 0) + 1
     killed = counts.get("killed", 0)
-    reached = sum(n for status, n in counts.items() if status not in ("no tests", "skipped"))
-    score = killed / len(statuses) if statuses else 0.0
+    run = sum(n for status, n in counts.items() if status not in ("not checked", "skipped"))
+    reached = sum(n for status, n in counts.items() if status not in ("not checked", "skipped", "no tests"))
+    score = killed / run if run else 0.0
     reached_score = killed / reached if reached else 0.0
+    wall = "unknown (report from a kept folder)" if seconds is None else f"{seconds / 60:.1f} min"
     lines = [
         f"# Mutation testing, {datetime.date.today()}",
         "",
-        "Command: `python bench/mutation.py` (mutmut, one scratch copy; the machine was shared and busy).",
+        "Command: `python bench/mutation.py` (mutmut in a scratch copy; the machine was shared and busy).",
         "",
         f"- modules mutated: {', '.join(f'`{m}`' for m in modules)}",
         f"- tests run against each mutant: {', '.join(f'`{t}`' for t in tests)}",
         f"- left out (seconds each): {', '.join(f'`{t}`' for t in deselect) or 'none'}",
-        f"- workers: {children}; wall time: {seconds / 60:.1f} min",
-        f"- mutants: {len(statuses)}; " + ", ".join(f"{status}: {n}" for status, n in sorted(counts.items())),
-        f"- **score: {score:.1%}** (killed / every mutant generated); {reached_score:.1%} of the mutants"
-        " some selected test reaches",
+        f"- workers: {children}; wall time: {wall}",
+        f"- mutants run: {'every one' if every <= 1 else f'a sample, every {every}th name in sorted order'}",
+        f"- mutants generated: {len(statuses)}; " + ", ".join(f"{status}: {n}" for status, n in sorted(counts.items())),
+        f'- **score: {score:.1%}** (killed / mutants run; "not checked" = not run within the time budget);'
+        f' {reached_score:.1%} of the mutants some selected test reaches ("no tests": none does)',
         "",
         "## Survivors",
         "",
