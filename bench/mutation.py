@@ -50,9 +50,11 @@ TESTS = (
     "tests/test_cr706.py",
     "tests/test_rules_effects.py",
     "tests/test_odds.py",
-    "tests/test_golden.py",
+    "tests/test_table_rows_and_pairs.py",
 )
-"""Tests run against each mutant by default: fast, exact, and aimed at the modules above."""
+"""Tests run against each mutant by default: fast, exact, and aimed at the modules above. (Test ids
+with characters outside ASCII, as in tests/test_golden.py, do not survive mutmut's hand-over to
+pytest: a missing test would count as a kill, so those files stay out.)"""
 
 SLOW = (
     "tests/test_odds.py::test_fast_paths_equal_brute_force",
@@ -93,12 +95,13 @@ def main(argv: list[str] | None = None) -> int:
         sample: list[str] | None = None
         if args.sample > 1:
             sample = names = generated(scratch, args.children)[:: args.sample]
+        log = (scratch / "mutmut-run.log").open("w")
         process = subprocess.Popen(
             ["mutmut", "run", "--max-children", str(args.children), *names],
             cwd=scratch,
             env=environment(),
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
             start_new_session=True,
         )
         try:
@@ -106,6 +109,10 @@ def main(argv: list[str] | None = None) -> int:
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGTERM)  # mutmut and its workers: the session it leads
             process.wait()
+        log.close()
+        if process.returncode not in (0, -signal.SIGTERM):
+            tail = (scratch / "mutmut-run.log").read_text(errors="replace")[-3000:]
+            sys.stderr.write(f"mutation: mutmut run ended with status {process.returncode}:\n{tail}\n")
         return report(scratch, modules, tests, deselect, time.monotonic() - started, args, sample)
     finally:
         if args.keep:

@@ -97,3 +97,28 @@ def test_one_or_more_dice_rerolls_the_chosen_ones() -> None:
         chooser=ScriptedChooser([[1]]),  # reroll the second die only
     )
     assert resolution.executions[0].results == (1, 6)
+
+
+def test_one_or_more_dice_offers_the_counted_dice_of_its_kind() -> None:
+    from mtgdice.rules.effects.replacement import ExtraDice
+
+    board = Board(battlefield=(Permanent("Guide", (ExtraDice(),)), Permanent("Many", (RerollPermission(many=True),))))
+    chooser = ScriptedChooser([[0]])
+    resolution = resolve(
+        RollInstruction(Amount(2), Die(6)),
+        source="Test",
+        dice=ScriptedSource([5, 1, 4, 6, 2]),
+        board=board,
+        chooser=chooser,
+    )
+    (asked,) = [decision for decision in chooser.asked if decision.topic is Topic.REROLL_WHICH]
+    assert len(asked.options) == 2  # the ignored 1 is not offered
+    assert asked.source == "Many"
+    # The 5 is rerolled as two dice (the extra die applies to a reroll too), the 6 kept.
+    assert sorted(resolution.executions[0].results) == [4, 6]
+    only_d20 = Board(battlefield=(Permanent("Many", (RerollPermission(many=True, sides=20),)),))
+    chooser = ScriptedChooser([[0]])
+    resolve(
+        RollInstruction(Amount(2), Die(6)), source="Test", dice=ScriptedSource([5, 1]), board=only_d20, chooser=chooser
+    )
+    assert chooser.asked == []
