@@ -51,6 +51,7 @@ TESTS = (
     "tests/test_rules_effects.py",
     "tests/test_odds.py",
     "tests/test_table_rows_and_pairs.py",
+    "tests/test_modifiers_and_extra_dice.py",
 )
 """Tests run against each mutant by default: fast, exact, and aimed at the modules above. (Test ids
 with characters outside ASCII, as in tests/test_golden.py, do not survive mutmut's hand-over to
@@ -257,8 +258,9 @@ def render(
         f"- tests run against each mutant: {', '.join(f'`{t}`' for t in tests)}",
         f"- left out (seconds each): {', '.join(f'`{t}`' for t in deselect) or 'none'}",
         f"- workers: {children}; wall time: {wall}",
-        f"- mutants run: {'every one' if every <= 1 else f'a sample, every {every}th name in sorted order'}",
-        f"- mutants generated: {len(statuses)}; " + ", ".join(f"{status}: {n}" for status, n in sorted(counts.items())),
+        f"- mutants run: {'every one' if every <= 1 else f'a sample, one mutant in {every} (every {every}-th name in sorted order)'}",
+        f"- mutants in this report: {len(statuses)}; "
+        + ", ".join(f"{status}: {n}" for status, n in sorted(counts.items())),
         f'- **score: {score:.1%}** (killed / mutants run; "not checked" = not run within the time budget);'
         f' {reached_score:.1%} of the mutants some selected test reaches ("no tests": none does)',
         "",
