@@ -258,7 +258,7 @@ def render(
         f"- tests run against each mutant: {', '.join(f'`{t}`' for t in tests)}",
         f"- left out (seconds each): {', '.join(f'`{t}`' for t in deselect) or 'none'}",
         f"- workers: {children}; wall time: {wall}",
-        f"- mutants run: {'every one' if every <= 1 else f'a sample, one mutant in {every} (every {every}-th name in sorted order)'}",
+        f"- mutants run: {'every one' if every <= 1 else f'a sample, one mutant in {every} (by sorted name)'}",
         f"- mutants in this report: {len(statuses)}; "
         + ", ".join(f"{status}: {n}" for status, n in sorted(counts.items())),
         f'- **score: {score:.1%}** (killed / mutants run; "not checked" = not run within the time budget);'
