@@ -300,6 +300,11 @@ def read_board(items: Sequence[Item]) -> Board:
                 )
             else:
                 raise NotCovered(f"{item.name}: effect kind {kind!r}")
+    names = [item.name for item in items if any(effect.get("once_each_turn") for effect in item.effects)]
+    if len(names) != len(set(names)):
+        # Each copy's "once each turn" is its own; mtgdice keys a use by card name (tests/test_reference.py
+        # keeps the disagreement as a known failure), so copies are left out of the comparison.
+        raise NotCovered("two copies of a once-each-turn card")
     if pairs > 1 or (pairs and extra):
         raise NotCovered("several per-die replacements, or per-die and extra-dice replacements together")
     return Board(extra, pairs, tuple(static), tuple(optional), tuple(rerolls), tuple(triggers))
