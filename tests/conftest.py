@@ -9,8 +9,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
 from shared_data import shared_path
+
+# Hypothesis profiles: "ci" draws the same examples on every run (derandomized, a fixed number, no
+# deadline on a shared machine), chosen when CI=true or HYPOTHESIS_PROFILE=ci; "dev" is the default.
+# A test's own @settings(max_examples=...) still wins over the profile's number.
+settings.register_profile("ci", derandomize=True, max_examples=100, deadline=None, print_blob=True)
+settings.register_profile("dev", deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") == "true" else "dev"))
 
 
 @pytest.fixture(scope="session")

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-SHARED_ROOT = Path(__file__).resolve().parents[1].parent / "shared"
+SHARED_ROOT = Path(os.environ.get("MTGDICE_SHARED") or Path(__file__).resolve().parents[1].parent / "shared")
+"""``MTGDICE_SHARED`` names the shared folder when it does not sit next to the repository (a git worktree)."""
 SHARED = SHARED_ROOT
 
 

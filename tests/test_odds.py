@@ -256,7 +256,7 @@ def test_cli_odds_json(cli: Any, cards_path: str) -> None:
     result = cli(["odds", "--json", "--cards", cards_path], json.dumps(request))
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert set(data) == {"rows", "no_row", "results", "expected_executions", "triggers"}
+    assert {"rows", "no_row", "results", "expected_executions", "triggers"} <= set(data)  # fields may be added
     assert data["rows"] == ["81/400", "7/10", "39/400"]
     assert data["expected_executions"] == "1"
     request = {"card": "Delina, Wild Mage", "battlefield": ["Pixie Guide"], "policy": "accept"}

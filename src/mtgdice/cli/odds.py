@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -37,18 +38,20 @@ PROGRESS_FROM = 1_000_000
 """Simulations of this many rolls or more show a progress bar on a terminal."""
 
 
-def odds_request(request: dict[str, Any], cards: Any) -> tuple[str, Any, Any]:
-    """Compute the odds of a request object: ``(card name, instruction, Odds)``. The request is
-    read like ``resolve``'s (an unknown field is refused with the nearest name), plus ``policy``.
+def odds_request(request: dict[str, Any], cards: Any) -> tuple[str, Any, Any, bool]:
+    """Compute the odds of a request object: ``(card name, instruction, Odds, board has choices)``.
+    The request is read like ``resolve``'s (an unknown field is refused with the nearest name),
+    plus ``policy``.
 
-    >>> name, _, result = odds_request({"text": "Roll a d4.", "name": "Test"}, None)
-    >>> result.to_json()["results"]["4"]
-    '1/4'
+    >>> name, _, result, choices = odds_request({"text": "Roll a d4.", "name": "Test"}, None)
+    >>> result.to_json()["results"]["4"], choices
+    ('1/4', False)
     """
     from mtgdice.errors import InputError
     from mtgdice.game.request import prepare
     from mtgdice.io.jsonio import request_from_json
     from mtgdice.odds import odds
+    from mtgdice.odds.reading import CHOICES, has_choices
 
     for field in ("dice", "planar", "coins", "random"):
         if request.get(field):
@@ -71,7 +74,7 @@ def odds_request(request: dict[str, Any], cards: Any) -> tuple[str, Any, Any]:
             players=typed.players,
             name=prepared.name,
         )
-        return prepared.name, prepared.flip, flipped
+        return prepared.name, prepared.flip, flipped, bool(prepared.board.footprint() & CHOICES)
     if prepared.instruction is None:
         raise InputError("kind", "odds are for dice rolled by the rules: a card, dice or the planar die")
     result = odds(
@@ -82,7 +85,50 @@ def odds_request(request: dict[str, Any], cards: Any) -> tuple[str, Any, Any]:
         amounts=prepared.amounts,
         turn=typed.turn,
     )
-    return prepared.name, prepared.instruction, result
+    return prepared.name, prepared.instruction, result, has_choices(prepared.instruction, prepared.board)
+
+
+POLICY_WORDS = {
+    "decline": "every optional action declined, the first option taken",
+    "accept": "every optional action taken, the first option taken",
+    "maximize": "the option with the largest result taken; an optional modifier used when it raises the result",
+    "minimize": "the option with the smallest result taken; an optional modifier used when it lowers the result",
+}
+"""What each policy does, in the words the human output uses (docs/odds.md)."""
+
+
+def each_result(instruction: Any) -> bool:
+    """Whether the instruction's table is read for each counted result (CR 706.3a), not once."""
+    return instruction.table is not None and bool(instruction.table_each_result)
+
+
+def odds_json(result: Any, instruction: Any, policy: str) -> dict[str, Any]:
+    """The ``odds --json`` object: the :class:`~mtgdice.odds.Odds` fields, the policy, and for a
+    table read for each result the chance of at least one die in each row and the expected count.
+
+    >>> from mtgdice.odds import odds
+    >>> from mtgdice.rules import Amount, Die, ResultsTable, RollInstruction, Row
+    >>> two = RollInstruction(Amount(2), Die(6), table=ResultsTable((Row(2, 2), Row(3, 6))), table_each_result=True)
+    >>> data = odds_json(odds(two), two, "decline")
+    >>> data["table_read"], data["rows_at_least_one"], data["rows_expected"]
+    ('each result', ['11/36', '8/9'], ['1/3', '4/3'])
+    """
+    from mtgdice.odds.reading import each_result_rows
+
+    data: dict[str, Any] = dict(result.to_json())
+    data["policy"] = policy
+    if getattr(instruction, "table", None) is None:  # no table, or a coin flip (its outcomes are rows of their own)
+        return data
+    if not each_result(instruction):
+        data["table_read"] = "once"
+        return data
+    reading = each_result_rows(result.first, len(instruction.table.rows))
+    data["table_read"] = "each result"
+    data["rows_at_least_one"] = [str(p) for p in reading.at_least_one]
+    data["rows_expected"] = [str(p) for p in reading.expected]
+    data["no_row_at_least_one"] = str(reading.no_row_at_least_one)
+    data["no_row_expected"] = str(reading.no_row_expected)
+    return data
 
 
 def result_order(value: Any) -> tuple[bool, bool, int, str]:
@@ -125,7 +171,7 @@ def _percent(p: Fraction | float) -> str:
     return f"{float(p) * 100:.2f}%"
 
 
-def _table(title: str, instruction: Any, columns: tuple[str, str]) -> Any:
+def _table(title: str, instruction: Any, columns: tuple[str, ...]) -> Any:
     """A rich table whose first column is the table's row (or the result, without a table)."""
     from rich.table import Table
     from rich.text import Text
@@ -158,8 +204,23 @@ def _row_label(row: Any) -> Any:
 
 
 def odds_table(name: str, instruction: Any, result: Any, board: str = "") -> Any:
-    """A rich table of the rows (or of the results when the instruction has no table)."""
+    """A rich table of the rows (or of the results when the instruction has no table). A table read
+    for each result shows per row the chance that at least one die lands in it and the expected
+    number of dice that do, each column named so."""
     title = f"{name}: {instruction.text}".strip() + (f" ({board})" if board else "")
+    if each_result(instruction):
+        from mtgdice.odds.reading import each_result_rows
+
+        reading = each_result_rows(result.first, len(instruction.table.rows))
+        table = _table(
+            title + " — table read for each result", instruction, ("at least one die", "percent", "expected dice")
+        )
+        for row, p, expected in zip(instruction.table.rows, reading.at_least_one, reading.expected, strict=True):
+            table.add_row(_row_label(row), str(p), _percent(p), _count(expected))
+        if reading.no_row_expected:
+            p = reading.no_row_at_least_one
+            table.add_row("no row", str(p), _percent(p), _count(reading.no_row_expected))
+        return table
     table = _table(title, instruction, ("probability", "percent"))
     if instruction.table is not None:
         for row, p in zip(instruction.table.rows, result.rows, strict=True):
@@ -169,6 +230,74 @@ def odds_table(name: str, instruction: Any, result: Any, board: str = "") -> Any
     else:
         _add_results(table, list(result.results), lambda p: (str(p), _percent(p)))
     return table
+
+
+def _count(expected: Fraction) -> str:
+    return f"{expected} ({float(expected):.4f})"
+
+
+def policy_lines(policy: str, choices: bool) -> list[str]:
+    """The policy the odds used, and when the board has choices, how to ask for another.
+
+    >>> policy_lines("decline", True)[1]
+    'the board has choices: for another answer, add --policy accept|maximize|minimize'
+    """
+    lines = [f"policy: {policy} ({POLICY_WORDS[policy]})"]
+    if choices:
+        others = "|".join(name for name in POLICIES if name != policy)
+        lines.append(f"the board has choices: for another answer, add --policy {others}")
+    return lines
+
+
+@dataclass(frozen=True, slots=True)
+class Panel:
+    """One panel of the chart: its x-axis label, bar labels, and named series of bar heights."""
+
+    xlabel: str
+    labels: tuple[str, ...]
+    series: tuple[tuple[str, tuple[float, ...]], ...]
+
+
+def chart_panels(result: Any, instruction: Any) -> tuple[Panel, ...]:
+    """What the chart draws, as the card reads its roll: for a table read for each result, per row
+    the chance of at least one die and the expected number of dice (no totals: the card never adds
+    its dice); otherwise the results (totals only where several dice count together) and, with a
+    table, the chance of each row.
+
+    >>> from mtgdice.odds import odds
+    >>> from mtgdice.rules import Amount, Die, RollInstruction
+    >>> two = RollInstruction(Amount(2), Die(4))
+    >>> [panel.xlabel for panel in chart_panels(odds(two), two)]
+    ['total of the counted dice']
+    """
+    table = instruction.table
+    if each_result(instruction):
+        from mtgdice.odds.reading import each_result_rows
+
+        reading = each_result_rows(result.first, len(table.rows))
+        labels = tuple(row.label for row in table.rows)
+        at_least_one = tuple(float(p) for p in reading.at_least_one)
+        expected = tuple(float(p) for p in reading.expected)
+        if reading.no_row_expected:
+            labels += ("no row",)
+            at_least_one += (float(reading.no_row_at_least_one),)
+            expected += (float(reading.no_row_expected),)
+        series = (("at least one die", at_least_one), ("expected dice", expected))
+        return (Panel("row, read for each die's result", labels, series),)
+    count = instruction.count
+    adds = not instruction.choose and (count.name is not None or count.constant > 1)  # X dice may be several
+    panels = [
+        Panel(
+            "total of the counted dice" if adds else "result",
+            tuple("none" if value is None else str(value) for value, _ in result.results),
+            (("probability", tuple(float(p) for _, p in result.results)),),
+        )
+    ]
+    if table is not None:
+        labels = tuple(row.label for row in table.rows) + (("no row",) if result.no_row else ())
+        heights = tuple(float(p) for p in result.rows) + ((float(result.no_row),) if result.no_row else ())
+        panels.append(Panel("row", labels, (("probability", heights),)))
+    return tuple(panels)
 
 
 def plot(result: Any, instruction: Any, path: Path, title: str) -> None:
@@ -182,24 +311,25 @@ def plot(result: Any, instruction: Any, path: Path, title: str) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    labels = ["none" if value is None else str(value) for value, _ in result.results]
-    heights = [float(p) for _, p in result.results]
-    table = instruction.table
-    panels = 2 if table is not None else 1
-    figure, axes = plt.subplots(1, panels, figsize=(max(6.0, 0.35 * len(labels)) + 3.5 * (panels - 1), 3.8))
-    axis = axes[0] if panels == 2 else axes
-    axis.bar(labels, heights, color="#4a6fa5")
-    axis.set_xlabel("result")
-    axis.set_ylabel("probability")
-    if table is not None:
-        rows_axis = axes[1]
-        row_labels = [row.label for row in table.rows] + (["no row"] if result.no_row else [])
-        row_heights = [float(p) for p in result.rows] + ([float(result.no_row)] if result.no_row else [])
-        rows_axis.bar(row_labels, row_heights, color="#a56f4a")
-        rows_axis.set_xlabel("row")
-        rows_axis.set_ylabel("probability")
-        for position, height in enumerate(row_heights):
-            rows_axis.annotate(_percent(height), (position, height), ha="center", va="bottom", fontsize=8)
+    panels = chart_panels(result, instruction)
+    widest = max(len(panel.labels) for panel in panels)
+    figure, axes = plt.subplots(1, len(panels), figsize=(max(6.0, 0.35 * widest) + 3.5 * (len(panels) - 1), 3.8))
+    colours = ("#4a6fa5", "#a56f4a")
+    for axis, panel in zip(axes if len(panels) > 1 else [axes], panels, strict=True):
+        width = 0.8 / len(panel.series)
+        for number, (name, heights) in enumerate(panel.series):
+            offset = (number - (len(panel.series) - 1) / 2) * width
+            positions = [i + offset for i in range(len(panel.labels))]
+            axis.bar(positions, heights, width=width, color=colours[number % 2], label=name)
+            if len(panel.labels) <= 12:
+                for position, height in zip(positions, heights, strict=True):
+                    text = _percent(height) if name != "expected dice" else f"{height:.2f}"
+                    axis.annotate(text, (position, height), ha="center", va="bottom", fontsize=7)
+        axis.set_xticks(range(len(panel.labels)), panel.labels)
+        axis.set_xlabel(panel.xlabel)
+        axis.set_ylabel(" / ".join(name for name, _ in panel.series))
+        if len(panel.series) > 1:
+            axis.legend(fontsize=8)
     figure.suptitle(title if len(title) <= 110 else title[:109] + "…", fontsize=10)
     figure.tight_layout()
     try:
@@ -242,7 +372,7 @@ def odds_command(
         card_data = catalog(options.cards, required=needs_cards(request))
         if card is not None:
             options.check_roll_number(card_from(request, "card", card_data))
-        name, instruction, result = odds_request(request, card_data)
+        name, instruction, result, choices = odds_request(request, card_data)
         board = board_label(request)
         if plot_file is not None and not hasattr(instruction, "die"):
             raise InputError("--plot", "charts are drawn for dice; a coin flip's odds are printed")
@@ -252,16 +382,21 @@ def odds_command(
         if card is not None:
             options.fail(error)
         fail(str(error))
+    used_policy = str(request.get("policy", "decline"))
     if as_json:
-        out(dumps(result.to_json()))
+        out(dumps(odds_json(result, instruction, used_policy)))
         return
     if not hasattr(instruction, "die"):
-        for line in coin_odds_lines(name, instruction, result, board):
+        lines = coin_odds_lines(name, instruction, result, board) + policy_lines(used_policy, choices)
+        if choices:  # odds/coins.py: of a group of coins, the one kept wins the flip unless minimising
+            lines.append("of coins flipped together, the one kept is the one that wins the flip (lost: minimize)")
+        for line in lines:
             out(line)
         return
     stdout = console()
     stdout.print(odds_table(name, instruction, result, board))
-    lines = [f"expected executions: {result.expected_executions} ({float(result.expected_executions):.4f})"]
+    lines = policy_lines(used_policy, choices)
+    lines.append(f"expected executions: {result.expected_executions} ({float(result.expected_executions):.4f})")
     if result.again:
         lines.append(f"roll again after the first execution: {result.again} ({_percent(result.again)})")
     for trigger_card, expected in result.triggers:

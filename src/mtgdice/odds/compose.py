@@ -1,7 +1,7 @@
 """Exact odds of one execution by composition: laws folded over the CR 706 steps, not faces listed.
 
 Each effect kind declares, beside its footprint, its transform (:mod:`mtgdice.rules.transforms`).
-This module folds them in the order of a resolution (DESIGN.md §3):
+This module folds them in the order of a resolution (docs/design.md):
 
 1. **Replacements** (CR 616): the plan of the first roll comes from the rules' own replacement
    window (:func:`mtgdice.rules.plan_of`): how many dice stand for each die of the instruction, how
@@ -225,7 +225,7 @@ def _settler(
     # RerollPermission asks a yes/no without values: what the policy answers, it answers every time.
     if not chooser.decide(Decision(Ask.YES_NO, Topic.REROLL, YOU, "Reroll?", ("no", "yes"))):
         return True, None
-    # CR 706.2b, DESIGN.md §3.5: a reroll is a new roll of that die; the replacements meet it again.
+    # CR 706.2b, docs/design.md §5: a reroll is a new roll of that die; the replacements meet it again.
     single = RollInstruction(Amount(1), die)
     one = plan_of(single, board=problem.board, chooser=chooser, amounts=problem.amounts, turn=problem.turn)
     if one.chosen or len(one.slots) - one.lowest != 1 or die.sides is None:

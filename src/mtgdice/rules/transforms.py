@@ -1,4 +1,4 @@
-"""How an effect changes the distribution of what it acts on: its transform (DESIGN.md §2).
+"""How an effect changes the distribution of what it acts on: its transform (docs/architecture.md).
 
 Beside its footprint, every effect kind says how it acts on the *law* of a die (each value with
 its probability) instead of on one roll, so the odds engine can fold a board over the steps of
