@@ -101,7 +101,8 @@ class Burst:
             thread.start()
             self.threads.append(thread)
 
-    def wait_for(self, count: int, timeout: float = 30, url: str | None = None) -> None:
+    def wait_for(self, count: int, timeout: float = 180, url: str | None = None) -> None:
+        """Until ``count`` rolls are acknowledged; ``timeout`` guards against a hang (not a timing claim)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             with self.lock:
@@ -109,7 +110,7 @@ class Burst:
             if done >= count:
                 return
             time.sleep(0.01)
-        raise AssertionError(f"only {done} of {count} rolls acknowledged within {timeout} s")
+        raise AssertionError(f"only {done} of {count} rolls acknowledged after {timeout} s: the server stalled")
 
     def stop(self) -> None:
         self.halt.set()

@@ -267,9 +267,9 @@ def test_append_rate(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
         for _ in range(200):
             log.append(request=D6, outcome=outcome, source="scripted")
         elapsed = time.perf_counter() - start
+        assert len(list(log.rolls())) == 200  # 200 appends, 200 rows: the work done
     with capsys.disabled():
-        print(f"\n  roll log: {200 / elapsed:.0f} durable appends/s")
-    assert elapsed < 60
+        print(f"\n  roll log: {200 / elapsed:.0f} durable appends/s (reported, not asserted)")
 
 
 # -- the CLI ----------------------------------------------------------------------------------------
