@@ -19,6 +19,30 @@ from shared_data import shared_path
 settings.register_profile("ci", derandomize=True, max_examples=100, deadline=None, print_blob=True)
 settings.register_profile("dev", deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") == "true" else "dev"))
+LIVE_TIMEOUT_S = {
+    "test_browser.py": 300,
+    "test_hardening.py": 300,
+    "test_room_faults.py": 600,
+    "test_server_kill.py": 300,
+    "test_rooms.py": 300,
+    "test_work.py": 120,
+    "test_cards_download.py": 120,
+    "test_log.py": 300,
+    "test_cli_roll.py": 300,
+    "test_live_server.py": 300,
+}
+"""Per-test timeouts (pytest-timeout) of the modules that start servers, processes or threads: a guard
+against a hang, never a timing claim, so generous for a busy machine. A test that runs out fails with
+pytest-timeout's message, and its ``finally`` blocks and fixtures still end the processes it started
+(``live_server`` kills the server's whole process group)."""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Give each test of the live modules its timeout, unless it names its own."""
+    for item in items:
+        seconds = LIVE_TIMEOUT_S.get(item.path.name)
+        if seconds is not None and item.get_closest_marker("timeout") is None:
+            item.add_marker(pytest.mark.timeout(seconds, method="signal"))
 
 
 @pytest.fixture(scope="session")

@@ -5,8 +5,9 @@ yields ``(url, process)`` and stops it afterwards (a test may kill it first). ``
 file or a ``postgresql://`` address; ``broker`` and ``workers`` are passed on to ``serve``.
 
 The server runs in a process group of its own, and stopping it stops every process of the group
-(``--workers N`` starts N more), also when it misses its start deadline: no worker is left holding
-the output pipe or the port. Its output goes to a temporary file, never a pipe a worker could keep
+(``--workers N`` starts N more), also when it misses its start deadline or the test is interrupted
+(e.g. by pytest-timeout): no worker is left holding the output pipe or the port. The start deadline
+only guards against a hang; it is generous, for a busy machine. Its output goes to a temporary file, never a pipe a worker could keep
 open.
 """
 
@@ -39,7 +40,7 @@ def start(
     cards: Path,
     db: Path | str,
     port: int | None = None,
-    timeout: float = 30,
+    timeout: float = 120,
     broker: str | None = None,
     workers: int = 1,
     extra: list[str] | None = None,
@@ -78,18 +79,29 @@ def start(
     _OUTPUT[process.pid] = output.name
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + timeout
-    while True:
-        try:
-            with urllib.request.urlopen(url + "/", timeout=1) as response:
-                if response.status == 200:
-                    return url, process
-        except OSError:
-            if process.poll() is not None or time.monotonic() > deadline:
+    try:
+        while True:
+            try:
+                with urllib.request.urlopen(url + "/", timeout=5) as response:
+                    if response.status == 200:
+                        return url, process
+            except OSError:
+                if process.poll() is not None:
+                    why = f"it exited with {process.returncode}"
+                elif time.monotonic() > deadline:
+                    why = f"it did not answer {url}/ within {timeout:g} s (a guard against a hang, not a timing claim)"
+                else:
+                    time.sleep(0.1)
+                    continue
                 _end(process)
                 said = printed(process)
                 stop(process)
-                raise ServerError(f"the server did not start: {said[-2000:]}") from None
-            time.sleep(0.1)
+                raise ServerError(f"the server did not start: {why}; it printed: {said[-2000:]}") from None
+    except ServerError:
+        raise
+    except BaseException:
+        stop(process)  # interrupted (a test's timeout, Ctrl-C): no server is left behind
+        raise
 
 
 _OUTPUT: dict[int, str] = {}

@@ -19,7 +19,13 @@ from typing import Any
 SPELLBOOK = {"card": "Wizard's Spellbook", "battlefield": ["Pixie Guide"]}
 
 
-def post_json(url: str, body: dict[str, Any], token: str | None = None, timeout: float = 10) -> dict[str, Any]:
+REQUEST_TIMEOUT_S = 60
+"""How long a request may wait for its answer: a guard against a hang on a busy machine, not a timing claim."""
+
+
+def post_json(
+    url: str, body: dict[str, Any], token: str | None = None, timeout: float = REQUEST_TIMEOUT_S
+) -> dict[str, Any]:
     headers = {"Content-Type": "application/json"}
     if token:
         headers["Authorization"] = f"Bearer {token}"
@@ -28,7 +34,7 @@ def post_json(url: str, body: dict[str, Any], token: str | None = None, timeout:
         return json.loads(response.read())  # type: ignore[no-any-return]
 
 
-def get_json(url: str, timeout: float = 10) -> Any:
+def get_json(url: str, timeout: float = REQUEST_TIMEOUT_S) -> Any:
     with urllib.request.urlopen(url, timeout=timeout) as response:
         return json.loads(response.read())
 
@@ -47,12 +53,12 @@ class Player:
         return other
 
     def get(self, path: str) -> str:
-        with self.opener.open(f"{self.url}/r/{self.room}{path}", timeout=10) as response:
+        with self.opener.open(f"{self.url}/r/{self.room}{path}", timeout=REQUEST_TIMEOUT_S) as response:
             return str(response.read().decode())
 
     def post(self, path: str, **form: str) -> str:
         data = urllib.parse.urlencode(form).encode()
-        with self.opener.open(f"{self.url}/r/{self.room}{path}", data=data, timeout=10) as response:
+        with self.opener.open(f"{self.url}/r/{self.room}{path}", data=data, timeout=REQUEST_TIMEOUT_S) as response:
             return str(response.read().decode())
 
     def join(self, name: str, client_seed: str = "") -> str:
@@ -101,7 +107,8 @@ class Burst:
             thread.start()
             self.threads.append(thread)
 
-    def wait_for(self, count: int, timeout: float = 30, url: str | None = None) -> None:
+    def wait_for(self, count: int, timeout: float = 180, url: str | None = None) -> None:
+        """Until ``count`` rolls are acknowledged; ``timeout`` guards against a hang (not a timing claim)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             with self.lock:
@@ -109,7 +116,7 @@ class Burst:
             if done >= count:
                 return
             time.sleep(0.01)
-        raise AssertionError(f"only {done} of {count} rolls acknowledged within {timeout} s")
+        raise AssertionError(f"only {done} of {count} rolls acknowledged after {timeout} s: the server stalled")
 
     def stop(self) -> None:
         self.halt.set()

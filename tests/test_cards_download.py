@@ -212,23 +212,37 @@ def test_a_gzip_transfer_is_stored_as_sent(tmp_path: Path, server: FakeScryfall)
 # -- 429 ------------------------------------------------------------------------------------------
 
 
-def test_429_waits_as_retry_after_says(tmp_path: Path, server: FakeScryfall) -> None:
+def sleeps(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """The waits this test's thread asks ``time.sleep`` for (each still slept): waits as numbers, not durations."""
+    asked: list[float] = []
+    sleep, caller = time.sleep, threading.current_thread()
+
+    def recorded(seconds: float) -> None:
+        if threading.current_thread() is caller:
+            asked.append(seconds)
+        sleep(seconds)
+
+    monkeypatch.setattr(time, "sleep", recorded)
+    return asked
+
+
+def test_429_waits_as_retry_after_says(tmp_path: Path, server: FakeScryfall, monkeypatch: pytest.MonkeyPatch) -> None:
     server.scenario.listing_429 = 1
     server.scenario.retry_after = "1"
-    started = time.monotonic()
+    waits = sleeps(monkeypatch)
     result = download_oracle_cards(tmp_path / "cards.sqlite", tmp_path, server.base_url, progress=False)
-    assert time.monotonic() - started >= 1.0
+    assert waits == [1.0]  # one wait, as long as Retry-After said
     assert result.waited == 1
     assert [path for path, _ in server.scenario.requests] == ["/bulk-data", "/bulk-data", FILE_PATH]
 
 
-def test_429_wait_is_capped(tmp_path: Path, server: FakeScryfall) -> None:
+def test_429_wait_is_capped(tmp_path: Path, server: FakeScryfall, monkeypatch: pytest.MonkeyPatch) -> None:
     server.scenario.listing_429 = 1
     server.scenario.file_429 = 2
     server.scenario.retry_after = "3600"
-    started = time.monotonic()
+    waits = sleeps(monkeypatch)
     result = download_oracle_cards(tmp_path / "cards.sqlite", tmp_path, server.base_url, retry=FAST, progress=False)
-    assert time.monotonic() - started < 10
+    assert waits == [FAST.max_wait] * 3  # Retry-After: 3600, each wait capped
     assert result.waited == 3
     assert result.stats is not None and result.stats.cards_indexed == 10
 
@@ -338,13 +352,12 @@ def test_offline_fails_at_once_without_retries(
     tmp_path: Path, old_index: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Nothing listening (or no name resolution) is not worth the retries a 429 or 503 gets."""
-    import time
 
     monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
-    started = time.monotonic()
+    waits = sleeps(monkeypatch)
     with pytest.raises(InputError, match="cannot connect") as raised:
         download_oracle_cards(old_index, tmp_path, "http://127.0.0.1:9")  # the default retry policy
-    assert time.monotonic() - started < 5 and "not changed" in str(raised.value)
+    assert waits == [] and "not changed" in str(raised.value)  # no back-off, no retry
     assert_untouched(old_index, tmp_path)
 
 

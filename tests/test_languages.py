@@ -20,6 +20,7 @@ from mtgdice.rules.errors import CardTextError
 from mtgdice.text import compile_text
 from mtgdice.text.translate import LANGUAGES, compile_foreign, detect_language, lexicon, to_english
 from shared_data import shared_path
+from work_units import calls
 
 # -- the seed: Grave Endeavor as printed ----------------------------------------------------------
 
@@ -388,7 +389,11 @@ def test_unknown_language_code() -> None:
 _PIECES = [text for texts in CASES.values() for text in texts.values()] + list(GRAVE_ENDEAVOR.values())
 
 
-@settings(max_examples=150, deadline=1000, suppress_health_check=[HealthCheck.too_slow])
+WORK_PER_CHAR, WORK_BASE = 40, 5_000
+"""The work bound of one text, in calls (``work_units.calls``), not seconds: linear in its length."""
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.lists(st.sampled_from(_PIECES), min_size=1, max_size=3),
     st.text(max_size=80),
@@ -397,20 +402,25 @@ _PIECES = [text for texts in CASES.values() for text in texts.values()] + list(G
 def test_mutated_printed_text_never_crashes(pieces: list[str], noise: str, position: int) -> None:
     text = "\n".join(pieces)
     text = text[:position] + noise + text[position:]
-    try:
-        card = compile_foreign(text)
-    except CardTextError:
+    compile_foreign("Lancez un d20.")  # lazily built tables: not the work of ``text``
+    work, card = calls(compile_foreign, text)
+    assert work <= WORK_PER_CHAR * len(text) + WORK_BASE, f"{work} calls for {len(text)} characters"
+    if isinstance(card, CardTextError):
         return
+    assert not isinstance(card, Exception), card
     assert isinstance(card.to_json()["rolls"], list)
 
 
-@settings(max_examples=100, deadline=1000)
+@settings(max_examples=100, deadline=None)  # no seconds: the work is bounded in calls
 @given(st.text(max_size=300))
 def test_arbitrary_text_never_crashes(text: str) -> None:
-    try:
-        english, lang, missed = to_english(text)
-    except CardTextError:
+    to_english("Lancez un d20.")
+    work, translated = calls(to_english, text)
+    assert work <= WORK_PER_CHAR * len(text) + WORK_BASE, f"{work} calls for {len(text)} characters"
+    if isinstance(translated, CardTextError):
         return
+    assert not isinstance(translated, Exception), translated
+    english, lang, missed = translated
     assert lang == "en" or lang in LANGUAGES
     assert all(isinstance(sentence, str) for sentence in missed)
 

@@ -259,7 +259,7 @@ def test_acknowledged_rolls_survive_sigkill(tmp_path: Path) -> None:
     acknowledged: list[int] = []
     assert child.stdout is not None
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 180  # a guard against a stalled child, not a timing claim
         while len(acknowledged) < 150 and time.monotonic() < deadline:
             line = child.stdout.readline()
             if not line:
@@ -271,7 +271,7 @@ def test_acknowledged_rolls_survive_sigkill(tmp_path: Path) -> None:
     acknowledged += [int(line) for line in child.stdout.read().split()]
     child.stdout.close()
     assert child.returncode == -signal.SIGKILL
-    assert len(acknowledged) >= 150
+    assert len(acknowledged) >= 150, f"only {len(acknowledged)} rolls acknowledged: the child stalled"
     with RollLog(path) as log:
         assert log.integrity_check() == "ok"
         logged = {roll.id for roll in log.rolls()}
@@ -287,9 +287,9 @@ def test_append_rate(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
         for _ in range(200):
             log.append(rolled)
         elapsed = time.perf_counter() - start
+        assert len(list(log.rolls())) == 200  # 200 appends, 200 rows: the work done
     with capsys.disabled():
-        print(f"\n  roll log: {200 / elapsed:.0f} durable appends/s")
-    assert elapsed < 60
+        print(f"\n  roll log: {200 / elapsed:.0f} durable appends/s (reported, not asserted)")
 
 
 # -- the CLI ----------------------------------------------------------------------------------------

@@ -458,31 +458,35 @@ def test_a_roll_over_its_deadline_spends_no_nonce(tmp_path: Path) -> None:
 
 
 def test_a_roll_in_a_batch_does_not_wait_for_a_heavy_roll_after_it(tmp_path: Path) -> None:
-    import time
-
     from mtgdice.rules.budget import Budget
     from mtgdice.rules.errors import RollLimitError
-    from mtgdice.web.rooms import BATCH_FOLLOW_S
 
     log = RollLog(tmp_path / "rolls.sqlite")
     rooms = Rooms(log, None, budget=Budget(dice=10**12, options=10**12, seconds=3.0))
     endless = {"text": "Roll 10000 d6. If you roll a 6, repeat this process."}
+    seen: dict[str, Any] = {}
 
-    async def timed(coroutine: Any) -> tuple[Any, float]:
-        started = time.monotonic()
-        try:
-            return await coroutine, time.monotonic() - started
-        except RollLimitError as error:
-            return error, time.monotonic() - started
-
-    async def scenario() -> list[tuple[Any, float]]:
+    async def scenario() -> tuple[Any, Any]:
         state, _ = await rooms.create()
-        quick = timed(rooms.api_roll(state, {"text": "Roll a d6."}))
-        heavy = timed(rooms.api_roll(state, dict(endless)))
-        return list(await asyncio.gather(quick, heavy))  # queued together: one batch
 
-    (quick, quick_s), (heavy, heavy_s) = asyncio.run(scenario())
-    assert quick.proof.nonce == 0 and quick_s < BATCH_FOLLOW_S + 1.0  # committed without the heavy roll
-    assert isinstance(heavy, RollLimitError) and 3.0 <= heavy_s < 3.0 + 1.5  # it led the next batch, to its deadline
+        async def quick() -> Any:
+            answer = await rooms.api_roll(state, {"text": "Roll a d6."})
+            seen["heavy done"] = heavy.done()  # when the quick roll was answered
+            return answer
+
+        quick_answer = asyncio.ensure_future(quick())  # queued together, the quick roll first: one batch
+        heavy = asyncio.ensure_future(rooms.api_roll(state, dict(endless)))
+        try:
+            heavy_answer: Any = await heavy
+        except RollLimitError as error:
+            heavy_answer = error
+        return await quick_answer, heavy_answer
+
+    quick, heavy = asyncio.run(scenario())
+    assert quick.proof.nonce == 0  # committed without the heavy roll ...
+    assert seen == {"heavy done": False}  # ... and answered while the heavy roll was still to be answered
+    assert isinstance(heavy, RollLimitError) and "took more than the 3 s" in str(
+        heavy
+    )  # it led the next batch, to its deadline
     assert [roll.nonce for roll in log.rolls()] == [0]
     log.close()

@@ -33,7 +33,7 @@ def _post(url: str, body: dict[str, Any], token: str | None = None) -> dict[str,
     if token:
         headers["Authorization"] = f"Bearer {token}"
     request = urllib.request.Request(url, data=json.dumps(body).encode(), headers=headers, method="POST")
-    with urllib.request.urlopen(request, timeout=5) as response:
+    with urllib.request.urlopen(request, timeout=60) as response:  # a guard against a hang
         return json.loads(response.read())  # type: ignore[no-any-return]
 
 
@@ -43,7 +43,7 @@ def test_sigkill_during_a_burst_loses_no_acknowledged_roll(tmp_path: Path) -> No
     url, server = start(cards, db)
     try:
         room = _post(url + "/api/rooms", {})
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 180  # a guard against a stalled server, not a timing claim
         acknowledged: dict[int, dict[str, Any]] = {}
         lock = threading.Lock()
         halt = threading.Event()
@@ -70,7 +70,7 @@ def test_sigkill_during_a_burst_loses_no_acknowledged_roll(tmp_path: Path) -> No
             thread.join(timeout=10)
     finally:
         stop(server)
-    assert len(acknowledged) >= 150
+    assert len(acknowledged) >= 150, f"only {len(acknowledged)} rolls acknowledged after 180 s: the server stalled"
     with RollLog(db) as log:
         assert log.integrity_check() == "ok"
         logged = {roll.id: roll for roll in log.rolls(room=room["id"])}
