@@ -128,10 +128,23 @@ def _break_extra_dice() -> tuple[Any, str, Callable[..., Any]]:
     return ExtraDice, "replace", replace
 
 
+def _break_extra_dice_transform() -> tuple[Any, str, Callable[..., Any]]:
+    from mtgdice.rules.effects.replacement import ExtraDice
+
+    # No transform declared: the odds fall back to enumerating faces through the broken ``replace``.
+    return ExtraDice, "transform", lambda self: None
+
+
 def _break_pairs() -> tuple[Any, str, Callable[..., Any]]:
     from mtgdice.rules.effects.replacement import PairEachDie
 
     return PairEachDie, "replace", lambda self, plan, holder, context: plan
+
+
+def _break_pairs_transform() -> tuple[Any, str, Callable[..., Any]]:
+    from mtgdice.rules.effects.replacement import PairEachDie
+
+    return PairEachDie, "kept", staticmethod(lambda law, size, keep: law)  # as if one die were rolled
 
 
 def _break_modifier() -> tuple[Any, str, Callable[..., Any]]:
@@ -157,6 +170,12 @@ def _break_reroll() -> tuple[Any, str, Callable[..., Any]]:
     from mtgdice.rules.effects.reroll import RerollPermission
 
     return RerollPermission, "consider", lambda self, die, holder, context: False
+
+
+def _break_reroll_transform() -> tuple[Any, str, Callable[..., Any]]:
+    from mtgdice.rules.effects.reroll import RerollPermission
+
+    return RerollPermission, "settle", lambda self, law, new, die: law  # as if never rerolled
 
 
 def _break_trigger() -> tuple[Any, str, Callable[..., Any]]:
@@ -187,10 +206,14 @@ def _break_range() -> tuple[Any, str, Callable[..., Any]]:
 
 
 SPELLBOOK: Case = ("Wizard's Spellbook", {}, "decline")
-BREAKS: dict[str, tuple[Callable[[], tuple[Any, str, Callable[..., Any]]], list[Case]]] = {
-    "extra dice": (_break_extra_dice, [("Hoarding Ogre", {"battlefield": ["Pixie Guide"]}, "decline"), SPELLBOOK]),
+Break = Callable[[], tuple[Any, str, Callable[..., Any]]]
+BREAKS: dict[str, tuple[Break | tuple[Break, ...], list[Case]]] = {
+    "extra dice": (
+        (_break_extra_dice, _break_extra_dice_transform),
+        [("Hoarding Ogre", {"battlefield": ["Pixie Guide"]}, "decline"), SPELLBOOK],
+    ),
     "pair each die": (
-        _break_pairs,
+        (_break_pairs, _break_pairs_transform),
         [("Hoarding Ogre", {"battlefield": ["Krark's Other Thumb"]}, "maximize"), SPELLBOOK],
     ),
     "modifier": (_break_modifier, [("Six-Sided Die", {"battlefield": [PLUS_ONE]}, "decline"), SPELLBOOK]),
@@ -200,7 +223,15 @@ BREAKS: dict[str, tuple[Callable[[], tuple[Any, str, Callable[..., Any]]], list[
             ("Six-Sided Die", {"battlefield": ["Pixie Guide", "Netherese Puzzle-Ward"]}, "decline")
         ],  # 1 and 6 alike on one die
     ),
-    "reroll": (_break_reroll, [("Six-Sided Die", {"battlefield": [REROLL_ONES]}, "accept"), SPELLBOOK]),
+    "pair each die (composed)": (
+        _break_pairs_transform,
+        [("Hoarding Ogre", {"battlefield": ["Krark's Other Thumb"]}, "maximize"), SPELLBOOK],
+    ),
+    "reroll": (
+        (_break_reroll, _break_reroll_transform),
+        [("Six-Sided Die", {"battlefield": [REROLL_ONES]}, "accept"), SPELLBOOK],
+    ),
+    "reroll (composed)": (_break_reroll_transform, [("Six-Sided Die", {"battlefield": [REROLL_ONES]}, "accept")]),
     "trigger count": (
         _break_trigger,
         [
@@ -221,11 +252,19 @@ BREAKS: dict[str, tuple[Callable[[], tuple[Any, str, Callable[..., Any]]], list[
 def test_breaking_an_effect_kind_turns_the_comparison_red(
     kind: str, catalog: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    make, cases = BREAKS[kind]
+    makers, cases = BREAKS[kind]
     assert mismatches(catalog, cases) == 0, "the reference and mtgdice disagree before anything is broken"
-    owner, name, broken = make()
-    monkeypatch.setattr(owner, name, broken)
-    assert mismatches(catalog, cases) > 0, f"breaking {owner.__name__}.{name} left every comparison green"
+    broken_names = []
+    for make in makers if isinstance(makers, tuple) else (makers,):
+        owner, name, broken = make()
+        monkeypatch.setattr(owner, name, broken)
+        broken_names.append(f"{owner.__name__}.{name}")
+    from mtgdice.rules import resolution
+
+    # The rules keep each board's effects and the plans no decision shaped (a cache by board): start
+    # afresh, so that the broken method is met again.
+    monkeypatch.setattr(resolution, "_EFFECTS", {})
+    assert mismatches(catalog, cases) > 0, f"breaking {' and '.join(broken_names)} left every comparison green"
 
 
 @pytest.mark.xfail(strict=True, reason="mtgdice keys a once-each-turn use by card name, so two copies share one use")

@@ -356,19 +356,8 @@ def _by_totals(
             if not isinstance(summary, Summary) or summary.value != value or summary.row != row:
                 return None
             by_row[(row, alike is not None)] = template = summary
-        else:  # positional: a hot loop, and ``replace`` is several times slower
-            summary = Summary(
-                template.row,
-                template.rows,
-                value,
-                template.doubles,
-                template.again,
-                template.used,
-                template.triggers,
-                template.outcomes,
-                template.again_times,
-                template.dice_rolled,
-            )
+        else:
+            summary = template.with_value(value)
         counts[summary] = counts.get(summary, 0) + ways
     return {summary: Fraction(ways, denominator) for summary, ways in counts.items()}
 

@@ -456,17 +456,6 @@ def _by_rows(search: Search, found: TotalGroups) -> dict[Summary, Fraction] | No
                 return None
             by_row[(row, alike is not None)] = template = summary
         else:
-            summary = Summary(
-                template.row,
-                template.rows,
-                value,
-                template.doubles,
-                template.again,
-                template.used,
-                template.triggers,
-                template.outcomes,
-                template.again_times,
-                template.dice_rolled,
-            )
+            summary = template.with_value(value)
         counts[summary] = counts.get(summary, 0) + ways
     return {summary: Fraction(ways, found.denominator) for summary, ways in counts.items()}
