@@ -267,7 +267,6 @@ def test_breaking_an_effect_kind_turns_the_comparison_red(
     assert mismatches(catalog, cases) > 0, f"breaking {' and '.join(broken_names)} left every comparison green"
 
 
-@pytest.mark.xfail(strict=True, reason="mtgdice keys a once-each-turn use by card name, so two copies share one use")
 def test_two_copies_of_a_once_each_turn_modifier_are_each_used_once(catalog: Any) -> None:
     from reference_check import mtgdice_odds
 

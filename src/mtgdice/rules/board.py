@@ -121,8 +121,17 @@ class Holder(Generic[E]):
 
     @property
     def once_key(self) -> str:
-        """The key of a "once each turn" use: the card's name and which ability (kept across rolls)."""
-        return f"{self.permanent.name}#{self.ability}"
+        """The key of a "once each turn" use (kept across rolls): the card's name and which ability,
+        and for a second or later card of that name (``NAME#k`` in the turn memory, k ≥ 1) which
+        one: each permanent has its own ability, used once each turn by that permanent.
+
+        >>> from mtgdice.rules.effects.passive import Passive
+        >>> Holder(Zone.BATTLEFIELD, 1, Permanent("Imp"), Passive(), ordinal="Imp#1").once_key
+        'Imp#0@1'
+        """
+        base = f"{self.permanent.name}#{self.ability}"
+        copy = self.ordinal.rpartition("#")[2]
+        return base if copy in ("", "0") else f"{base}@{copy}"
 
     def sees(self, roller: Seat) -> bool:
         """Whether this effect sees a roll by ``roller``: its scope against its seat, or for a
