@@ -7,7 +7,7 @@ the same JSON body), checks the token's SHA-256, rolls the dice the request stan
 SQLite row per roll (WAL, ``synchronous`` as the mtgdice log: FULL unless ``MTGDICE_LOG_SYNC=normal``)
 before it answers JSON. A plain ``def`` route: FastAPI runs it in its thread pool, as such apps do.
 
-    ANCHOR_DB=/tmp/anchor.sqlite python -m uvicorn bench.anchor_app:app --port 8766 --no-access-log
+    ANCHOR_DB=anchor.sqlite python -m uvicorn bench.anchor_app:app --port 8766 --no-access-log
 
 What it leaves out: everything that makes mtgdice a rules engine (card text, replacement effects,
 fair dice, the hash chain, decisions, pages, sockets): it is the floor, not a competitor.
