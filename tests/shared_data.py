@@ -6,8 +6,10 @@ test is skipped with a message, unless ``MTGDICE_REQUIRE_SHARED=1``: then it fai
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -25,3 +27,12 @@ def shared_path(*parts: str) -> Path:
             pytest.fail(message)
         pytest.skip(message)
     return path
+
+
+def conformance_checker() -> ModuleType:
+    """The shared conformance checker (``conformance/check.py``), loaded as a module for its ``compare``."""
+    spec = importlib.util.spec_from_file_location("conformance_check", shared_path("conformance", "check.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -14,7 +14,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -33,7 +32,7 @@ from mtgdice.rules.dice import Die, Face
 from mtgdice.rules.errors import RollLimitError
 from mtgdice.sim.coins import simulate_flips
 from mtgdice.text import compile_text
-from shared_data import SHARED_ROOT, shared_path
+from shared_data import SHARED_ROOT, conformance_checker, shared_path
 
 GOLDEN = json.loads((Path(__file__).parent / "fixtures" / "golden" / "coin_cards.json").read_text(encoding="utf-8"))
 COIN_CARDS_PATH = SHARED_ROOT / "cards" / "coin-cards.json"
@@ -175,14 +174,6 @@ def _old_form(request: dict[str, Any]) -> dict[str, Any]:
     return request
 
 
-def _checker() -> Any:
-    spec = importlib.util.spec_from_file_location("conformance_check", shared_path("conformance", "check.py"))
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_the_suite_has_its_coin_cases() -> None:
     shared_path("conformance", "rules-v3.json")
     assert len(V3_COIN_CASES) >= 5
@@ -191,7 +182,7 @@ def test_the_suite_has_its_coin_cases() -> None:
 @pytest.mark.parametrize("case", V3_COIN_CASES, ids=[case["id"] for case in V3_COIN_CASES])
 def test_v3_coin_case_in_the_earlier_request_form(case: dict[str, Any]) -> None:
     outcome = json.loads(json.dumps(resolve_json(_old_form(case["input"]), None)))
-    assert _checker().compare(case["expect"], outcome) == [], case["why"]
+    assert conformance_checker().compare(case["expect"], outcome) == [], case["why"]
 
 
 def test_a_reflipped_coin_keeps_its_place_and_its_call() -> None:

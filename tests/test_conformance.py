@@ -7,7 +7,6 @@ real ``mtgdice resolve`` command with check.py itself.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import subprocess
@@ -17,20 +16,12 @@ from typing import Any
 
 import pytest
 
-from shared_data import SHARED_ROOT, shared_path
+from shared_data import SHARED_ROOT, conformance_checker, shared_path
 
 SUITE = SHARED_ROOT / "conformance" / "rules.json"
 CASES = json.loads(SUITE.read_text()) if SUITE.exists() else []
 SUITE_V3 = SHARED_ROOT / "conformance" / "rules-v3.json"
 CASES_V3 = json.loads(SUITE_V3.read_text()) if SUITE_V3.exists() else []
-
-
-def _checker() -> Any:
-    spec = importlib.util.spec_from_file_location("conformance_check", shared_path("conformance", "check.py"))
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_suite_is_present() -> None:
@@ -41,7 +32,7 @@ def test_suite_is_present() -> None:
 @pytest.mark.parametrize("case", CASES, ids=[case["id"] for case in CASES])
 def test_conformance_case(case: dict[str, Any], run: Any) -> None:
     outcome = json.loads(json.dumps(run(case["input"])))
-    problems = _checker().compare(case["expect"], outcome)
+    problems = conformance_checker().compare(case["expect"], outcome)
     assert problems == [], f"{case['id']} [{case['rule']}] {case['why']}: " + "; ".join(problems)
 
 
@@ -53,7 +44,7 @@ def test_v3_suite_is_present() -> None:
 @pytest.mark.parametrize("case", [pytest.param(case, id=case["id"]) for case in CASES_V3])
 def test_conformance_v3_case(case: dict[str, Any], run: Any) -> None:
     outcome = json.loads(json.dumps(run(case["input"])))
-    problems = _checker().compare(case["expect"], outcome)
+    problems = conformance_checker().compare(case["expect"], outcome)
     assert problems == [], f"{case['id']} [{case['rule']}] {case['why']}: " + "; ".join(problems)
 
 
