@@ -387,40 +387,11 @@ def _all_counted(laws: Sequence[Law], problem: Problem) -> tuple[Classes, int]:
 
 
 def _top_equal(law: Law, dice: int, kept: int, problem: Problem) -> tuple[Classes, int]:
-    """The ``kept`` highest of ``dice`` independent dice of one law, per multiset, in closed form.
-
-    With ``low`` the lowest kept value shown by ``at_low`` kept dice, the dice above it are placed
-    among the positions (a multinomial), and the ``rest`` show at most ``low``, at least ``at_low``
-    of them exactly ``low``.
-    """
+    """The ``kept`` highest of ``dice`` independent dice of one law, per multiset, in closed form
+    (:meth:`Law.top_multisets`)."""
     support = _support(law)
     _check(math.comb(len(support) + kept - 1, kept), problem, f"the {kept} highest of {dice} dice")
-    below: dict[int, int] = {}
-    running = 0
-    for value, weight in support:
-        below[value] = running
-        running += weight
-    weight_of = dict(support)
-    factorial = [math.factorial(n) for n in range(dice + 1)]
-    out: Classes = []
-    for combo in combinations_with_replacement([value for value, _ in support], kept):
-        low = combo[0]
-        at_low = 1
-        while at_low < kept and combo[at_low] == low:
-            at_low += 1
-        rest = dice - kept + at_low
-        ways = factorial[dice] // factorial[rest]
-        run = 1
-        weight = 1
-        for position in range(at_low, kept):
-            weight *= weight_of[combo[position]]
-            if position > at_low and combo[position] == combo[position - 1]:
-                run += 1
-                ways //= run
-            else:
-                run = 1
-        tail = sum(math.comb(rest, i) * weight_of[low] ** i * below[low] ** (rest - i) for i in range(at_low, rest + 1))
-        out.append((combo, ways * weight * tail))
+    out: Classes = list(law.top_multisets(dice, kept))
     return out, law.denominator**dice
 
 

@@ -63,6 +63,7 @@ from mtgdice.rules.footprint import (
     MULTISET_SAFE,
     TOTALS_SAFE,
 )
+from mtgdice.rules.transforms import Law as DieLaw
 
 MAX_KEPT = 40_000
 """Largest number of multisets of counted dice the multiset paths enumerate."""
@@ -275,37 +276,13 @@ def _add(out: dict[Summary, Fraction], more: dict[Summary, Fraction]) -> None:
 
 def _kept_multisets(sides: int, first: int, kept: int) -> Iterator[tuple[tuple[int, ...], int]]:
     """Each multiset of the ``kept`` highest of ``first`` equal dice and how many sequences give it
-    (``IGNORES_LOWEST``: the ignored dice are the lowest by face).
-
-    With ``low`` the lowest kept value shown by ``at_low`` kept dice, the dice above it are
-    placed among the ``first`` positions; the ``rest`` show at most ``low``, at least ``at_low``
-    of them exactly ``low``.
+    (``IGNORES_LOWEST``: the ignored dice are the lowest by face), from the order statistic the rules
+    define (:meth:`~mtgdice.rules.transforms.Law.top_multisets`).
 
     >>> sorted(_kept_multisets(2, 2, 1))
     [((1,), 1), ((2,), 3)]
     """
-    factorial = [math.factorial(n) for n in range(first + 1)]
-    tails: dict[tuple[int, int, int], int] = {}
-    for combo in combinations_with_replacement(range(1, sides + 1), kept):
-        low = combo[0]
-        at_low = 1
-        while at_low < kept and combo[at_low] == low:
-            at_low += 1
-        rest = first - kept + at_low
-        ways = factorial[first] // factorial[rest]
-        run = 1
-        for position in range(at_low + 1, kept):
-            if combo[position] == combo[position - 1]:
-                run += 1
-                ways //= run
-            else:
-                run = 1
-        key = (low, rest, at_low)
-        tail = tails.get(key)
-        if tail is None:
-            tail = sum(math.comb(rest, i) * (low - 1) ** (rest - i) for i in range(at_low, rest + 1))
-            tails[key] = tail
-        yield combo, ways * tail
+    return DieLaw.uniform(sides).top_multisets(first, kept)
 
 
 def _by_kept(search: Search, sides: int, first: int, kept: int) -> dict[Summary, Fraction]:

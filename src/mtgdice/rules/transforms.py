@@ -20,8 +20,10 @@ denominator; it leaves out the fold itself (``mtgdice.odds.compose``).
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from itertools import combinations_with_replacement
 
 
 class Transform(enum.Enum):
@@ -85,6 +87,51 @@ class Law:
 
         index = value - self.low
         return Fraction(self.weights[index], self.denominator) if 0 <= index < len(self.weights) else Fraction(0)
+
+    def top_multisets(self, dice: int, kept: int) -> Iterator[tuple[tuple[int, ...], int]]:
+        """CR 706.6, the lowest ignored: each multiset of the ``kept`` highest of ``dice`` dice of this
+        law (in increasing order) with its number of ways out of ``denominator ** dice``.
+
+        With ``low`` the lowest kept value, shown by ``at_low`` kept dice, the dice above it are
+        placed among the positions (a multinomial); the ``rest`` show at most ``low``, at least
+        ``at_low`` of them exactly ``low``.
+
+        >>> sorted(Law.uniform(2).top_multisets(2, 1))
+        [((1,), 1), ((2,), 3)]
+        """
+        support = [(value, weight) for value, weight in zip(self.values(), self.weights, strict=True) if weight]
+        below: dict[int, int] = {}
+        running = 0
+        for value, weight in support:
+            below[value] = running
+            running += weight
+        weight_of = dict(support)
+        factorial = [math.factorial(n) for n in range(dice + 1)]
+        tails: dict[tuple[int, int, int], int] = {}
+        for combo in combinations_with_replacement([value for value, _ in support], kept):
+            low = combo[0]
+            at_low = 1
+            while at_low < kept and combo[at_low] == low:
+                at_low += 1
+            rest = dice - kept + at_low
+            ways = factorial[dice] // factorial[rest]
+            run = 1
+            weight = 1
+            for position in range(at_low, kept):
+                weight *= weight_of[combo[position]]
+                if position > at_low and combo[position] == combo[position - 1]:
+                    run += 1
+                    ways //= run
+                else:
+                    run = 1
+            key = (low, rest, at_low)
+            tail = tails.get(key)
+            if tail is None:
+                tail = sum(
+                    math.comb(rest, i) * weight_of[low] ** i * below[low] ** (rest - i) for i in range(at_low, rest + 1)
+                )
+                tails[key] = tail
+            yield combo, ways * weight * tail
 
     def highest_of(self, count: int) -> Law:
         """The highest of ``count`` independent dice of this law: P(max <= v) = F(v)^count."""
