@@ -25,7 +25,7 @@ from mtgdice.log import SqlLog
 from mtgdice.web.fanout import Broker, Fanout
 from mtgdice.web.limits import Limits, SocketCaps
 from mtgdice.web.rooms import Changes, Finished, Rooms, RoomState
-from mtgdice.web.table_view import card_controls, flip_view, waiting_views
+from mtgdice.web.table_view import card_controls, flip_view, memory_view, outcome_texts, waiting_views
 from mtgdice.web.views import Pages, class_levels
 from mtgdice.web.work import WorkPool
 
@@ -83,6 +83,7 @@ class Deps:
                 roll_id=finished.id,
                 proof=finished.proof,
                 flips=flip_view(finished.roll, self.cards),
+                outcomes=outcome_texts(finished.roll),
             )
             self.rendered[finished.id] = html
             while len(self.rendered) > RENDERED:
@@ -109,7 +110,12 @@ class Deps:
 
     def status_html(self, state: RoomState) -> str:
         return self.pages.render(
-            "_status.html", game=state.game, fair=state.fair, room=state, waiting=waiting_views(state.game)
+            "_status.html",
+            game=state.game,
+            fair=state.fair,
+            room=state,
+            waiting=waiting_views(state.game),
+            memory=memory_view(state.game),
         )
 
     def levels_of(self, card: Card) -> int | None:

@@ -125,3 +125,43 @@ def flip_view(roll: Roll, cards: CardSource | None) -> tuple[FlipExecutionView, 
         )
         for execution in flip.executions
     )
+
+
+def outcome_texts(roll: Roll) -> tuple[tuple[str, ...], ...]:
+    """Per execution of a dice roll, the words of its outcomes that held (beside its table rows)."""
+    resolution, instruction = roll.resolution, roll.instruction
+    if resolution is None or instruction is None or not instruction.outcomes:
+        return ()
+    outcomes = instruction.outcomes
+    return tuple(
+        tuple(outcomes[i].text for i in execution.outcomes if i < len(outcomes) and outcomes[i].text)
+        for execution in resolution.executions
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryView:
+    """What abilities wrote that the table remembers (json-interface.md v3 ``turn`` and ``noted``):
+    this turn's flips won and lost by player, totals rolled for a permanent's ability, and the
+    values noted on cards."""
+
+    flips: tuple[tuple[str, int, int], ...] = ()
+    totals: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    noted: tuple[tuple[str, int], ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.flips or self.totals or self.noted)
+
+
+def memory_view(game: Game) -> MemoryView:
+    """The game's memory with players and cards by name."""
+    memory = game.memory
+    owners = tuple(game.players)
+    flips = tuple(
+        (game.players[owner].name, won, lost)
+        for owner, (won, lost) in zip(owners, memory.turn_flips(owners, game.turn), strict=False)
+        if won or lost
+    )
+    names = {card.id: card.name for player in game.players.values() for _, card in player.cards()}
+    noted = tuple((names[card_id], value) for card_id, value in memory.noted if card_id in names)
+    return MemoryView(flips, memory.turn_totals(game.turn), noted)
