@@ -147,3 +147,24 @@ def test_the_turns_totals_are_kept_across_rolls_until_the_next_turn(tmp_path: Pa
     assert len(seen) < len(_rolls(bob, room_id))  # a total came again and its outcome showed
     alice.post(f"/r/{room_id}/turn")
     assert 'data-testid="memory-totals"' not in bob.get(f"/r/{room_id}").text
+    alice.post(f"/r/{room_id}/reveal")  # each logged request carries the turn it was rolled in: it replays
+    report = verify_export(json.loads(client.get(f"/api/rooms/{room_id}/log").text))
+    assert report.ok, [check.line() for check in report.checks] + list(report.errors)
+
+
+def test_a_flip_until_you_lose_shows_each_flip(tmp_path: Path) -> None:
+    client = TestClient(create_app(tmp_path / "rolls.sqlite", None, rate=0))
+    room_id, (alice, bob) = _room(client, "Alice", "Bob")
+    card, _ = _add(
+        alice, room_id, "Streak", "{T}: Flip a coin until you lose a flip. Draw a card for each flip you won."
+    )
+    alice.post(f"/r/{room_id}/roll", data={"kind": "card", "card_id": str(card), "roll": "0"})
+    calls = 0
+    while "Call the flip" in alice.get(f"/r/{room_id}/question").text:
+        alice.post(f"/r/{room_id}/answer", data={"answer": "0"})
+        calls += 1
+        assert calls <= 200
+    shown = _rolls(bob, room_id)[0]
+    won = re.findall(r'data-testid="coin-won">(won|lost)<', shown)
+    assert len(won) == calls and won[-1] == "lost" and set(won[:-1]) <= {"won"}  # until the first loss
+    assert f'data-testid="flips-won">{calls - 1}<' in shown
