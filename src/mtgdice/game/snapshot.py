@@ -357,7 +357,7 @@ def pending_from_json(data: object, where: str = "pending") -> Pending:
     )
 
 
-def memory_json(memory: TableMemory) -> dict[str, Any]:
+def memory_json(memory: TableMemory) -> dict[str, object]:
     """What abilities remembered, as JSON (:class:`~mtgdice.game.memory.TableMemory`)."""
     return {
         "turn": memory.turn,
