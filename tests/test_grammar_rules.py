@@ -32,6 +32,26 @@ QUOTED_ABILITIES = (
 ``grammar.mentions_dice``, a test over tokens rather than a production)."""
 
 FAMILIES: dict[str, tuple[str, ...]] = {
+    # Totals the turn or the permanent remembers (rules/memory.py), in Oracle style, none a real card's sentence.
+    "REMEMBERED_TOTAL": (
+        "{2}: Roll two six-sided dice. If the total is equal to any other total you have rolled this turn for "
+        "this ability, sacrifice ~.",
+        "{T}: Roll three d4. If the total of those results is the same as any other total you have rolled this "
+        "turn for this ability, draw a card.",
+        "{1}{R}: Roll 2d8. If you rolled any other total you have rolled this turn for this ability, ~ deals 2 "
+        "damage to you.",
+    ),
+    "NOTE_TOTAL": (
+        "When ~ enters, roll two d6. If you rolled 7, sacrifice ~. If you rolled any other total, note that total.",
+        "At the beginning of your upkeep, roll 3 d4. If you rolled 12, draw a card. If you rolled any other "
+        "total, note the total.",
+        "{T}: Roll two d10. If you rolled 20, gain 5 life. If you rolled any other total, note that result.",
+    ),
+    "NOTED_TOTAL": (
+        "At the beginning of your upkeep, roll two d6. If you roll the noted total, draw a card.",
+        "{2}: Roll 2d8. If the total is the noted total, ~ gets +3/+3 until end of turn.",
+        "Whenever ~ attacks, roll three d4. If you rolled the noted result, sacrifice ~.",
+    ),
     # Coins (CR 705): written here in Oracle style, none of them a real card's sentence.
     "FLIPS": (
         "{2}, {T}: Flip a coin. If you win the flip, draw a card.",

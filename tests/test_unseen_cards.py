@@ -17,11 +17,9 @@ from mtgdice.text import compile_text
 CARDS = {
     card["name"]: card for card in json.loads((Path(__file__).parent / "fixtures" / "unseen_cards.json").read_text())
 }
-KNOWN_GAPS = {
-    "Spark Fiend": [
-        "If you roll the noted total, don't roll dice for Spark Fiend during any of your following upkeeps."
-    ],
-}
+KNOWN_GAPS: dict[str, list[str]] = {}
+"""Sentences of these cards the compiler does not read yet (Spark Fiend's noted total is read now:
+tests/test_turn_memory.py)."""
 
 # name -> [(count, sides, table or None, choose)] and effect kinds (with a key field)
 EXPECTED: dict[str, tuple[list[tuple[Any, Any, Any, bool]], list[tuple[str, Any]]]] = {

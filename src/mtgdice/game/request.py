@@ -496,6 +496,7 @@ def resolve_prepared(
             call=request.call,
             players=request.players,
             name=prepared.name,
+            controller=request.controller,
         )
     assert prepared.instruction is not None
     return resolve(

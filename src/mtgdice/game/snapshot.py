@@ -29,6 +29,7 @@ from typing import Any, TypeGuard, cast, get_args
 
 from mtgdice.errors import InputError
 from mtgdice.game.choices import Question
+from mtgdice.game.memory import TableMemory
 from mtgdice.game.table import Activated, Card, Game, Pending, Player, RollKindName, RollSpec
 from mtgdice.rules.choices import Answer
 
@@ -60,6 +61,7 @@ class GameState:
     next_card_id: int = 1
     next_player_id: int = 1
     pending: tuple[Activated, ...] = ()
+    memory: TableMemory = TableMemory()
 
     @classmethod
     def of(cls, game: Game) -> GameState:
@@ -78,6 +80,7 @@ class GameState:
             next_card_id=game.next_card_id,
             next_player_id=game.next_player_id,
             pending=tuple(game.pending),
+            memory=game.memory,
         )
 
     def game(self) -> Game:
@@ -94,6 +97,7 @@ class GameState:
         game.next_card_id = self.next_card_id
         game.next_player_id = self.next_player_id
         game.pending = list(self.pending)
+        game.memory = self.memory
         return game
 
 
@@ -142,6 +146,7 @@ def state_json(state: GameState) -> dict[str, Any]:
             {"controller": waiting.controller, "target": waiting.target, "card": card_json(waiting.card)}
             for waiting in state.pending
         ],
+        "memory": memory_json(state.memory),
     }
 
 
@@ -280,7 +285,10 @@ def state_from_json(data: object) -> GameState:
         pending.append(
             Activated(_text(item, "controller", where), card_from_json(_get(item, "card", where), where), target)
         )
+    # A snapshot written before the memory of abilities was kept remembers nothing.
+    memory = memory_from_json(data["memory"]) if isinstance(data, Mapping) and "memory" in data else TableMemory()
     return GameState(
+        memory=memory,
         players=tuple(players),
         turn=_int(data, "turn", "", 1),
         active=_text(data, "active", "", optional=True),
@@ -347,3 +355,41 @@ def pending_from_json(data: object, where: str = "pending") -> Pending:
         tuple(answer_from_json(answer, f"{where}.answers[{i}]") for i, answer in enumerate(answers)),
         question_from_json(_get(data, "question", where), f"{where}.question"),
     )
+
+
+def memory_json(memory: TableMemory) -> dict[str, object]:
+    """What abilities remembered, as JSON (:class:`~mtgdice.game.memory.TableMemory`)."""
+    return {
+        "turn": memory.turn,
+        "totals": [[name, list(values)] for name, values in memory.totals],
+        "flips": [[player, won, lost] for player, won, lost in memory.flips],
+        "noted": [[card, value] for card, value in memory.noted],
+    }
+
+
+def memory_from_json(data: object, where: str = "memory") -> TableMemory:
+    """The memory from :func:`memory_json`; a wrong field is an :class:`InputError` naming it."""
+    totals = []
+    for position, pair in enumerate(_items(data, "totals", where)):
+        if not (
+            isinstance(pair, list)
+            and len(pair) == 2
+            and isinstance(pair[0], str)
+            and isinstance(pair[1], list)
+            and all(_whole(value) for value in pair[1])
+        ):
+            raise InputError(f"{where}.totals[{position}]", f"expected [permanent, [totals]], got {pair!r}")
+        totals.append((pair[0], tuple(pair[1])))
+    flips = []
+    for position, entry in enumerate(_items(data, "flips", where)):
+        if not (isinstance(entry, list) and len(entry) == 3 and isinstance(entry[0], str)):
+            raise InputError(f"{where}.flips[{position}]", f"expected [player, won, lost], got {entry!r}")
+        if not (_whole(entry[1]) and _whole(entry[2]) and entry[1] >= 0 and entry[2] >= 0):
+            raise InputError(f"{where}.flips[{position}]", f"expected counts of 0 or more, got {entry!r}")
+        flips.append((entry[0], entry[1], entry[2]))
+    noted = []
+    for position, pair in enumerate(_items(data, "noted", where)):
+        if not (isinstance(pair, list) and len(pair) == 2 and _whole(pair[0]) and _whole(pair[1])):
+            raise InputError(f"{where}.noted[{position}]", f"expected [card id, value], got {pair!r}")
+        noted.append((pair[0], pair[1]))
+    return TableMemory(_int(data, "turn", where), tuple(totals), tuple(flips), tuple(noted))

@@ -29,6 +29,7 @@ from typing import Any, Literal
 
 from mtgdice.errors import InputError
 from mtgdice.game.choices import AnsweringChooser, DecisionPending, Question
+from mtgdice.game.memory import TableMemory
 from mtgdice.game.request import (
     CardRef,
     CardSource,
@@ -241,6 +242,7 @@ class Game:
         self.history: list[Roll] = []
         self.next_card_id = 1
         self.next_player_id = 1
+        self.memory = TableMemory()  # what abilities wrote: this turn's flips and totals, noted values
 
     # -- players and cards -----------------------------------------------------------------------
 
@@ -381,6 +383,7 @@ class Game:
             choices=tuple(answers),
             turn=TurnState(frozenset(self.used), rolled[0], self.planar_rolls, tuple(rolled[1:])),
         )
+        base = self.with_memory(base)
         if spec.kind == "card":
             if spec.card_id is None:
                 raise InputError("card_id", "pick one of your cards to roll")
@@ -463,6 +466,7 @@ class Game:
         self.used.update(roll.outcome.used)
         self.history.append(roll)
         del self.history[:-MAX_HISTORY]
+        self.remember(roll)
 
     # -- helpers -----------------------------------------------------------------------------------
 
@@ -501,6 +505,71 @@ class Game:
         if 0 <= decision.player < len(view.owners):
             return view.owners[decision.player]
         return roller.id
+
+    # -- what abilities remember (json-interface.md v3 ``turn``, ``noted``) -------------------------
+
+    def with_memory(self, request: RollRequest) -> RollRequest:
+        """A request of this table with what abilities remembered (:mod:`mtgdice.game.memory`): this
+        turn's flips won and lost and totals rolled for an ability in its ``turn``, the values noted
+        on cards on their zone items."""
+        memory = self.memory
+        turn = replace(
+            request.turn,
+            totals=memory.turn_totals(self.turn),
+            flips=memory.turn_flips(tuple(self.players), self.turn),
+        )
+        if not memory.noted:
+            return replace(request, turn=turn)
+
+        def noted(items: tuple[ZoneItem, ...], cards: Sequence[Card]) -> tuple[ZoneItem, ...]:
+            found = [memory.noted_on(card.id) for card in cards]
+            return tuple(
+                replace(item, noted=value) if value is not None else item
+                for item, value in zip(items, found, strict=False)
+            )
+
+        players = list(self.players.values())
+        seats = tuple(
+            replace(
+                items,
+                battlefield=noted(items.battlefield, players[i].battlefield),
+                graveyard=noted(items.graveyard, players[i].graveyard),
+            )
+            if i < len(players)
+            else items
+            for i, items in enumerate(request.seats)
+        )
+        return replace(request, turn=turn, seats=seats)
+
+    def remember(self, roll: Roll) -> None:
+        """Keep what a finished roll of this table wrote into the turn and onto permanents."""
+        outcome = roll.outcome
+        if not roll.request.seated or not isinstance(outcome, Resolution | FlipResolution):
+            return
+        turn = outcome.turn
+        noted: dict[int, int] = {}
+        for name, value in outcome.noted if isinstance(outcome, Resolution) else ():
+            card = self._permanent_named(name)
+            if card is not None:
+                noted[card.id] = value
+        self.memory = self.memory.after(self.turn, tuple(self.players), turn.totals, turn.flips, noted)
+
+    def _permanent_named(self, name: str) -> Card | None:
+        """The card the turn names ``NAME`` or ``NAME#k``: the k-th card of that name counted over
+        the seats, then zone order (battlefield, graveyard, the plane in the command zone)."""
+        base, _, k = name.rpartition("#")
+        if not base or not k.isdigit():
+            base, k = name, "0"
+        holder = self.active if self.active in self.players else next(iter(self.players), None)
+        seen = 0
+        for player in self.players.values():
+            plane = [self.plane] if self.plane is not None and player.id == holder else []
+            for card in (*player.battlefield, *player.graveyard, *plane):
+                if card.name == base:
+                    if seen == int(k):
+                        return card
+                    seen += 1
+        return None
 
 
 def row_texts(instruction: RollInstruction, resolution: Resolution) -> tuple[tuple[str, ...], ...]:

@@ -584,22 +584,16 @@ def table_json(request: RollRequest, outcome: Outcome) -> dict[str, Any]:
     ``pending`` replacements still waiting, and the ``noted`` values that changed."""
     used_up: frozenset[int] = frozenset()
     turn = request.turn
+    noted: dict[str, int] = {}
     if isinstance(outcome, Resolution):
         turn, used_up = outcome.turn, outcome.pending_used
+        noted = dict(outcome.noted)
     elif isinstance(outcome, FlipResolution):
-        turn = TurnState(
-            outcome.used,
-            turn.dice_rolled,
-            turn.planar_actions,
-            turn.others_rolled,
-            turn.used_permanents,
-            turn.totals,
-            turn.flips,
-        )
+        turn = outcome.turn  # the request's turn with the flip's uses and flips won and lost
     return {
         "turn": turn_json(turn, request.players),
         "pending": [pending_json(item) for i, item in enumerate(request.pending) if i not in used_up],
-        "noted": {},
+        "noted": noted,
     }
 
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import cast
 
 from mtgdice.rules.amounts import Amount
@@ -38,10 +38,12 @@ from mtgdice.rules.dice import Die, DieRoll, Fate
 from mtgdice.rules.effects.base import EffectBase
 from mtgdice.rules.effects.coin import CoinEffect, CoinTrigger, ReflipPermission
 from mtgdice.rules.errors import InputError, RollLimitError
+from mtgdice.rules.memory import with_flips
 from mtgdice.rules.players import YOU, Seat
 from mtgdice.rules.resolution import MAX_DICE, MAX_EXECUTIONS, MAX_REROLLS, Decisions, TurnState, effects_of
 from mtgdice.rules.sources import DiceSource
 
+_FIRST_SEAT = YOU
 COIN = Die(2)
 """How a coin is drawn from a dice source: a two-sided face, 1 heads and 2 tails (CR 705.3)."""
 
@@ -84,17 +86,20 @@ class Flipper(enum.Enum):
     EACH_PLAYER = "each player"
     YOU_AND_OPPONENT = "you and target opponent"
 
-    def seats(self, players: int) -> tuple[Seat, ...]:
-        """The seats that flip, in turn order (a named other player flips as the resolving one).
+    def seats(self, players: int, controller: Seat = _FIRST_SEAT) -> tuple[Seat, ...]:
+        """The seats that flip, in turn order from ``controller`` (the resolving player; a named
+        other player flips as the resolving one).
 
         >>> Flipper.EACH_PLAYER.seats(3), Flipper.YOU_AND_OPPONENT.seats(3), Flipper.YOU.seats(2)
         ((0, 1, 2), (0, 1), (0,))
+        >>> Flipper.EACH_PLAYER.seats(3, Seat(1)), Flipper.YOU.seats(3, Seat(2))
+        ((1, 2, 0), (2,))
         """
         if self is Flipper.EACH_PLAYER:
-            return tuple(Seat(seat) for seat in range(players))
+            return tuple(Seat((controller + step) % players) for step in range(players))
         if self is Flipper.YOU_AND_OPPONENT:
-            return (YOU, Seat(1))
-        return (YOU,)
+            return (controller, Seat((controller + 1) % players))
+        return (controller,)
 
 
 class CoinReads(enum.Enum):
@@ -256,6 +261,8 @@ class FlipResolution:
     decisions: tuple[tuple[Decision, Answer], ...] = ()
     triggers: tuple[CoinTriggered, ...] = ()
     name: str = "coin"
+    after: TurnState | None = None
+    """The turn after this flip (its uses, and its flips won and lost counted, :mod:`mtgdice.rules.memory`)."""
 
     @property
     def coins(self) -> tuple[CoinFlip, ...]:
@@ -289,7 +296,8 @@ class FlipResolution:
 
     @property
     def turn(self) -> TurnState:
-        return TurnState(self.used)
+        """The turn after this flip, for the next roll of the same turn."""
+        return self.after if self.after is not None else TurnState(self.used)
 
 
 @dataclass(frozen=True, slots=True)
@@ -352,9 +360,12 @@ def flip(
     players: int = 2,
     name: str = "coin",
     limit: int | None = None,
+    controller: Seat = YOU,
 ) -> FlipResolution:
     """Carry out ``instruction`` (CR 705); ``call`` is the call of a bare flip made for a request
-    (otherwise each called coin's call is asked of its flipper); ``limit`` caps the executions.
+    (otherwise each called coin's call is asked of its flipper); ``limit`` caps the executions;
+    ``controller`` is the seat resolving it (the flip's "you"). The resolution's ``turn`` is
+    ``turn`` with its flips won and lost counted by seat.
 
     >>> from mtgdice.rules.sources import ScriptedSource
     >>> flip(FlipInstruction(call=True), source=ScriptedSource([2]), call=CoinFace.TAILS).won
@@ -367,12 +378,26 @@ def flip(
     times = instruction.times.value(values) if instruction.times is not None else None
     if times is not None and times < 0:
         raise InputError("amounts", f"a coin cannot be flipped {times} times")
-    run = _Flip(instruction, source, board or Board(), chooser or PolicyChooser(), turn or TurnState(), call)
-    return run.run(count, times, players, name, limit)
+    before = turn or TurnState()
+    run = _Flip(instruction, source, board or Board(), chooser or PolicyChooser(), before, call, controller)
+    resolution = run.run(count, times, players, name, limit)
+    counted = ((coin.flipper, coin.won) for execution in resolution.executions for coin in execution.counted)
+    after = replace(before, used=resolution.used, flips=with_flips(before.flips, counted, players))
+    return replace(resolution, after=after)
 
 
 class _Flip(Decisions):
-    __slots__ = ("instruction", "source", "partners", "reflips", "triggered", "fixed_call", "coins", "reflipped")
+    __slots__ = (
+        "instruction",
+        "source",
+        "partners",
+        "reflips",
+        "triggered",
+        "fixed_call",
+        "coins",
+        "reflipped",
+        "controller",
+    )
 
     def __init__(
         self,
@@ -382,8 +407,10 @@ class _Flip(Decisions):
         chooser: Chooser,
         turn: TurnState,
         call: CoinFace | None,
+        controller: Seat = YOU,
     ):
         Decisions.__init__(self, chooser, turn.used)
+        self.controller = controller
         self.instruction = instruction
         self.source = source
         holders = effects_of(board).coins
@@ -397,7 +424,7 @@ class _Flip(Decisions):
     def run(self, count: int, times: int | None, players: int, name: str, limit: int | None) -> FlipResolution:
         executions: list[FlipExecution] = []
         triggers: list[CoinTriggered] = []
-        seats = self.instruction.flipper.seats(players)
+        seats = self.instruction.flipper.seats(players, self.controller)
         while True:
             execution, caused, again = self.step(count, seats, name)
             executions.append(execution)
@@ -445,7 +472,7 @@ class _Flip(Decisions):
         if until is Until.ALL_HEADS and execution.results and all(s is CoinFace.HEADS for s in execution.results):
             return False
         if self.instruction.may_stop or until is Until.CHOSEN:
-            return self.ask_yes(Topic.ROLL_AGAIN, "Flip again?", player=YOU)
+            return self.ask_yes(Topic.ROLL_AGAIN, "Flip again?", player=self.controller)
         return True
 
     def _execution(self, count: int, seats: tuple[Seat, ...]) -> FlipExecution:

@@ -21,6 +21,7 @@ from mtgdice.rules.amounts import Amount
 from mtgdice.rules.conditions import Condition
 from mtgdice.rules.dice import Die, DieRoll
 from mtgdice.rules.footprint import Footprint
+from mtgdice.rules.memory import Recall
 from mtgdice.rules.players import YOU, Scope, Seat
 from mtgdice.rules.tables import ResultsTable
 
@@ -39,9 +40,16 @@ class Reads(enum.Enum):
     OTHERWISE = "otherwise"
     TIES = "ties"
     STANDING = "standing"
+    REMEMBERED = "remembered"
+    """The total equals another total rolled this turn for this ability (``turn.totals``)."""
+    NOTED = "noted"
+    """The total equals the value noted on the permanent (``noted``)."""
+    NOTE = "note"
+    """ "If you rolled any other total, note that total": holds as "otherwise" does, and notes the total."""
 
 
 _FIRST_SEAT = YOU
+_RECALLED = frozenset({Reads.REMEMBERED, Reads.NOTED})
 
 
 class Roller(enum.Enum):
@@ -110,10 +118,18 @@ class Outcome:
     extreme: Extreme | None = None
 
     def holds(
-        self, counted: Sequence[DieRoll], doubles: bool, standing: Sequence[Seat], controller: Seat = YOU
+        self,
+        counted: Sequence[DieRoll],
+        doubles: bool,
+        standing: Sequence[Seat],
+        controller: Seat = YOU,
+        recall: Recall | None = None,
     ) -> bool:
         """Whether this outcome's condition holds for an execution's counted dice (``controller``:
-        the "you" of "if one or more opponents had the highest result")."""
+        the "you" of "if one or more opponents had the highest result"; ``recall``: what the turn
+        and the permanent remember, for an outcome that compares the total with it)."""
+        if self.reads in _RECALLED:
+            return recall is not None and recall.holds(self.reads is Reads.NOTED, counted)
         if self.doubles:
             return doubles
         if self.who is not None:
@@ -130,9 +146,11 @@ def outcomes_holding(
     doubles: bool,
     standing: Sequence[Seat],
     controller: Seat = YOU,
+    recall: Recall | None = None,
 ) -> tuple[int, ...]:
-    """The indices of the outcomes that hold for an execution. "Otherwise, ..." holds when none of
-    the conditional outcomes since the previous "otherwise" did.
+    """The indices of the outcomes that hold for an execution. "Otherwise, ..." (and "if you rolled
+    any other total, note that total") holds when none of the conditional outcomes since the
+    previous "otherwise" did.
 
     >>> from mtgdice.rules.conditions import InRange
     >>> roll = DieRoll(0, Die(6), 2)
@@ -142,11 +160,11 @@ def outcomes_holding(
     found: list[int] = []
     held_since = False
     for index, outcome in enumerate(outcomes):
-        if outcome.reads is Reads.OTHERWISE:
+        if outcome.reads is Reads.OTHERWISE or outcome.reads is Reads.NOTE:
             if not held_since:
                 found.append(index)
             held_since = False
-        elif outcome.holds(counted, doubles, standing, controller):
+        elif outcome.holds(counted, doubles, standing, controller, recall):
             found.append(index)
             held_since = True
     return tuple(found)
@@ -189,6 +207,17 @@ class RollInstruction:
     purpose: str = ""
     outcomes: tuple[Outcome, ...] = ()
     text: str = ""
+
+    @property
+    def remembers(self) -> bool:
+        """Whether the instruction remembers its totals this turn ("any other total you have rolled
+        this turn for this ability"): each execution's total goes into ``turn.totals``."""
+        return any(outcome.reads is Reads.REMEMBERED for outcome in self.outcomes)
+
+    @property
+    def notes(self) -> bool:
+        """Whether an outcome notes the total on the permanent ("note that total")."""
+        return any(outcome.reads is Reads.NOTE for outcome in self.outcomes)
 
     @property
     def roll_again(self) -> bool:

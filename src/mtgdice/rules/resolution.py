@@ -39,7 +39,9 @@ from mtgdice.rules.effects.replacement import Replacement, RollPlan
 from mtgdice.rules.effects.reroll import RerollEffect
 from mtgdice.rules.effects.trigger import RollEvents, TriggeredAbility, TriggerHit
 from mtgdice.rules.errors import DieSizeError, InputError, NoSuchSeatError, RollLimitError
-from mtgdice.rules.instruction import Extreme, Roller, RollInstruction, outcomes_holding
+from mtgdice.rules.instruction import Extreme, Reads, Roller, RollInstruction, outcomes_holding
+from mtgdice.rules.memory import Recall, permanent_name, totals_of, with_totals
+from mtgdice.rules.memory import total as memory_total
 from mtgdice.rules.players import YOU, Seat
 from mtgdice.rules.records import direct_init
 from mtgdice.rules.sources import DiceSource
@@ -64,9 +66,9 @@ class TurnState:
     (``"Card#k"``, the k-th permanent of that name, :meth:`Board.ordinals`); ``dice_rolled``: the
     counted dice seat 0 rolled this turn and ``others_rolled`` those of seats 1, 2, ... (CR 706.6:
     ignored and rerolled-away dice never happened); ``planar_actions``: planar-die special actions
-    taken (CR 901.9b); ``totals``: totals rolled this turn by permanent; ``flips``: coin flips won
-    and lost by seat. No compiled ability reads ``totals`` or ``flips`` yet: they are kept and
-    passed on.
+    taken (CR 901.9b); ``totals``: totals rolled this turn by permanent, for an ability that
+    compares its total with them; ``flips``: coin flips won and lost by seat
+    (:mod:`mtgdice.rules.memory` writes both).
     """
 
     used: frozenset[str] = frozenset()
@@ -184,6 +186,8 @@ class Resolution:
     """Positions of the waiting replacements (``Board.pending``) this resolution used up."""
     totals: tuple[tuple[str, tuple[int, ...]], ...] = ()
     flips: tuple[tuple[int, int], ...] = ()
+    noted: tuple[tuple[str, int], ...] = ()
+    """Values this resolution noted on permanents ("note that total"), by the turn's permanent name."""
 
     @property
     def turn(self) -> TurnState:
@@ -525,6 +529,10 @@ class _Resolution(Decisions):
         "controller",
         "rollers",
         "pending_used",
+        "memory_name",
+        "recall",
+        "rolled_totals",
+        "noted",
     )
 
     def __init__(
@@ -563,6 +571,14 @@ class _Resolution(Decisions):
             (controller,) if instruction.roller is _YOU_ROLL else instruction.roller.seats(players, controller, roller)
         )
         self.pending_used: set[int] = set()
+        # What the turn and the source permanent remember, for outcomes that compare the total with it.
+        self.memory_name = ""
+        self.recall: Recall | None = None
+        self.rolled_totals: list[int] = []
+        self.noted: int | None = None
+        if instruction.remembers or instruction.notes or _reads_noted(instruction):
+            self.memory_name, noted = _source_memory(board, controller, source_name)
+            self.recall = Recall(totals_of(turn.totals, self.memory_name), noted)
         self.records: list[DieRoll] = []
         self.base = 0
         self.made: set[tuple[str, int]] = set()
@@ -684,8 +700,9 @@ class _Resolution(Decisions):
             others,
             frozenset(self.used_permanents) if self.used_permanents else _NONE_USED,
             frozenset(self.pending_used) if self.pending_used else _NONE_USED_UP,
-            turn.totals,
+            with_totals(turn.totals, self.memory_name, self.rolled_totals) if self.rolled_totals else turn.totals,
             turn.flips,
+            ((self.memory_name, self.noted),) if self.noted is not None else (),
         )
 
     def _stored_holder(self) -> Permanent | None:
@@ -739,10 +756,12 @@ class _Resolution(Decisions):
             else any(_doubles([r for r in counted if r.roller == seat]) for seat in rollers)
         )
         outcomes = (
-            outcomes_holding(instruction.outcomes, counted, doubles, standing, self.controller)
+            outcomes_holding(instruction.outcomes, counted, doubles, standing, self.controller, self.recall)
             if instruction.outcomes
             else ()
         )
+        if self.recall is not None:
+            self._remember(counted, outcomes)
         # Step 8: roll again / repeat (CR 706.3c).
         again, times = False, 1
         if instruction.repeat_when is not None or (
@@ -751,6 +770,21 @@ class _Resolution(Decisions):
             again, times = self._again(row, counted)
         execution = Execution(tuple(self.records), chosen, row, rows, doubles, again, outcomes, times, standing)
         return execution, counted
+
+    def _remember(self, counted: Sequence[DieRoll], outcomes: tuple[int, ...]) -> None:
+        """What this execution leaves in the turn's memory (:mod:`mtgdice.rules.memory`): its total
+        among the totals rolled for this ability, once its own outcomes compared it with the others;
+        the total noted on the permanent when a noting outcome held."""
+        value = memory_total(counted)
+        assert self.recall is not None
+        if value is None:
+            return
+        if self.instruction.remembers:
+            self.rolled_totals.append(value)
+            self.recall = self.recall.after(value)
+        if any(self.instruction.outcomes[index].reads is Reads.NOTE for index in outcomes):
+            self.noted = value
+            self.recall = Recall(self.recall.earlier, value)
 
     def _choose(self, counted: Sequence[DieRoll]) -> int | None:
         if not self.instruction.choose or not counted:
@@ -1085,3 +1119,26 @@ def _check_roll(count: int, die: Die) -> None:
         raise RollLimitError(f"count: {count} dice in one roll is more than the limit of {MAX_DICE}; roll fewer dice")
     if die.sides is not None and die.sides < 1:
         raise DieSizeError(die.sides)
+
+
+def _reads_noted(instruction: RollInstruction) -> bool:
+    return any(outcome.reads is Reads.NOTED for outcome in instruction.outcomes)
+
+
+def _source_memory(board: Board, controller: Seat, name: str) -> tuple[str, int | None]:
+    """The source permanent's name in the turn's memory (``NAME#k``, :meth:`Board.ordinals`) and the
+    value noted on it: the first permanent of its name on its controller's battlefield (the source
+    itself, json-interface.md v3), else the first of its name anywhere, else its name alone."""
+    folded = name.casefold()
+    ordinals = board.ordinals()
+    found: tuple[str, int | None] | None = None
+    for (seat, zone, position), ordinal in ordinals.items():
+        permanent = board.seats[seat].zone(zone)[position]
+        if permanent.name.casefold() != folded:
+            continue
+        base, _, k = ordinal.rpartition("#")
+        candidate = (permanent_name(base, int(k)), permanent.noted)
+        if seat == controller and zone is Zone.BATTLEFIELD:
+            return candidate
+        found = found or candidate
+    return found or (name, None)

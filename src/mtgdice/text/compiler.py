@@ -752,6 +752,21 @@ def _otherwise(c: _Compiler, node: g.Otherwise, original: str, state: _State) ->
     return c.add_outcome(state, Outcome(original, reads=Reads.OTHERWISE))
 
 
+def _remembered_total(c: _Compiler, node: g.RememberedTotal, original: str, state: _State) -> bool:
+    """An outcome on a total rolled before this turn for the same ability (``turn.totals``)."""
+    return c.add_outcome(state, Outcome(original, reads=Reads.REMEMBERED))
+
+
+def _note_total(c: _Compiler, node: g.NoteTotal, original: str, state: _State) -> bool:
+    """The total is noted on the permanent when no other outcome held (the output's ``noted``)."""
+    return c.add_outcome(state, Outcome(original, reads=Reads.NOTE))
+
+
+def _noted_total(c: _Compiler, node: g.NotedTotal, original: str, state: _State) -> bool:
+    """An outcome on the total noted on the permanent."""
+    return c.add_outcome(state, Outcome(original, reads=Reads.NOTED))
+
+
 # -- coins (CR 705) --------------------------------------------------------------------------------
 
 
@@ -902,6 +917,9 @@ _ACTIONS: dict[type, Action] = {
     g.Ties: _ties,
     g.Standing: _standing,
     g.Otherwise: _otherwise,
+    g.RememberedTotal: _remembered_total,
+    g.NoteTotal: _note_total,
+    g.NotedTotal: _noted_total,
     g.Rolls: _rolls,
     g.OnResult: _on_result,
     g.EffectIf: _effect_if,

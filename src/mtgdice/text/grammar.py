@@ -1528,6 +1528,76 @@ FOR_EACH = Rule(
 OTHERWISE = Rule("OTHERWISE", seq("otherwise ,", _EFFECT), build=lambda f: Otherwise())
 
 
+# -- totals the turn or the permanent remembers (rules/memory.py) ----------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RememberedTotal:
+    """An outcome on a total equal to another total rolled this turn for the same ability."""
+
+
+@dataclass(frozen=True, slots=True)
+class NoteTotal:
+    """The total is noted on the permanent when no other outcome held ("... any other total, note it")."""
+
+
+@dataclass(frozen=True, slots=True)
+class NotedTotal:
+    """An outcome on a total equal to the one noted on the permanent."""
+
+
+_THE_TOTAL_IS = seq("if the total", opt("of", words("those", "the", "their"), words("results", "rolls", "dice")), "is")
+_YOU_ROLL = seq("if you", words("roll", "rolled"))
+_THIS_ABILITY = seq(opt("you have", words("rolled", "roll")), "this turn", "for this ability")
+REMEMBERED_TOTAL = Rule(
+    "REMEMBERED_TOTAL",
+    seq(
+        alt(seq(_THE_TOTAL_IS, opt(words("equal to", "the same as"))), _YOU_ROLL),
+        words("any other total", "a total"),
+        _THIS_ABILITY,
+        ",",
+        _EFFECT,
+        END,
+    ),
+    build=lambda f: RememberedTotal(),
+    doc='An outcome on a total rolled before this turn for the same ability ("any other total ... for this ability").',
+)
+NOTE_TOTAL = Rule(
+    "NOTE_TOTAL",
+    seq(
+        _YOU_ROLL,
+        "any other total ,",
+        "note",
+        words("that total", "the total", "that result", "the result"),
+        END,
+    ),
+    build=lambda f: NoteTotal(),
+    doc='The total noted on the permanent when no other outcome held ("... any other total, note it").',
+)
+NOTED_TOTAL = Rule(
+    "NOTED_TOTAL",
+    seq(alt(_YOU_ROLL, _THE_TOTAL_IS), "the noted", words("total", "result"), ",", _EFFECT, END),
+    build=lambda f: NotedTotal(),
+    doc='An outcome on the total noted on the permanent: "if you roll the noted total, ...".',
+)
+_REMEMBERED_WORDS = ("If the total is equal to any other total", "you have rolled this turn", "for this ability")
+
+
+@wording(Reads.REMEMBERED)
+def _remembered_words(outcome: Outcome) -> str:
+    return f"{' '.join(_REMEMBERED_WORDS)}, {NEUTRAL_EFFECT}."
+
+
+@wording(Reads.NOTE)
+def _note_words(outcome: Outcome) -> str:
+    return " ".join(("If you rolled", "any other total,", "note that total."))
+
+
+@wording(Reads.NOTED)
+def _noted_words(outcome: Outcome) -> str:
+    return f"If you roll the noted total, {NEUTRAL_EFFECT}."
+
+
 EACH_WHO_ROLLED = Rule(
     "EACH_WHO_ROLLED",
     seq(
@@ -3001,6 +3071,9 @@ SENTENCES = (
     SentenceRule(WHO_HAD, "after a roll by each player", lambda context: context.each_player),
     SentenceRule(STANDING, "after a roll by each player", lambda context: context.each_player),
     SentenceRule(EACH_WHO_ROLLED, "after a roll by each player", lambda context: context.each_player),
+    SentenceRule(REMEMBERED_TOTAL, "after a roll", _after_roll),
+    SentenceRule(NOTE_TOTAL, "after a roll", _after_roll),
+    SentenceRule(NOTED_TOTAL, "after a roll", _after_roll),
     SentenceRule(OTHERWISE, "after a roll or a flip", lambda context: context.roll or context.flip),
     SentenceRule(FLIPS, "any ability", _always),
     SentenceRule(COIN_TRIGGER, "any ability", _always),
@@ -3023,6 +3096,8 @@ SENTENCES = (
 
 PRECEDENCE = (
     (REPEAT.name, CONDITIONAL.name, "'if you roll N, repeat this process' repeats the roll (CR 706.3c)"),
+    (NOTE_TOTAL.name, CONDITIONAL.name, "'if you rolled any other total, note that total' notes it: no number"),
+    (REMEMBERED_TOTAL.name, CONDITIONAL.name, "'any other total ... for this ability' reads the turn's totals"),
     (
         REPLACEMENT.name,
         ROLLS.name,

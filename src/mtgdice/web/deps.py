@@ -20,11 +20,12 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from markupsafe import Markup
 
 from mtgdice.game import Card
-from mtgdice.game.request import CardSource, compile_ref
+from mtgdice.game.request import CardSource
 from mtgdice.log import SqlLog
 from mtgdice.web.fanout import Broker, Fanout
 from mtgdice.web.limits import Limits, SocketCaps
 from mtgdice.web.rooms import Changes, Finished, Rooms, RoomState
+from mtgdice.web.table_view import card_controls, flip_view, memory_view, outcome_texts, waiting_views
 from mtgdice.web.views import Pages, class_levels
 from mtgdice.web.work import WorkPool
 
@@ -76,7 +77,14 @@ class Deps:
     def roll_html(self, finished: Finished) -> Markup:
         html = self.rendered.get(finished.id)
         if html is None:
-            html = self.pages.render("_roll.html", roll=finished.roll, roll_id=finished.id, proof=finished.proof)
+            html = self.pages.render(
+                "_roll.html",
+                roll=finished.roll,
+                roll_id=finished.id,
+                proof=finished.proof,
+                flips=flip_view(finished.roll, self.cards),
+                outcomes=outcome_texts(finished.roll),
+            )
             self.rendered[finished.id] = html
             while len(self.rendered) > RENDERED:
                 self.rendered.popitem(last=False)
@@ -101,7 +109,14 @@ class Deps:
         return self.pages.render("_table.html", game=state.game)
 
     def status_html(self, state: RoomState) -> str:
-        return self.pages.render("_status.html", game=state.game, fair=state.fair, room=state)
+        return self.pages.render(
+            "_status.html",
+            game=state.game,
+            fair=state.fair,
+            room=state,
+            waiting=waiting_views(state.game),
+            memory=memory_view(state.game),
+        )
 
     def levels_of(self, card: Card) -> int | None:
         """A card's Class levels (None: no Class), from its text or the card data."""
@@ -112,10 +127,10 @@ class Deps:
 
     def board_html(self, state: RoomState, player_id: str) -> Markup:
         listed = [
-            (zone, card, compile_ref(card.ref(), "card", self.cards).rolls, self.levels_of(card))
+            card_controls(card, zone, self.cards, self.levels_of(card))
             for zone, card in state.game.player(player_id).cards()
         ]
-        return self.pages.render("_board.html", room=state, cards=listed)
+        return self.pages.render("_board.html", room=state, cards=listed, game=state.game, me=player_id)
 
     def question_html(self, state: RoomState, player_id: str) -> str:
         found = state.question_for(player_id)

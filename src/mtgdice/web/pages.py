@@ -17,6 +17,7 @@ from mtgdice.game.odds import row_odds
 from mtgdice.game.request import CardRef, compile_ref
 from mtgdice.web.deps import deps
 from mtgdice.web.rooms import Conflict, Table
+from mtgdice.web.table_view import card_controls
 from mtgdice.web.views import (
     COOKIE,
     MAX_COUNTER_KINDS,
@@ -166,6 +167,32 @@ async def page_change_card(room_id: str, card_id: int, request: Request) -> HTML
         table.touch(table=True)
 
     await d.rooms.act(state, change)
+    return HTMLResponse(d.board_html(state, player_id))
+
+
+@router.post("/r/{room_id}/cards/{card_id}/activate", response_class=HTMLResponse)
+async def page_activate(room_id: str, card_id: int, request: Request) -> HTMLResponse:
+    """Activate a card's "the next time target player would roll ..." ability: its replacement
+    waits (shown in the status panel, for every player) until the first roll it applies to."""
+    d = deps(request)
+    state = await d.rooms.get(room_id)
+    player_id = page_player(request, state)
+    values = await form(request)
+    target = first(values, "target")[:40] or None
+    zone, card = state.game.find_card(player_id, card_id)
+    if not card_controls(card, zone, d.cards, None).activates:
+        raise InputError(
+            "card_id", f"{card.name} has no activated replacement that waits for a roll on the battlefield"
+        )
+
+    def activate(table: Table) -> None:
+        game = table.game
+        if target is None:
+            raise InputError("target", "pick the player whose next roll it replaces")
+        game.activate(player_id, card_id, target)
+        table.touch(status=True, table=True)
+
+    await d.rooms.act(state, activate)
     return HTMLResponse(d.board_html(state, player_id))
 
 
