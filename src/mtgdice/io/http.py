@@ -16,6 +16,7 @@ app's), and reading a roll's request (:mod:`mtgdice.io.jsonio`).
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -164,10 +165,10 @@ Zone = Literal["battlefield", "graveyard"]
 
 
 class JoinForm(Struct, forbid_unknown_fields=True):
-    """Join a room as a player (a cookie then carries the player's token)."""
+    """Join a room as a player (a cookie then carries the player's token), with a client seed or none."""
 
-    name: str = ""
-    client_seed: str = ""
+    name: Annotated[str, Meta(min_length=1, max_length=40)]
+    client_seed: Annotated[str, Meta(max_length=64, pattern=r"^[!-+\--~]*$")] = ""
 
 
 class CardForm(Struct, forbid_unknown_fields=True):
@@ -289,7 +290,7 @@ def components(ref_template: str = "#/components/schemas/{name}") -> dict[str, A
 
 
 _AT = re.compile(r" - at `\$\.?(?P<path>[^`]*)`$")
-_NAMED = re.compile(r"(?P<what>missing required|contains unknown) field `(?P<name>[^`]+)`")
+_NAMED = re.compile(r"(?P<what>missing required|contains unknown) field `(?P<name>.*)`$", re.DOTALL)
 
 
 def decode(raw: bytes, model: type[T], field: str = "body") -> T:
@@ -321,7 +322,9 @@ def _input_error(message: str, field: str) -> InputError:
     named = _NAMED.search(problem)
     if named is None:
         return InputError(path or field, problem[:1].lower() + problem[1:])
-    name = f"{path}.{named.group('name')}" if path else named.group("name")
+    name = named.group("name")
+    name = name if name.isprintable() and name.strip() else json.dumps(name)  # "" and control characters named too
+    name = f"{path}.{name}" if path else name
     return InputError(name, "required" if named.group("what") == "missing required" else "not a field of this body")
 
 

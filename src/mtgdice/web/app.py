@@ -80,6 +80,19 @@ def _status_for(error: Exception) -> int:
     return 400
 
 
+def _http_refusal(request: Request, error: StarletteHTTPException) -> str:
+    """Starlette's own refusals (no such path, a method a path does not take) as one line naming the field."""
+    detail = str(error.detail)
+    if ": " in detail:
+        return detail
+    where = request.url.path[:80]
+    if error.status_code == 404:
+        return f"path: nothing at {where}"
+    if error.status_code == 405:
+        return f"method: {request.method[:10]} is not answered at {where}"
+    return f"request: {detail.lower()}"
+
+
 def _invalid_parameter(error: RequestValidationError) -> str:
     """A path or query parameter FastAPI refused, as one line naming it (``card_id: ...``)."""
     found = error.errors()
@@ -178,7 +191,7 @@ def create_app(
 
     @app.exception_handler(StarletteHTTPException)
     async def on_http(request: Request, error: StarletteHTTPException) -> Response:
-        return parts.error_response(request, error.status_code, str(error.detail))
+        return parts.error_response(request, error.status_code, _http_refusal(request, error))
 
     @app.exception_handler(Exception)
     async def on_crash(request: Request, error: Exception) -> Response:
