@@ -24,6 +24,7 @@ import msgspec
 from msgspec import UNSET, Meta, Struct, UnsetType
 
 from mtgdice.errors import InputError
+from mtgdice.game.table import MAX_PLAYERS
 
 __all__ = [
     "BODIES",
@@ -267,8 +268,22 @@ def request_component() -> dict[str, Any]:
     >>> request_component()["additionalProperties"], "dice" in request_component()["properties"]
     (False, False)
     """
+    card = {"anyOf": [{"type": "string"}, {"type": "object"}], "description": "a card's name, or {name, text}"}
+    zone = {"type": "array", "items": card}
     properties: dict[str, Any] = {name: {} for name in REQUEST_FIELDS}
-    properties["player"] = {"type": "string", "maxLength": 40, "description": "who rolled, as the log shows it"}
+    properties.update(
+        card=card,
+        text={"type": "string"},
+        name={"type": "string"},
+        roll={"type": "integer", "minimum": 0, "description": "which of the card's roll instructions"},
+        amounts={"type": "object", "additionalProperties": {"type": "integer"}},
+        choices={"type": "array"},
+        players={"type": "integer", "minimum": 1, "maximum": MAX_PLAYERS},
+        kind={"enum": ["card", "dice", "planar", "coin", "plain"]},
+        notation={"type": "string"},
+        player={"type": "string", "maxLength": 40, "description": "who rolled, as the log shows it"},
+        **dict.fromkeys(("battlefield", "opponents", "graveyard", "command"), zone),
+    )
     return {
         "type": "object",
         "description": "a `resolve` request (the JSON contract) without `dice`, `planar`, `coins` or `random`",
