@@ -131,12 +131,20 @@ def test_the_answers_fit_their_schemas(client: TestClient, document: dict[str, A
     check(refused, "ErrorBody")
 
 
+SEED_RULE = "1 to 64 printable ASCII characters without spaces or commas"
+
+
 @pytest.mark.parametrize(
     ("raw", "model", "message"),
     [
-        (b'{"client_seed": 7}', SeedBody, "client_seed: expected `str`, got `int`"),
-        (b"{}", SeedBody, "client_seed: required"),
-        (b"", SeedBody, "client_seed: required"),
+        (b'{"client_seed": 7}', SeedBody, "client_seed: expected `str`, got `int`; " + SEED_RULE),
+        (
+            b'{"client_seed": "a b"}',
+            SeedBody,
+            "client_seed: not valid; " + SEED_RULE,
+        ),
+        (b"{}", SeedBody, "client_seed: required; " + SEED_RULE),
+        (b"", SeedBody, "client_seed: required; " + SEED_RULE),
         (b'{"client_seed": "a", "extra": 1}', SeedBody, "extra: not a field of this body"),
         (b'{"\\f\\n": 1}', NewRoomBody, '"\\f\\n": not a field of this body'),
         (b'{"": 1}', NewRoomBody, '"": not a field of this body'),

@@ -313,10 +313,10 @@ def decode(raw: bytes, model: type[T], field: str = "body") -> T:
 
     >>> decode(b"", NewRoomBody)
     NewRoomBody()
-    >>> decode(b'{"client_seed": 7}', SeedBody)
+    >>> decode(b'{"client_seed": 7}', SeedBody)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
       ...
-    mtgdice.rules.errors.InputError: client_seed: expected `str`, got `int`
+    mtgdice.rules.errors.InputError: client_seed: expected `str`, got `int`; 1 to 64 printable ASCII characters ...
     >>> decode(b'{"seed": "x"}', SeedBody)
     Traceback (most recent call last):
       ...
@@ -325,9 +325,29 @@ def decode(raw: bytes, model: type[T], field: str = "body") -> T:
     try:
         return msgspec.json.decode(raw if raw.strip() else b"{}", type=model)
     except msgspec.ValidationError as error:
-        raise _input_error(str(error), field) from None
+        refused = _input_error(str(error), field)
+        hint = _hints(model).get(refused.field)
+        if not hint:
+            raise refused from None
+        problem = "not valid" if "matching regex" in refused.problem else refused.problem  # the hint says it in words
+        raise InputError(refused.field, f"{problem}; {hint}") from None
     except msgspec.DecodeError as error:
         raise InputError(field, f"expected a JSON object: {str(error)[:200]}") from None
+
+
+def _hints(model: type[Any]) -> dict[str, str]:
+    """What each field of a model takes, as its schema describes it (an error says it too)."""
+    import msgspec.inspect
+
+    found = msgspec.inspect.type_info(model)
+    if not isinstance(found, msgspec.inspect.StructType):
+        return {}
+    hints: dict[str, str] = {}
+    for item in found.fields:
+        schema = item.type.extra_json_schema if isinstance(item.type, msgspec.inspect.Metadata) else None
+        if schema and "description" in schema:
+            hints[item.name] = str(schema["description"])
+    return hints
 
 
 def _input_error(message: str, field: str) -> InputError:
