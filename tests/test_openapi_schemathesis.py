@@ -175,3 +175,8 @@ def test_every_answer_fits_the_document_and_none_is_a_server_error(
     call()
     if mode is GenerationMode.POSITIVE:  # the room, token and cookie given took most requests past them
         assert set(statuses) - {401, 404}, f"{method} {path}: every answer was 401 or 404: {statuses}"
+
+
+def test_schemathesis_reads_every_operation_of_the_served_document(api_schema: Any) -> None:
+    labels = {result.ok().label for result in api_schema.get_all_operations()}
+    assert labels == {f"{method} {path}" for method, path in OPERATIONS}
