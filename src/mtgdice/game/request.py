@@ -380,7 +380,7 @@ def _instruction(
         reason = f"; {compiled.notes[0]}" if compiled.notes else ""
         unsupported = f"; not understood: {compiled.unsupported[0]!r}" if compiled.unsupported else ""
         raise InputError("card", f"{compiled.name or 'this text'} has no roll instruction{reason}{unsupported}")
-    if request.roll >= len(instructions):
+    if not 0 <= request.roll < len(instructions):
         raise InputError(
             "roll",
             f"{compiled.name} has {len(instructions)} roll instruction(s), "

@@ -240,7 +240,8 @@ def check_fields(data: Mapping[str, Any], allowed: Iterable[str], where: str = "
             continue
         near = difflib.get_close_matches(str(key), known, n=1)
         hint = f'; did you mean "{near[0]}"?' if near else f"; the fields are {', '.join(known)}"
-        name = f"{where}.{key}" if where else str(key)
+        shown = str(key) if str(key).isprintable() and str(key).strip() else json.dumps(str(key))  # "" named too
+        name = f"{where}.{shown}" if where else shown
         raise InputError(name[:80], f"not a field of this {'item' if where else 'request'}{hint}")
 
 

@@ -2,7 +2,8 @@
 
 Each route is thin: it reads the request (the room token as ``Authorization: Bearer``), asks the
 rooms (:class:`~mtgdice.web.rooms.Rooms`, through :class:`~mtgdice.web.deps.Deps`) and answers
-JSON. Errors are one line, ``{"error": "..."}`` (the app's handlers).
+JSON, each body one of the typed models of :mod:`mtgdice.io.http` (the roll's request is read by
+:mod:`mtgdice.io.jsonio`). Errors are one line, ``{"error": "..."}`` (the app's handlers).
 """
 
 from __future__ import annotations
@@ -11,10 +12,23 @@ import os
 from collections.abc import AsyncIterator
 
 import anyio
+import msgspec
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse, StreamingResponse
+from fastapi.responses import Response, StreamingResponse
 
 from mtgdice.errors import InputError
+from mtgdice.io.http import (
+    Health,
+    NewRoomBody,
+    Revealed,
+    RollProof,
+    RollStamp,
+    RoomCreated,
+    SeedBody,
+    SeedsAnswer,
+    decode,
+    encode,
+)
 from mtgdice.io.jsonio import outcome_json
 from mtgdice.web.deps import EXPORTS, deps
 from mtgdice.web.views import bearer, json_body, one_line
@@ -24,59 +38,53 @@ router = APIRouter()
 
 
 @router.post("/api/rooms")
-async def api_create(request: Request) -> JSONResponse:
+async def api_create(request: Request) -> Response:
     d = deps(request)
-    body = await json_body(request)
-    if "client_seeds" in body:
+    try:
+        decode(await request.body(), NewRoomBody)
+    except InputError as error:
+        if error.field != "client_seeds":
+            raise
         raise InputError(
             "client_seeds",
             "add client seeds once the room's commitment is published: POST /api/rooms/{id}/seeds "
             '{"client_seed": "..."} (a seed sent before would reach the server before it draws its own)',
-        )
-    if body:
-        raise InputError(next(iter(body)), "creating a room takes no fields")
+        ) from None
     state, token = await d.rooms.create()
-    return JSONResponse({"id": state.id, "token": token, "commitment": state.fair.commitment}, status_code=201)
+    return _json(RoomCreated(state.id, token, state.fair.commitment), 201)
 
 
 @router.post("/api/rooms/{room_id}/seeds")
-async def api_seeds(room_id: str, request: Request) -> JSONResponse:
+async def api_seeds(room_id: str, request: Request) -> Response:
     d = deps(request)
     state = await d.rooms.get(room_id)
     state.check_room_token(bearer(request))
-    body = await json_body(request)
-    if set(body) != {"client_seed"}:
-        raise InputError("client_seed", 'expected {"client_seed": "..."} (1 to 64 printable ASCII characters)')
-    seeds = await d.rooms.add_seed(state, body["client_seed"])
-    return JSONResponse({"client_seeds": list(seeds), "commitment": state.fair.commitment})
+    body = decode(await request.body(), SeedBody)
+    seeds = await d.rooms.add_seed(state, body.client_seed)
+    return _json(SeedsAnswer(list(seeds), state.fair.commitment))
 
 
 @router.post("/api/rooms/{room_id}/rolls")
-async def api_roll(room_id: str, request: Request) -> JSONResponse:
+async def api_roll(room_id: str, request: Request) -> Response:
     d = deps(request)
     meter = d.rooms.meter()  # the request's deadline counts from here
     state = await d.rooms.get(room_id)
     state.check_room_token(bearer(request))
     body = await json_body(request)
     finished = await d.rooms.api_roll(state, body, meter)
-    return JSONResponse(
-        {
-            **outcome_json(finished.roll.outcome),
-            "id": finished.id,
-            "proof": finished.proof.to_json(),
-            "chain": finished.chain,
-        }
-    )
+    proof = msgspec.convert(finished.proof.to_json(), RollProof)
+    stamp = msgspec.to_builtins(RollStamp(finished.id, proof, finished.chain))
+    return _json({**outcome_json(finished.roll.outcome), **stamp})
 
 
 @router.post("/api/rooms/{room_id}/reveal")
-async def api_reveal(room_id: str, request: Request) -> JSONResponse:
+async def api_reveal(room_id: str, request: Request) -> Response:
     d = deps(request)
     meter = d.rooms.meter()
     state = await d.rooms.get(room_id)
     state.check_room_token(bearer(request))
     revealed, _ = await d.rooms.reveal(state, meter)
-    return JSONResponse(revealed)
+    return _json(msgspec.convert(revealed, Revealed))
 
 
 @router.get("/api/rooms/{room_id}/log")
@@ -99,7 +107,7 @@ async def api_log(room_id: str, request: Request) -> StreamingResponse:
 
 
 @router.get("/health")
-async def health(request: Request) -> JSONResponse:
+async def health(request: Request) -> Response:
     """The database and the broker answer (503 naming the one that does not); which worker answered."""
     d = deps(request)
     report: dict[str, str] = {}
@@ -112,5 +120,9 @@ async def health(request: Request) -> JSONResponse:
         except Exception as error:  # reported, not raised: this is what the endpoint is for
             report[part] = f"error: {one_line(error) if str(error) else type(error).__name__}"
     healthy = all(value == "ok" for value in report.values())
-    status = {"status": "ok" if healthy else "error", **report, "worker": os.getpid()}
-    return JSONResponse(status, status_code=200 if healthy else 503)
+    status = Health("ok" if healthy else "error", report["database"], report["broker"], os.getpid())
+    return _json(status, 200 if healthy else 503)
+
+
+def _json(body: object, status: int = 200) -> Response:
+    return Response(encode(body), status_code=status, media_type="application/json")

@@ -36,16 +36,19 @@ from contextlib import asynccontextmanager
 
 import anyio
 from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from mtgdice import __version__
 from mtgdice.errors import InputError, MtgDiceError, StorageUnavailable
 from mtgdice.game.request import CardSource
 from mtgdice.log import open_log
 from mtgdice.log.store import NonceTaken, RoomChanged
 from mtgdice.rules.budget import WEB_BUDGET, Budget
 from mtgdice.web import api as api_routes
+from mtgdice.web import openapi
 from mtgdice.web import pages as page_routes
 from mtgdice.web import sockets as socket_routes
 from mtgdice.web.deps import Deps
@@ -75,6 +78,31 @@ def _status_for(error: Exception) -> int:
     if isinstance(error, LookupError) and not isinstance(error, InputError):
         return 404
     return 400
+
+
+def _http_refusal(request: Request, error: StarletteHTTPException) -> str:
+    """Starlette's own refusals (no such path, a method a path does not take) as one line naming the field."""
+    detail = str(error.detail)
+    if ": " in detail:
+        return detail
+    where = request.url.path[:80]
+    if error.status_code == 404:
+        return f"path: nothing at {where}"
+    if error.status_code == 405:
+        return f"method: {request.method[:10]} is not answered at {where}"
+    return f"request: {detail.lower()}"
+
+
+def _invalid_parameter(error: RequestValidationError) -> str:
+    """A path or query parameter FastAPI refused, as one line naming it (``card_id: ...``)."""
+    found = error.errors()
+    if not found:
+        return "request: not valid"
+    first = found[0]
+    name = ".".join(str(part) for part in first.get("loc", ())[1:]) or "request"
+    given = first.get("input")
+    shown = f", got {str(given)[:40]!r}" if isinstance(given, str) else ""
+    return f"{name}: {str(first.get('msg', 'not valid')).lower()}{shown}"
 
 
 def create_app(
@@ -139,12 +167,15 @@ def create_app(
         await anyio.to_thread.run_sync(log.close)
         logger.warning("mtgdice: stopped; every roll in flight was finished and the log is closed")
 
-    app = FastAPI(title="mtgdice rooms", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan)
+    # The OpenAPI document is served (/openapi.json); no documentation pages: they need scripts
+    # from elsewhere, which the pages' content security policy does not allow.
+    app = FastAPI(title="mtgdice rooms", docs_url=None, redoc_url=None, openapi_url="/openapi.json", lifespan=lifespan)
     app.state.deps = parts
     app.state.rooms = rooms
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
     for routes in (api_routes, socket_routes, page_routes):
         app.include_router(routes.router)
+    openapi.install(app, __version__)
 
     @app.exception_handler(MtgDiceError)
     async def on_input(request: Request, error: MtgDiceError) -> Response:
@@ -154,9 +185,13 @@ def create_app(
     async def on_lookup(request: Request, error: LookupError) -> Response:
         return parts.error_response(request, _status_for(error), one_line(error).strip("'\""))
 
+    @app.exception_handler(RequestValidationError)
+    async def on_invalid(request: Request, error: RequestValidationError) -> Response:
+        return parts.error_response(request, 400, _invalid_parameter(error))
+
     @app.exception_handler(StarletteHTTPException)
     async def on_http(request: Request, error: StarletteHTTPException) -> Response:
-        return parts.error_response(request, error.status_code, str(error.detail))
+        return parts.error_response(request, error.status_code, _http_refusal(request, error))
 
     @app.exception_handler(Exception)
     async def on_crash(request: Request, error: Exception) -> Response:

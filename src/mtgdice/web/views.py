@@ -137,8 +137,8 @@ async def json_body(request: Request) -> dict[str, Any]:
 
 def one_line(error: Exception) -> str:
     """An error's first line, at most 500 characters (what an error response says)."""
-    text = str(error).strip().splitlines()
-    return text[0][:500] if text else type(error).__name__
+    text = re.split(r"[\r\n]", str(error).strip())[0]  # not splitlines: a form feed in a name is no new line
+    return text[:500] if text else type(error).__name__
 
 
 def bearer(request: Request) -> str | None:

@@ -1,0 +1,372 @@
+"""The HTTP API's bodies as typed models: what ``mtgdice serve`` reads and writes, and their JSON Schema.
+
+Each JSON body of the web app's API is a :class:`msgspec.Struct` here: the bodies a client sends
+(:class:`NewRoomBody`, :class:`SeedBody`), the answers (:class:`RoomCreated`, :class:`SeedsAnswer`,
+:class:`RollStamp` beside the roll's outcome, :class:`Revealed`, :class:`LogExport`,
+:class:`Health`) and the one-line error (:class:`ErrorBody`); the room pages' URL-encoded forms
+are described the same way (:data:`FORMS`). :func:`decode` reads a body into its model with a
+one-line :class:`~mtgdice.errors.InputError` naming the field; :func:`encode` writes one;
+:func:`components` gives their JSON Schemas for the OpenAPI document (``mtgdice.web.openapi``).
+
+The roll's request (``resolve``'s request object) and outcome have models of their own elsewhere;
+here they are one component each, built by :func:`request_component` and
+:func:`outcome_component`. What this module leaves out: routes, status codes and paths (the web
+app's), and reading a roll's request (:mod:`mtgdice.io.jsonio`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Annotated, Any, Literal, TypeVar
+
+import msgspec
+from msgspec import UNSET, Meta, Struct, UnsetType
+
+from mtgdice.errors import InputError
+from mtgdice.game.table import MAX_PLAYERS
+
+__all__ = [
+    "BODIES",
+    "FORMS",
+    "AnswerForm",
+    "CardChangeForm",
+    "CardForm",
+    "ErrorBody",
+    "Health",
+    "JoinForm",
+    "LogExport",
+    "NewRoomBody",
+    "PlaneForm",
+    "Revealed",
+    "RollForm",
+    "RollProof",
+    "RollStamp",
+    "RoomCreated",
+    "SeedBody",
+    "SeedForm",
+    "SeedsAnswer",
+    "components",
+    "decode",
+    "encode",
+    "outcome_component",
+    "request_component",
+]
+
+T = TypeVar("T")
+
+CLIENT_SEED = Annotated[
+    str,
+    Meta(
+        min_length=1,
+        max_length=64,
+        pattern=r"^[!-+\--~]+$",
+        description="1 to 64 printable ASCII characters without spaces or commas",
+        examples=["alice-42"],
+    ),
+]
+"""A client seed as the API takes it (``mtgdice.fair.commit.check_client_seed`` is the rule)."""
+HEX = Annotated[str, Meta(description="a SHA-256 hash, hex")]
+
+
+class ErrorBody(Struct):
+    """Every refusal of the API: one line naming the field and the problem.
+
+    >>> encode(ErrorBody("client_seed: required"))
+    b'{"error":"client_seed: required"}'
+    """
+
+    error: Annotated[str, Meta(description="FIELD: problem, one line", examples=["client_seed: required"])]
+
+
+class NewRoomBody(Struct, forbid_unknown_fields=True):
+    """``POST /api/rooms`` takes no fields (an empty body or ``{}``): client seeds come after the commitment."""
+
+
+class RoomCreated(Struct):
+    """A new room: its id, its token (shown once) and the commitment to its first server seed."""
+
+    id: str
+    token: Annotated[str, Meta(description="send it as 'Authorization: Bearer TOKEN'; the room keeps only its hash")]
+    commitment: HEX
+
+
+class SeedBody(Struct, forbid_unknown_fields=True):
+    """A client seed for a room's next rolls.
+
+    >>> decode(b'{"client_seed": "alice-42"}', SeedBody)
+    SeedBody(client_seed='alice-42')
+    """
+
+    client_seed: CLIENT_SEED
+
+
+class SeedsAnswer(Struct):
+    """The room's client seeds now and the commitment they join."""
+
+    client_seeds: list[str]
+    commitment: HEX
+
+
+class RollProof(Struct, omit_defaults=True):
+    """What a roll is checked against: its dice source, nonce, commitment and client seeds; for a
+    roll on a player's stream, the stream and the roll's number on it."""
+
+    source: str
+    nonce: int
+    commitment: HEX
+    client_seeds: list[str]
+    stream: str | UnsetType = UNSET
+    index: int | UnsetType = UNSET
+
+
+class RollStamp(Struct):
+    """What the API adds to a roll's outcome: its id in the log, its proof and its hash in the room's chain."""
+
+    id: int
+    proof: RollProof
+    chain: HEX
+
+
+class Revealed(Struct):
+    """A revealed server seed: the commitment it answers, the nonces it served, the chain it
+    reached, and the commitment to the next seed."""
+
+    seed: Annotated[str, Meta(description="the revealed server seed, hex")]
+    commitment: HEX
+    from_nonce: int
+    to_nonce: int
+    count: int
+    chain: HEX
+    next_commitment: HEX
+
+
+class LogExport(Struct):
+    """A room's exported log (the roll log format; what ``mtgdice verify`` checks)."""
+
+    format: Annotated[str, Meta(examples=["mtgdice-room-log/2"])]
+    room: str | None
+    exported: Annotated[str, Meta(description="when, ISO 8601 UTC")]
+    commitments: list[dict[str, Any]]
+    rolls: list[dict[str, Any]]
+
+
+class Health(Struct):
+    """Whether the database and the broker answer (each ``ok`` or ``error: ...``), and which worker answered."""
+
+    status: Literal["ok", "error"]
+    database: str
+    broker: str
+    worker: int
+
+
+# -- the room pages' forms (application/x-www-form-urlencoded) -----------------------------------------
+
+Zone = Literal["battlefield", "graveyard"]
+
+
+class JoinForm(Struct, forbid_unknown_fields=True):
+    """Join a room as a player (a cookie then carries the player's token), with a client seed or none."""
+
+    name: Annotated[str, Meta(min_length=1, max_length=40)]
+    client_seed: Annotated[str, Meta(max_length=64, pattern=r"^[!-+\--~]*$")] = ""
+
+
+class CardForm(Struct, forbid_unknown_fields=True):
+    """Add a card: a name from the card data, or a text (compiled now)."""
+
+    zone: Zone = "battlefield"
+    name: str = ""
+    text: str = ""
+
+
+class CardChangeForm(Struct, forbid_unknown_fields=True):
+    """Change a card of the player's: remove it, tap or untap it, set its level or counters, move it."""
+
+    action: Literal["remove", "tap", "level", "move", "counter"]
+    level: int | UnsetType = UNSET
+    zone: Zone | UnsetType = UNSET
+    counter: str = ""
+    count: Annotated[int, Meta(ge=0, le=999)] = 0
+
+
+class PlaneForm(Struct, forbid_unknown_fields=True):
+    """Set the plane: a name from the card data or a text; neither clears it."""
+
+    name: str = ""
+    text: str = ""
+
+
+class SeedForm(Struct, forbid_unknown_fields=True):
+    """A player's client seed, from the next roll on."""
+
+    client_seed: CLIENT_SEED
+
+
+class RollForm(Struct):
+    """A roll from the page: a card's (``card_id``, which of its rolls, ``amount:NAME`` fields for
+    its X), plain dice (``dice``, as ``mtgdice roll`` takes them), the planar die or a coin."""
+
+    kind: Literal["card", "dice", "planar", "coin"]
+    card_id: int | UnsetType = UNSET
+    roll: int = 0
+    dice: str = ""
+    cause: Literal["action", "effect"] = "action"
+
+
+class AnswerForm(Struct, forbid_unknown_fields=True):
+    """An answer to the open question (one ``answer`` per choice); ``roller`` and ``nonce`` say which roll's."""
+
+    answer: list[str] = []
+    roller: str = ""
+    nonce: int | UnsetType = UNSET
+
+
+BODIES: tuple[type[Struct], ...] = (
+    ErrorBody,
+    NewRoomBody,
+    RoomCreated,
+    SeedBody,
+    SeedsAnswer,
+    RollProof,
+    RollStamp,
+    Revealed,
+    LogExport,
+    Health,
+)
+"""The JSON bodies of the API."""
+FORMS: tuple[type[Struct], ...] = (JoinForm, CardForm, CardChangeForm, PlaneForm, SeedForm, RollForm, AnswerForm)
+"""The room pages' forms."""
+
+
+def outcome_component() -> dict[str, Any]:
+    """The JSON Schema of a roll's outcome (``resolve``'s output object), the ``Outcome`` component.
+
+    The outcome's typed model is not in this module; until it is, the schema is any JSON object.
+
+    >>> outcome_component()["type"]
+    'object'
+    """
+    return {"type": "object", "description": "the roll's outcome, as `mtgdice resolve` writes it"}
+
+
+REQUEST_FIELDS = (
+    "card", "text", "name", "layout", "roll", "amounts", "choices", "seats", "controller", "roller", "turn",
+    "pending", "battlefield", "opponents", "graveyard", "command", "used", "dice_rolled", "planar_actions",
+    "players", "kind", "notation", "action", "call",
+)  # fmt: skip
+"""The ``resolve`` request's fields a room's roll may have (the room's dice replace ``dice``,
+``planar``, ``coins`` and ``random``)."""
+
+
+def request_component() -> dict[str, Any]:
+    """The JSON Schema of a room roll's body (a ``resolve`` request without dice), the ``RollRequest`` component.
+
+    The request's typed model is not in this module: its fields are named here, each read and
+    checked by :func:`mtgdice.io.jsonio.request_from_json`.
+
+    >>> request_component()["additionalProperties"], "dice" in request_component()["properties"]
+    (False, False)
+    """
+    card = {"anyOf": [{"type": "string"}, {"type": "object"}], "description": "a card's name, or {name, text}"}
+    zone = {"type": "array", "items": card}
+    properties: dict[str, Any] = {name: {} for name in REQUEST_FIELDS}
+    properties.update(
+        card=card,
+        text={"type": "string"},
+        name={"type": "string"},
+        roll={"type": "integer", "minimum": 0, "description": "which of the card's roll instructions"},
+        amounts={"type": "object", "additionalProperties": {"type": "integer"}},
+        choices={"type": "array"},
+        players={"type": "integer", "minimum": 1, "maximum": MAX_PLAYERS},
+        kind={"enum": ["card", "dice", "planar", "coin", "plain"]},
+        notation={"type": "string"},
+        player={"type": "string", "maxLength": 40, "description": "who rolled, as the log shows it"},
+        **dict.fromkeys(("battlefield", "opponents", "graveyard", "command"), zone),
+    )
+    return {
+        "type": "object",
+        "description": "a `resolve` request (the JSON contract) without `dice`, `planar`, `coins` or `random`",
+        "properties": properties,
+        "additionalProperties": False,
+        "examples": [{"text": "Roll a d20.", "player": "Alice"}],
+    }
+
+
+def components(ref_template: str = "#/components/schemas/{name}") -> dict[str, Any]:
+    """The JSON Schemas of every body and form, by name, their references made with ``ref_template``.
+
+    >>> schemas = components()
+    >>> schemas["SeedBody"]["required"], schemas["RollStamp"]["properties"]["proof"]
+    (['client_seed'], {'$ref': '#/components/schemas/RollProof'})
+    """
+    _, found = msgspec.json.schema_components((*BODIES, *FORMS), ref_template=ref_template)
+    return found
+
+
+_AT = re.compile(r" - at `\$\.?(?P<path>[^`]*)`$")
+_NAMED = re.compile(r"(?P<what>missing required|contains unknown) field `(?P<name>.*)`$", re.DOTALL)
+
+
+def decode(raw: bytes, model: type[T], field: str = "body") -> T:
+    """A JSON body read into ``model`` (an empty body is ``{}``), or an :class:`InputError` naming the field.
+
+    >>> decode(b"", NewRoomBody)
+    NewRoomBody()
+    >>> decode(b'{"client_seed": 7}', SeedBody)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+      ...
+    mtgdice.rules.errors.InputError: client_seed: expected `str`, got `int`; 1 to 64 printable ASCII characters ...
+    >>> decode(b'{"seed": "x"}', SeedBody)
+    Traceback (most recent call last):
+      ...
+    mtgdice.rules.errors.InputError: seed: not a field of this body
+    """
+    try:
+        return msgspec.json.decode(raw if raw.strip() else b"{}", type=model)
+    except msgspec.ValidationError as error:
+        refused = _input_error(str(error), field)
+        hint = _hints(model).get(refused.field)
+        if not hint:
+            raise refused from None
+        problem = "not valid" if "matching regex" in refused.problem else refused.problem  # the hint says it in words
+        raise InputError(refused.field, f"{problem}; {hint}") from None
+    except msgspec.DecodeError as error:
+        raise InputError(field, f"expected a JSON object: {str(error)[:200]}") from None
+
+
+def _hints(model: type[Any]) -> dict[str, str]:
+    """What each field of a model takes, as its schema describes it (an error says it too)."""
+    import msgspec.inspect
+
+    found = msgspec.inspect.type_info(model)
+    if not isinstance(found, msgspec.inspect.StructType):
+        return {}
+    hints: dict[str, str] = {}
+    for item in found.fields:
+        schema = item.type.extra_json_schema if isinstance(item.type, msgspec.inspect.Metadata) else None
+        if schema and "description" in schema:
+            hints[item.name] = str(schema["description"])
+    return hints
+
+
+def _input_error(message: str, field: str) -> InputError:
+    at = _AT.search(message)
+    path = at.group("path") if at else ""
+    problem = message[: at.start()] if at else message
+    named = _NAMED.search(problem)
+    if named is None:
+        return InputError(path or field, problem[:1].lower() + problem[1:])
+    name = named.group("name")
+    name = name if name.isprintable() and name.strip() else json.dumps(name)  # "" and control characters named too
+    name = f"{path}.{name}" if path else name
+    return InputError(name, "required" if named.group("what") == "missing required" else "not a field of this body")
+
+
+def encode(value: Any) -> bytes:
+    """A body as JSON bytes.
+
+    >>> encode(RoomCreated("r1", "t", "ab"))
+    b'{"id":"r1","token":"t","commitment":"ab"}'
+    """
+    return msgspec.json.encode(value)
