@@ -37,6 +37,7 @@ __all__ = [
     "JoinForm",
     "LogExport",
     "NewRoomBody",
+    "ActivateForm",
     "PlaneForm",
     "Revealed",
     "RollForm",
@@ -190,6 +191,13 @@ class CardChangeForm(Struct, forbid_unknown_fields=True):
     count: Annotated[int, Meta(ge=0, le=999)] = 0
 
 
+class ActivateForm(Struct, forbid_unknown_fields=True):
+    """Activate a card's "the next time target player would roll ..." ability: the player (an id of
+    the room's) whose next roll it replaces."""
+
+    target: Annotated[str, Meta(max_length=40)] = ""
+
+
 class PlaneForm(Struct, forbid_unknown_fields=True):
     """Set the plane: a name from the card data or a text; neither clears it."""
 
@@ -235,7 +243,16 @@ BODIES: tuple[type[Struct], ...] = (
     Health,
 )
 """The JSON bodies of the API."""
-FORMS: tuple[type[Struct], ...] = (JoinForm, CardForm, CardChangeForm, PlaneForm, SeedForm, RollForm, AnswerForm)
+FORMS: tuple[type[Struct], ...] = (
+    JoinForm,
+    CardForm,
+    CardChangeForm,
+    ActivateForm,
+    PlaneForm,
+    SeedForm,
+    RollForm,
+    AnswerForm,
+)
 """The room pages' forms."""
 
 

@@ -110,6 +110,9 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
     ("POST", "/r/{room_id}/cards/{card_id}"): Operation(
         "Change a card of the player's", "pages", body="CardChangeForm", auth="player", errors=(401, *ROOM)
     ),
+    ("POST", "/r/{room_id}/cards/{card_id}/activate"): Operation(
+        "Activate a card's waiting replacement", "pages", body="ActivateForm", auth="player", errors=(401, *ROOM)
+    ),
     ("POST", "/r/{room_id}/plane"): Operation(
         "Set the plane", "pages", body="PlaneForm", auth="player", errors=(401, *ROOM)
     ),
