@@ -12,10 +12,10 @@ from collections.abc import AsyncIterator
 
 import anyio
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse, StreamingResponse
+from fastapi.responses import JSONResponse, Response, StreamingResponse
 
 from mtgdice.errors import InputError
-from mtgdice.io.jsonio import outcome_json
+from mtgdice.web.answers import roll_answer
 from mtgdice.web.deps import EXPORTS, deps
 from mtgdice.web.views import bearer, json_body, one_line
 from mtgdice.web.work import Busy
@@ -52,21 +52,13 @@ async def api_seeds(room_id: str, request: Request) -> JSONResponse:
 
 
 @router.post("/api/rooms/{room_id}/rolls")
-async def api_roll(room_id: str, request: Request) -> JSONResponse:
+async def api_roll(room_id: str, request: Request) -> Response:
     d = deps(request)
     meter = d.rooms.meter()  # the request's deadline counts from here
     state = await d.rooms.get(room_id)
     state.check_room_token(bearer(request))
     body = await json_body(request)
-    finished = await d.rooms.api_roll(state, body, meter)
-    return JSONResponse(
-        {
-            **outcome_json(finished.roll.outcome),
-            "id": finished.id,
-            "proof": finished.proof.to_json(),
-            "chain": finished.chain,
-        }
-    )
+    return roll_answer(await d.rooms.api_roll(state, body, meter))
 
 
 @router.post("/api/rooms/{room_id}/reveal")

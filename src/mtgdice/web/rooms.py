@@ -83,6 +83,7 @@ from mtgdice.game.request import (
 from mtgdice.game.snapshot import GameState, pending_from_json, pending_json, state_from_json, state_json
 from mtgdice.game.table import MAX_PLAYERS, RollKindName
 from mtgdice.io.jsonio import request_from_json
+from mtgdice.io.record import use_fast_json
 from mtgdice.log import LogEntry, LoggedRoll, RevealStep, SqlLog, StoredRoom
 from mtgdice.log.replay import record_of
 from mtgdice.log.store import RoomTransaction
@@ -203,6 +204,8 @@ class Finished:
     roll: Roll
     proof: Proof
     chain: str = ""
+    outcome: str = ""
+    """The outcome's JSON text as logged ("": not at hand; the API writes it again)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -376,7 +379,7 @@ class Table:
             prev=self.fair.chain, cards=self.cards,
         )  # fmt: skip
         self._add(entry)
-        finished = Finished(0, roll, Proof.of(source), entry.chain or "")
+        finished = Finished(0, roll, Proof.of(source), entry.chain or "", entry.row.outcome)
         self.finished.append(finished)
         self.changes.rolls.append(finished)
         self.changed = True
@@ -594,6 +597,7 @@ class Rooms:
         self.rooms: dict[str, RoomState] = {}
         self.work = work or WorkPool()
         self.budget = budget
+        use_fast_json()  # a server logs many rolls: their rows written and hashed by msgspec
 
     def meter(self) -> Meter:
         """A new request's budget, its deadline counted from now."""
