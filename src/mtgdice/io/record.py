@@ -367,6 +367,37 @@ def _compact(value: JSON) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
+MAX_LOGGED_REQUESTS = 512
+_logged: dict[tuple[object, object], tuple[JSONObject, str]] = {}
+
+
+def _logged_request(request: RollRequest | PlainRoll, cards: CardLookup | None) -> tuple[JSONObject, str]:
+    """A request as the log writes it (its cards' text hashes from ``cards``) and its text: worked
+    out once per request and card data (a server logs the same requests again and again; the card
+    data does not change while it runs). Not to be changed: the value is shared.
+
+    >>> from mtgdice.game.request import RollKind, RollRequest
+    >>> request = RollRequest(RollKind.DICE, notation="2d10")
+    >>> _logged_request(request, None), _logged_request(request, None)[0] is _logged_request(request, None)[0]
+    (({'kind': 'dice', 'notation': '2d10'}, '{"kind":"dice","notation":"2d10"}'), True)
+    """
+    key = (request, cards)
+    try:
+        known = _logged.get(key)
+    except TypeError:  # a request holding something unhashable (its choices): worked out each time
+        key, known = None, None  # type: ignore[assignment]
+    if known is not None:
+        return known
+    logged = request_json(request)
+    value = with_card_hashes(logged, card_hashes(logged, cards))
+    made = (value, _written(value))
+    if key is not None:
+        if len(_logged) >= MAX_LOGGED_REQUESTS:
+            _logged.clear()
+        _logged[key] = made
+    return made
+
+
 def _written(value: JSON) -> str:
     """A value's compact JSON text for a log row, by msgspec (the same text as :func:`_compact` but
     for numbers with an exponent, written without ``+``, and DEL, unescaped: the same value either
@@ -467,8 +498,7 @@ def encode(record: RollRecord, *, cards: CardLookup | None = None, prev: str | N
     provenance = record.provenance
     _checked(provenance)
     faces = faces_json(faces_from_json(list(record.faces)))  # checked: each face is one its die has
-    logged = request_json(record.request)
-    request = with_card_hashes(logged, card_hashes(logged, cards))
+    request, request_text = _logged_request(record.request, cards)
     outcome: JSONObject = (
         outcome_json(record.outcome) if record.outcome is not None else {"refused": record.refused or "refused"}
     )
@@ -476,7 +506,7 @@ def encode(record: RollRecord, *, cards: CardLookup | None = None, prev: str | N
     seeds = sorted(proof.client_seeds) if proof is not None else []
     commitment = proof.commitment if proof is not None else None
     nonce = proof.nonce if proof is not None else None
-    texts = {"faces": _written(faces), "request": _written(request), "outcome": _written(outcome)}
+    texts = {"faces": _written(faces), "request": request_text, "outcome": _written(outcome)}
     chain = None
     if prev is not None:  # hashed as it reads back from the log
         head: JSONObject = {

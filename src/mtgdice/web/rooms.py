@@ -82,13 +82,13 @@ from mtgdice.game.request import (
 )
 from mtgdice.game.snapshot import GameState, pending_from_json, pending_json, state_from_json, state_json
 from mtgdice.game.table import MAX_PLAYERS, RollKindName
-from mtgdice.io.jsonio import request_from_json
 from mtgdice.io.record import use_fast_json
 from mtgdice.log import LogEntry, LoggedRoll, RevealStep, SqlLog, StoredRoom
 from mtgdice.log.replay import record_of
 from mtgdice.log.store import RoomTransaction
 from mtgdice.rules import ScriptedChooser
 from mtgdice.rules.budget import WEB_BUDGET, Budget, Meter
+from mtgdice.web.memo import RequestMemo
 from mtgdice.web.work import WorkPool, late, remaining
 
 API_PLAYER = "api"
@@ -598,6 +598,8 @@ class Rooms:
         self.work = work or WorkPool()
         self.budget = budget
         use_fast_json()  # a server logs many rolls: their rows written and hashed by msgspec
+        self.requests = RequestMemo()
+        """The API's requests read already (bots send the same one again and again)."""
 
     def meter(self) -> Meter:
         """A new request's budget, its deadline counted from now."""
@@ -953,10 +955,10 @@ class Rooms:
         if player is not None and (not isinstance(player, str) or len(player) > 40):
             raise InputError("player", "expected a name of up to 40 characters")
         _bound_seats(body)
-        request = request_from_json({key: value for key, value in body.items() if key != "player"})
+        request = self.requests({key: value for key, value in body.items() if key != "player"})
 
         def resolve(table: Table) -> tuple[PlayerSource, Prepared, Outcome]:
-            prepared = prepare(request, self.cards)
+            prepared = self.requests.prepared(request, self.cards)
             source = table.source_for(API_PLAYER)
             return source, prepared, resolve_prepared(prepared, request, source, ScriptedChooser(request.choices))
 
