@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 
+import msgspec
 from fastapi.responses import Response
 
 from mtgdice.io.jsonio import outcome_json
@@ -27,11 +28,9 @@ def roll_answer(finished: Finished) -> Response:
     tail = {"id": finished.id, "proof": finished.proof.to_json(), "chain": finished.chain}
     text = finished.outcome
     if len(text) > 2 and text[0] == "{" and text[-1] == "}":
-        body = text[:-1] + "," + _compact(tail)[1:]
+        body = text[:-1].encode() + b"," + msgspec.json.encode(tail)[1:]
     else:
-        body = _compact({**outcome_json(finished.roll.outcome), **tail})
-    return Response(body.encode(), media_type="application/json")
-
-
-def _compact(value: object) -> str:
-    return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+        body = json.dumps(
+            {**outcome_json(finished.roll.outcome), **tail}, ensure_ascii=False, separators=(",", ":")
+        ).encode()
+    return Response(body, media_type="application/json")

@@ -65,6 +65,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Generic, Protocol, TypeVar
 
 import anyio
+import msgspec
 
 from mtgdice.errors import InputError, MtgDiceError
 from mtgdice.fair.commit import CommitRevealSource, PlayerSource, Reveal, Room, check_client_seed
@@ -227,8 +228,9 @@ class RoomRecord:
     streams: tuple[tuple[str, int], ...] = ()
 
     def to_json(self) -> str:
-        """Everything but the fairness state (stored in its own columns), as JSON text."""
-        return json.dumps(
+        """Everything but the fairness state (stored in its own columns), as JSON text (written by msgspec:
+        a batch writes it each time)."""
+        return msgspec.json.encode(
             {
                 "format": STATE_FORMAT,
                 "token_hash": self.token_hash,
@@ -248,9 +250,8 @@ class RoomRecord:
                     for p in self.pending
                 ],
                 "streams": [list(pair) for pair in self.streams],
-            },
-            separators=(",", ":"),
-        )
+            }
+        ).decode()
 
     @classmethod
     def stored(cls, room_id: str, stored: StoredRoom) -> RoomRecord:
