@@ -14,12 +14,18 @@ Targets on a 2-core machine: >= 500 rolls/s, p99 < 50 ms, fan-out < 100 ms.
 
     .venv/bin/python bench/load_web.py --cards ../shared/cards/dice-cards.json
 
+The client is one asyncio process, each connection an :class:`asyncio.Protocol` that sends a request's
+bytes made once and cuts the answer by its ``Content-Length`` (it shares the machine with the server:
+its own CPU per roll is reported too).
+
 ``--multi`` measures ``mtgdice serve --workers N`` for N = 1, 2, 4 against PostgreSQL and Redis
 (the ones in ``MTGDICE_TEST_DATABASE`` / ``MTGDICE_TEST_BROKER``, else started for the run by
 ``tests/services.py`` in a temporary folder and stopped after): rolls/s and p50/p99 with the
 clients on one room and with each client on a room of its own, and the fan-out to ``--sockets``
-websockets spread over the workers by the kernel (how many each worker got is reported); with the
-SQLite default, one process, measured in the same run as the anchor. ``--report FILE`` writes the
+websockets spread over the workers by the kernel (how many each worker got is reported, and how
+many of the clients' connections each took); the CPU each part used per roll (the server's
+processes, PostgreSQL, Redis when this run started them, the client), ``--rounds`` times in turn;
+with the SQLite default, one process (``--no-sqlite`` leaves it out). ``--report FILE`` writes the
 tables as Markdown (``bench/results/``).
 
     .venv/bin/python bench/load_web.py --multi --sockets 200 --report bench/results/load-web-multi.md
@@ -41,6 +47,7 @@ import argparse
 import asyncio
 import json
 import os
+import statistics
 import sys
 import tempfile
 import time
@@ -439,9 +446,11 @@ def start_anchor(port: int, folder: Path) -> Any:
 async def cpu_phase(port: int, pid: int, clients: int, rolls: int, seconds: float, own_rooms: bool) -> dict[str, float]:
     rooms = [await create_room(port) for _ in range(clients if own_rooms else 1)]
     await throughput(port, rooms, clients, 300, 10)  # warm-up
+    load = os.getloadavg()[0]
     before = group_cpu(pid)
     result = await throughput(port, rooms, clients, rolls, seconds)
     result["cpu_ms_per_roll"] = (group_cpu(pid) - before) * 1000 / max(1, result["rolls"])
+    result["load"] = load
     return result
 
 
@@ -464,7 +473,8 @@ async def cpu_async(args: argparse.Namespace) -> dict[str, Any]:
                         print(
                             f"{server_name:8} {'a room per client' if own else 'one room':17} "
                             f"{phase['cpu_ms_per_roll']:.3f} ms CPU/roll, {phase['rolls_per_s']:.0f} rolls/s, "
-                            f"p50 {phase['p50_ms']:.1f} ms, errors {phase['errors']:.0f}",
+                            f"p50 {phase['p50_ms']:.1f} ms, errors {phase['errors']:.0f}, client "
+                            f"{phase['client_cpu_ms_per_roll']:.3f} ms CPU/roll, load {phase['load']:.1f}",
                             flush=True,
                         )
                 finally:
@@ -475,6 +485,11 @@ async def cpu_async(args: argparse.Namespace) -> dict[str, Any]:
 def cpu_markdown(report: dict[str, Any], args: argparse.Namespace) -> str:
     def best(server: str, own: bool) -> float:
         return min(r["cpu_ms_per_roll"] for r in report["rounds"] if r["server"] == server and r["own_rooms"] == own)
+
+    def median(server: str, own: bool) -> float:
+        return statistics.median(
+            r["cpu_ms_per_roll"] for r in report["rounds"] if r["server"] == server and r["own_rooms"] == own
+        )
 
     when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     load = ", ".join(f"{value:.1f}" for value in report["load"])
@@ -489,20 +504,24 @@ def cpu_markdown(report: dict[str, Any], args: argparse.Namespace) -> str:
         "",
         "    .venv/bin/python bench/load_web.py " + " ".join(args.argv),
         "",
-        "| round | server | rooms | CPU ms / roll | rolls/s | p50 / p99 ms |",
-        "|---:|---|---|---:|---:|---:|",
+        "| round | server | rooms | CPU ms / roll | rolls/s | p50 / p99 ms | bench client CPU ms / roll "
+        "| load (1 min) |",
+        "|---:|---|---|---:|---:|---:|---:|---:|",
     ]
     for position, run in enumerate(report["rounds"]):
         lines.append(
             f"| {position // 4 + 1} | {run['server']} | {'a room per client' if run['own_rooms'] else 'one room'} "
-            f"| {run['cpu_ms_per_roll']:.3f} | {run['rolls_per_s']:.0f} | {run['p50_ms']:.1f} / {run['p99_ms']:.1f} |"
+            f"| {run['cpu_ms_per_roll']:.3f} | {run['rolls_per_s']:.0f} | {run['p50_ms']:.1f} / {run['p99_ms']:.1f} "
+            f"| {run['client_cpu_ms_per_roll']:.3f} | {run['load']:.1f} |"
         )
     lines.append("")
     for own in (False, True):
         ratio = best("mtgdice", own) / best("anchor", own)
         lines.append(
             f"Best of the rounds, {'a room per client' if own else 'one room'}: mtgdice "
-            f"{best('mtgdice', own):.3f} ms, anchor {best('anchor', own):.3f} ms: **{ratio:.2f}x** (target <= 1.2x)."
+            f"{best('mtgdice', own):.3f} ms, anchor {best('anchor', own):.3f} ms: **{ratio:.2f}x** (target <= 1.2x); "
+            f"medians {median('mtgdice', own):.3f} and {median('anchor', own):.3f} ms: "
+            f"{median('mtgdice', own) / median('anchor', own):.2f}x."
         )
     return "\n".join(lines) + "\n"
 
