@@ -24,7 +24,10 @@ its own CPU per roll is reported too).
 clients on one room and with each client on a room of its own, and the fan-out to ``--sockets``
 websockets spread over the workers by the kernel (how many each worker got is reported, and how
 many of the clients' connections each took); the CPU each part used per roll (the server's
-processes, PostgreSQL, Redis when this run started them, the client), ``--rounds`` times in turn;
+processes, PostgreSQL, Redis when this run started them, the client), ``--rounds`` times in turn.
+The kernel gives a burst of connections to whichever worker wakes first (often 7 of 8 to one);
+``--balance`` connects again until each worker has its even share of the clients (a front proxy's
+job in a deployment);
 with the SQLite default, one process (``--no-sqlite`` leaves it out). ``--report FILE`` writes the
 tables as Markdown (``bench/results/``).
 
@@ -166,9 +169,11 @@ async def throughput(
     total: int,
     seconds: float,
     spread: dict[str, int] | None = None,
+    balance: int = 0,
 ) -> dict[str, float]:
     """``clients`` connections posting rolls; client ``i`` rolls in room ``i`` of a list (one room: all).
-    ``spread`` (if given) counts the connections each worker took."""
+    ``spread`` (if given) counts the connections each worker took; with ``balance`` (the number of
+    workers) a connection a worker took beyond its even share is made again (at most 50 times)."""
     rooms = room if isinstance(room, list) else [room]
     body = json.dumps(ROLL).encode()
     latencies: list[float] = []
@@ -181,10 +186,18 @@ async def throughput(
         headers = {"Authorization": f"Bearer {target['token']}"}
         connection = Connection("127.0.0.1", port)
         await connection.open()
-        if spread is not None:  # which worker took this connection (its /health says)
+        attempts = 0
+        while spread is not None:  # which worker took this connection (its /health says)
             status, answer = await connection.send(f"GET /health HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
             worker_id = str(json.loads(answer).get("worker", "?")) if status in (200, 503) else "?"
+            attempts += 1
+            if balance and spread.get(worker_id, 0) >= -(-clients // balance) and attempts < 50:
+                await connection.close()  # that worker has its share: connect again
+                connection = Connection("127.0.0.1", port)
+                await connection.open()
+                continue
             spread[worker_id] = spread.get(worker_id, 0) + 1
+            break
         raw = connection.request(f"/api/rooms/{target['id']}/rolls", body, headers)
         clock = time.perf_counter
         try:
@@ -362,7 +375,8 @@ async def multi_async(args: argparse.Namespace, database: str, broker: str) -> d
                 run["one_room"] = await measured(server, one, engine)
                 rooms = [await create_room(port) for _ in range(args.clients)]
                 spread: dict[str, int] = {}
-                own = throughput(port, rooms, args.clients, args.rolls, args.seconds, spread)
+                balance = workers if args.balance and engine == "postgresql" else 0
+                own = throughput(port, rooms, args.clients, args.rolls, args.seconds, spread, balance)
                 run["own_rooms"] = await measured(server, own, engine)
                 run["own_rooms"]["connections_per_worker"] = sorted(spread.values(), reverse=True)
                 if args.sockets:
@@ -662,6 +676,9 @@ def main() -> None:
         "--rounds", type=int, default=2, help="--cpu: rounds of the two servers; --multi: of the workers"
     )
     parser.add_argument("--no-sqlite", action="store_true", help="with --multi: leave out the SQLite run")
+    parser.add_argument(
+        "--balance", action="store_true", help="with --multi: spread the clients' connections evenly over the workers"
+    )
     args = parser.parse_args()
     args.argv = sys.argv[1:]
     if args.multi:
