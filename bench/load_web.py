@@ -14,12 +14,21 @@ Targets on a 2-core machine: >= 500 rolls/s, p99 < 50 ms, fan-out < 100 ms.
 
     .venv/bin/python bench/load_web.py --cards ../shared/cards/dice-cards.json
 
+The client is one asyncio process, each connection an :class:`asyncio.Protocol` that sends a request's
+bytes made once and cuts the answer by its ``Content-Length`` (it shares the machine with the server:
+its own CPU per roll is reported too).
+
 ``--multi`` measures ``mtgdice serve --workers N`` for N = 1, 2, 4 against PostgreSQL and Redis
 (the ones in ``MTGDICE_TEST_DATABASE`` / ``MTGDICE_TEST_BROKER``, else started for the run by
 ``tests/services.py`` in a temporary folder and stopped after): rolls/s and p50/p99 with the
 clients on one room and with each client on a room of its own, and the fan-out to ``--sockets``
-websockets spread over the workers by the kernel (how many each worker got is reported); with the
-SQLite default, one process, measured in the same run as the anchor. ``--report FILE`` writes the
+websockets spread over the workers by the kernel (how many each worker got is reported, and how
+many of the clients' connections each took); the CPU each part used per roll (the server's
+processes, PostgreSQL, Redis when this run started them, the client), ``--rounds`` times in turn.
+The kernel gives a burst of connections to whichever worker wakes first (often 7 of 8 to one);
+``--balance`` connects again until each worker has its even share of the clients (a front proxy's
+job in a deployment);
+with the SQLite default, one process (``--no-sqlite`` leaves it out). ``--report FILE`` writes the
 tables as Markdown (``bench/results/``).
 
     .venv/bin/python bench/load_web.py --multi --sockets 200 --report bench/results/load-web-multi.md
@@ -41,6 +50,7 @@ import argparse
 import asyncio
 import json
 import os
+import statistics
 import sys
 import tempfile
 import time
@@ -63,19 +73,58 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[index]
 
 
+class _Answers(asyncio.Protocol):
+    """One keep-alive connection's bytes: each response (status line, head, ``Content-Length`` body)
+    completes the future of the request that waits for it. No stream reader, no line by line reading:
+    the bench must cost the machine as little as it can, it shares the cores with the servers."""
+
+    def __init__(self) -> None:
+        self.transport: asyncio.Transport | None = None
+        self.buffer = bytearray()
+        self.waiter: asyncio.Future[tuple[int, bytes]] | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]
+
+    def data_received(self, data: bytes) -> None:
+        self.buffer += data
+        waiter = self.waiter
+        if waiter is None or waiter.done():
+            return
+        end = self.buffer.find(b"\r\n\r\n")
+        if end < 0:
+            return
+        head = bytes(self.buffer[:end]).lower()
+        length = 0
+        found = head.find(b"\r\ncontent-length:")
+        if found >= 0:
+            line_end = head.find(b"\r\n", found + 2)
+            length = int(head[found + 17 : line_end if line_end > 0 else len(head)])
+        total = end + 4 + length
+        if len(self.buffer) < total:
+            return
+        body = bytes(self.buffer[end + 4 : total])
+        del self.buffer[:total]
+        self.waiter = None
+        waiter.set_result((int(head[9:12]), body))
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.waiter is not None and not self.waiter.done():
+            self.waiter.set_exception(exc or ConnectionError("the server closed the connection"))
+
+
 class Connection:
-    """A minimal HTTP/1.1 keep-alive client (the bench must not be slower than the server)."""
+    """A minimal HTTP/1.1 keep-alive client over an :class:`asyncio.Protocol` (see :class:`_Answers`)."""
 
     def __init__(self, host: str, port: int) -> None:
         self.host, self.port = host, port
-        self.reader: asyncio.StreamReader | None = None
-        self.writer: asyncio.StreamWriter | None = None
+        self.answers: _Answers | None = None
 
     async def open(self) -> None:
-        self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        _, self.answers = await asyncio.get_running_loop().create_connection(_Answers, self.host, self.port)
 
-    async def post(self, path: str, body: bytes, headers: dict[str, str]) -> tuple[int, bytes]:
-        assert self.reader is not None and self.writer is not None
+    def request(self, path: str, body: bytes, headers: dict[str, str]) -> bytes:
+        """A POST request's bytes (made once, sent as often as wanted)."""
         head = [
             f"POST {path} HTTP/1.1",
             f"Host: {self.host}:{self.port}",
@@ -85,23 +134,23 @@ class Connection:
             "",
             "",
         ]
-        self.writer.write("\r\n".join(head).encode() + body)
-        await self.writer.drain()
-        status_line = await self.reader.readline()
-        status = int(status_line.split()[1])
-        length = 0
-        while True:
-            line = await self.reader.readline()
-            if line in (b"\r\n", b""):
-                break
-            name, _, value = line.decode().partition(":")
-            if name.lower() == "content-length":
-                length = int(value)
-        return status, await self.reader.readexactly(length)
+        return "\r\n".join(head).encode() + body
+
+    async def send(self, raw: bytes) -> tuple[int, bytes]:
+        """Send a request's bytes; its status and body."""
+        answers = self.answers
+        assert answers is not None and answers.transport is not None
+        waiter: asyncio.Future[tuple[int, bytes]] = asyncio.get_running_loop().create_future()
+        answers.waiter = waiter
+        answers.transport.write(raw)
+        return await waiter
+
+    async def post(self, path: str, body: bytes, headers: dict[str, str]) -> tuple[int, bytes]:
+        return await self.send(self.request(path, body, headers))
 
     async def close(self) -> None:
-        if self.writer is not None:
-            self.writer.close()
+        if self.answers is not None and self.answers.transport is not None:
+            self.answers.transport.close()
 
 
 async def create_room(port: int) -> dict[str, Any]:
@@ -114,9 +163,17 @@ async def create_room(port: int) -> dict[str, Any]:
 
 
 async def throughput(
-    port: int, room: dict[str, Any] | list[dict[str, Any]], clients: int, total: int, seconds: float
+    port: int,
+    room: dict[str, Any] | list[dict[str, Any]],
+    clients: int,
+    total: int,
+    seconds: float,
+    spread: dict[str, int] | None = None,
+    balance: int = 0,
 ) -> dict[str, float]:
-    """``clients`` connections posting rolls; client ``i`` rolls in room ``i`` of a list (one room: all)."""
+    """``clients`` connections posting rolls; client ``i`` rolls in room ``i`` of a list (one room: all).
+    ``spread`` (if given) counts the connections each worker took; with ``balance`` (the number of
+    workers) a connection a worker took beyond its even share is made again (at most 50 times)."""
     rooms = room if isinstance(room, list) else [room]
     body = json.dumps(ROLL).encode()
     latencies: list[float] = []
@@ -127,22 +184,35 @@ async def throughput(
     async def worker(target: dict[str, Any]) -> None:
         nonlocal remaining, errors
         headers = {"Authorization": f"Bearer {target['token']}"}
-        path = f"/api/rooms/{target['id']}/rolls"
         connection = Connection("127.0.0.1", port)
         await connection.open()
+        attempts = 0
+        while spread is not None:  # which worker took this connection (its /health says)
+            status, answer = await connection.send(f"GET /health HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+            worker_id = str(json.loads(answer).get("worker", "?")) if status in (200, 503) else "?"
+            attempts += 1
+            if balance and spread.get(worker_id, 0) >= -(-clients // balance) and attempts < 50:
+                await connection.close()  # that worker has its share: connect again
+                connection = Connection("127.0.0.1", port)
+                await connection.open()
+                continue
+            spread[worker_id] = spread.get(worker_id, 0) + 1
+            break
+        raw = connection.request(f"/api/rooms/{target['id']}/rolls", body, headers)
+        clock = time.perf_counter
         try:
-            while remaining > 0 and time.perf_counter() < deadline:
+            while remaining > 0 and clock() < deadline:
                 remaining -= 1
-                started = time.perf_counter()
-                status, _ = await connection.post(path, body, headers)
-                latencies.append(time.perf_counter() - started)
+                started = clock()
+                status, _ = await connection.send(raw)
+                latencies.append(clock() - started)
                 errors += status != 200
         finally:
             await connection.close()
 
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     await asyncio.gather(*(worker(rooms[i % len(rooms)]) for i in range(clients)))
-    elapsed = time.perf_counter() - started
+    elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
     return {
         "rolls": len(latencies),
         "errors": errors,
@@ -150,6 +220,7 @@ async def throughput(
         "rolls_per_s": len(latencies) / elapsed,
         "p50_ms": percentile(latencies, 0.5) * 1000,
         "p99_ms": percentile(latencies, 0.99) * 1000,
+        "client_cpu_ms_per_roll": cpu * 1000 / max(1, len(latencies)),
     }
 
 
@@ -269,8 +340,24 @@ async def multi_async(args: argparse.Namespace, database: str, broker: str) -> d
     """Each worker count against PostgreSQL + Redis (a fresh database each), and the SQLite default."""
     import services
 
-    report: dict[str, Any] = {"cpus": os.cpu_count(), "runs": []}
-    configurations: list[tuple[str, int]] = [("sqlite", 1)] + [("postgresql", n) for n in args.workers]
+    report: dict[str, Any] = {"cpus": os.cpu_count(), "runs": [], "load": os.getloadavg()}
+    configurations: list[tuple[str, int]] = [] if args.no_sqlite else [("sqlite", 1)]
+    configurations += [("postgresql", n) for _ in range(args.rounds) for n in args.workers]
+
+    async def measured(server: Any, call: Any, engine: str) -> dict[str, float]:
+        """A throughput phase with the CPU each part used per roll: the server's processes, PostgreSQL and
+        Redis (when this run started them), the bench client; and the machine's load when it began."""
+        load = os.getloadavg()[0]
+        before = group_cpu(server.pid), services_cpu(args.services_folder) if engine == "postgresql" else {}
+        phase: dict[str, Any] = await call
+        after = group_cpu(server.pid), services_cpu(args.services_folder) if engine == "postgresql" else {}
+        rolls = max(1, phase["rolls"])
+        phase["load"] = load
+        phase["server_cpu_ms_per_roll"] = (after[0] - before[0]) * 1000 / rolls
+        for part in after[1]:
+            phase[f"{part}_cpu_ms_per_roll"] = (after[1][part] - before[1].get(part, 0.0)) * 1000 / rolls
+        return phase
+
     for engine, workers in configurations:
         port = live_server.free_port()
         with tempfile.TemporaryDirectory() as folder:
@@ -284,19 +371,49 @@ async def multi_async(args: argparse.Namespace, database: str, broker: str) -> d
             try:
                 await throughput(port, [await create_room(port) for _ in range(args.clients)], args.clients, 400, 10)
                 run: dict[str, Any] = {"engine": engine, "workers": workers}
-                run["one_room"] = await throughput(
-                    port, await create_room(port), args.clients, args.rolls, args.seconds
-                )
+                one = throughput(port, await create_room(port), args.clients, args.rolls, args.seconds)
+                run["one_room"] = await measured(server, one, engine)
                 rooms = [await create_room(port) for _ in range(args.clients)]
-                run["own_rooms"] = await throughput(port, rooms, args.clients, args.rolls, args.seconds)
-                run["fan_out"] = await fan_out(
-                    port, await create_room(port), args.sockets, args.fanout_rolls, args.seconds
-                )
+                spread: dict[str, int] = {}
+                balance = workers if args.balance and engine == "postgresql" else 0
+                own = throughput(port, rooms, args.clients, args.rolls, args.seconds, spread, balance)
+                run["own_rooms"] = await measured(server, own, engine)
+                run["own_rooms"]["connections_per_worker"] = sorted(spread.values(), reverse=True)
+                if args.sockets:
+                    run["fan_out"] = await fan_out(
+                        port, await create_room(port), args.sockets, args.fanout_rolls, args.seconds
+                    )
                 report["runs"].append(run)
                 print(summary_line(run), flush=True)
             finally:
                 live_server.stop(server)
     return report
+
+
+def services_cpu(folder: Path | None) -> dict[str, float]:
+    """CPU seconds used so far by the PostgreSQL (the postmaster and its live children) and the Redis
+    that ``tests/services.py`` started in ``folder`` (empty when this run did not start them)."""
+    if folder is None:
+        return {}
+    ticks = os.sysconf("SC_CLK_TCK")
+    try:
+        postmaster = int((folder / "pg" / "postmaster.pid").read_text().split()[0])
+        redis = int((folder / "redis.pid").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return {}
+    used = {"postgresql": 0.0, "redis": 0.0}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        pid, parent = int(entry.name), int(fields[1])
+        part = "postgresql" if postmaster in (pid, parent) else "redis" if pid == redis else None
+        if part is not None:
+            used[part] += (int(fields[11]) + int(fields[12])) / ticks
+    return used
 
 
 def group_cpu(group: int) -> float:
@@ -343,9 +460,11 @@ def start_anchor(port: int, folder: Path) -> Any:
 async def cpu_phase(port: int, pid: int, clients: int, rolls: int, seconds: float, own_rooms: bool) -> dict[str, float]:
     rooms = [await create_room(port) for _ in range(clients if own_rooms else 1)]
     await throughput(port, rooms, clients, 300, 10)  # warm-up
+    load = os.getloadavg()[0]
     before = group_cpu(pid)
     result = await throughput(port, rooms, clients, rolls, seconds)
     result["cpu_ms_per_roll"] = (group_cpu(pid) - before) * 1000 / max(1, result["rolls"])
+    result["load"] = load
     return result
 
 
@@ -368,7 +487,8 @@ async def cpu_async(args: argparse.Namespace) -> dict[str, Any]:
                         print(
                             f"{server_name:8} {'a room per client' if own else 'one room':17} "
                             f"{phase['cpu_ms_per_roll']:.3f} ms CPU/roll, {phase['rolls_per_s']:.0f} rolls/s, "
-                            f"p50 {phase['p50_ms']:.1f} ms, errors {phase['errors']:.0f}",
+                            f"p50 {phase['p50_ms']:.1f} ms, errors {phase['errors']:.0f}, client "
+                            f"{phase['client_cpu_ms_per_roll']:.3f} ms CPU/roll, load {phase['load']:.1f}",
                             flush=True,
                         )
                 finally:
@@ -379,6 +499,11 @@ async def cpu_async(args: argparse.Namespace) -> dict[str, Any]:
 def cpu_markdown(report: dict[str, Any], args: argparse.Namespace) -> str:
     def best(server: str, own: bool) -> float:
         return min(r["cpu_ms_per_roll"] for r in report["rounds"] if r["server"] == server and r["own_rooms"] == own)
+
+    def median(server: str, own: bool) -> float:
+        return statistics.median(
+            r["cpu_ms_per_roll"] for r in report["rounds"] if r["server"] == server and r["own_rooms"] == own
+        )
 
     when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     load = ", ".join(f"{value:.1f}" for value in report["load"])
@@ -393,61 +518,116 @@ def cpu_markdown(report: dict[str, Any], args: argparse.Namespace) -> str:
         "",
         "    .venv/bin/python bench/load_web.py " + " ".join(args.argv),
         "",
-        "| round | server | rooms | CPU ms / roll | rolls/s | p50 / p99 ms |",
-        "|---:|---|---|---:|---:|---:|",
+        "| round | server | rooms | CPU ms / roll | rolls/s | p50 / p99 ms | bench client CPU ms / roll "
+        "| load (1 min) |",
+        "|---:|---|---|---:|---:|---:|---:|---:|",
     ]
     for position, run in enumerate(report["rounds"]):
         lines.append(
             f"| {position // 4 + 1} | {run['server']} | {'a room per client' if run['own_rooms'] else 'one room'} "
-            f"| {run['cpu_ms_per_roll']:.3f} | {run['rolls_per_s']:.0f} | {run['p50_ms']:.1f} / {run['p99_ms']:.1f} |"
+            f"| {run['cpu_ms_per_roll']:.3f} | {run['rolls_per_s']:.0f} | {run['p50_ms']:.1f} / {run['p99_ms']:.1f} "
+            f"| {run['client_cpu_ms_per_roll']:.3f} | {run['load']:.1f} |"
         )
     lines.append("")
     for own in (False, True):
         ratio = best("mtgdice", own) / best("anchor", own)
         lines.append(
             f"Best of the rounds, {'a room per client' if own else 'one room'}: mtgdice "
-            f"{best('mtgdice', own):.3f} ms, anchor {best('anchor', own):.3f} ms: **{ratio:.2f}x** (target <= 1.2x)."
+            f"{best('mtgdice', own):.3f} ms, anchor {best('anchor', own):.3f} ms: **{ratio:.2f}x** (target <= 1.2x); "
+            f"medians {median('mtgdice', own):.3f} and {median('anchor', own):.3f} ms: "
+            f"{median('mtgdice', own) / median('anchor', own):.2f}x."
         )
     return "\n".join(lines) + "\n"
 
 
 def summary_line(run: dict[str, Any]) -> str:
-    one, own, fan = run["one_room"], run["own_rooms"], run["fan_out"]
-    return (
+    one, own = run["one_room"], run["own_rooms"]
+    line = (
         f"{run['engine']} x{run['workers']}: one room {one['rolls_per_s']:.0f} rolls/s "
         f"(p50 {one['p50_ms']:.1f}, p99 {one['p99_ms']:.1f} ms); own rooms {own['rolls_per_s']:.0f} rolls/s "
-        f"(p50 {own['p50_ms']:.1f}, p99 {own['p99_ms']:.1f} ms); fan-out to {fan['sockets']} sockets "
-        f"{fan['sockets_per_worker']}: p50 {fan['fanout_p50_ms']:.1f}, p99 {fan['fanout_p99_ms']:.1f} ms after "
-        f"the response, send to last socket p99 {fan['send_to_last_socket_p99_ms']:.1f} ms"
+        f"(p50 {own['p50_ms']:.1f}, p99 {own['p99_ms']:.1f} ms, connections per worker "
+        f"{own['connections_per_worker']}); CPU ms/roll own rooms: {cpu_parts(own)}; load {own['load']:.1f}"
     )
+    if "fan_out" in run:
+        fan = run["fan_out"]
+        line += (
+            f"; fan-out to {fan['sockets']} sockets {fan['sockets_per_worker']}: p50 {fan['fanout_p50_ms']:.1f}, "
+            f"p99 {fan['fanout_p99_ms']:.1f} ms after the response, send to last socket p99 "
+            f"{fan['send_to_last_socket_p99_ms']:.1f} ms"
+        )
+    return line
+
+
+CPU_PARTS = ("server", "postgresql", "redis", "client")
+
+
+def cpu_parts(phase: dict[str, Any]) -> str:
+    """``server / postgresql / redis / client = total`` CPU ms per roll of a phase (— where not measured)."""
+    values = [phase.get(f"{part}_cpu_ms_per_roll") for part in CPU_PARTS]
+    shown = " / ".join("—" if value is None else f"{value:.2f}" for value in values)
+    return f"{shown} = {sum(value or 0.0 for value in values):.2f}"
 
 
 def markdown(report: dict[str, Any], args: argparse.Namespace) -> str:
     when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    load = ", ".join(f"{value:.1f}" for value in report["load"])
     lines = [
         f"# mtgdice serve under load, {when}",
         "",
-        f"{report['cpus']} CPUs (shared), loopback; the bench client, the workers, PostgreSQL and Redis on the "
-        f"same machine. Each roll: {ROLL['card']} with {ROLL['battlefield'][0]} (full rules), committed to the "
-        f"log before the response. {args.clients} keep-alive clients, at most {args.rolls} rolls per phase; "
-        f"fan-out: {args.sockets} websockets on one room, {args.fanout_rolls} rolls posted one at a time.",
+        f"{report['cpus']} CPUs shared with other work (load average at the start: {load}), loopback; the bench "
+        f"client, the workers, PostgreSQL and Redis on the same machine. Each roll: {ROLL['card']} with "
+        f"{ROLL['battlefield'][0]} (full rules), committed to the log before the response. {args.clients} "
+        f"keep-alive clients (one asyncio process), at most {args.rolls} rolls per phase. CPU per roll = user + "
+        "system time of each part over the phase (/proc): the server's process group, PostgreSQL's postmaster "
+        "and backends, Redis, the bench client.",
         "",
         "    .venv/bin/python bench/load_web.py " + " ".join(args.argv),
         "",
         "| server | rolls/s, one room | p50 / p99 ms | rolls/s, a room per client | p50 / p99 ms "
-        "| fan-out after response p50 / p99 ms | roll sent → last socket p99 ms | sockets per worker |",
-        "|---|---:|---:|---:|---:|---:|---:|---|",
+        "| connections per worker | CPU ms / roll, a room per client: server / PostgreSQL / Redis / client = all "
+        "| load (1 min) |",
+        "|---|---:|---:|---:|---:|---|---|---:|",
     ]
     for run in report["runs"]:
-        one, own, fan = run["one_room"], run["own_rooms"], run["fan_out"]
+        one, own = run["one_room"], run["own_rooms"]
         server = "SQLite, 1 process" if run["engine"] == "sqlite" else f"PostgreSQL + Redis, {run['workers']} worker(s)"
         errors = one["errors"] + own["errors"]
         lines.append(
             f"| {server}{f' ({errors:.0f} errors)' if errors else ''} | {one['rolls_per_s']:.0f} "
             f"| {one['p50_ms']:.1f} / {one['p99_ms']:.1f} | {own['rolls_per_s']:.0f} | {own['p50_ms']:.1f} / "
-            f"{own['p99_ms']:.1f} | {fan['fanout_p50_ms']:.1f} / {fan['fanout_p99_ms']:.1f} | "
-            f"{fan['send_to_last_socket_p99_ms']:.1f} | {', '.join(map(str, fan['sockets_per_worker']))} |"
+            f"{own['p99_ms']:.1f} | {', '.join(map(str, own['connections_per_worker']))} | {cpu_parts(own)} "
+            f"| {own['load']:.1f} |"
         )
+    fans = [run for run in report["runs"] if "fan_out" in run]
+    if fans:
+        lines += [
+            "",
+            f"Fan-out: {args.sockets} websockets on one room, {args.fanout_rolls} rolls posted one at a time.",
+            "",
+            "| server | fan-out after response p50 / p99 ms | roll sent → last socket p99 ms | sockets per worker |",
+            "|---|---:|---:|---|",
+        ]
+        for run in fans:
+            fan = run["fan_out"]
+            lines.append(
+                f"| {run['engine']}, {run['workers']} worker(s) | {fan['fanout_p50_ms']:.1f} / "
+                f"{fan['fanout_p99_ms']:.1f} | {fan['send_to_last_socket_p99_ms']:.1f} | "
+                f"{', '.join(map(str, fan['sockets_per_worker']))} |"
+            )
+    by_workers: dict[int, list[float]] = {}
+    for run in report["runs"]:
+        if run["engine"] == "postgresql":
+            by_workers.setdefault(run["workers"], []).append(run["own_rooms"]["rolls_per_s"])
+    if 1 in by_workers and len(by_workers) > 1:
+        lines.append("")
+        for workers, rates in sorted(by_workers.items()):
+            if workers == 1:
+                continue
+            pairs = ", ".join(f"{a / b:.2f}x" for a, b in zip(rates, by_workers[1], strict=False))
+            lines.append(
+                f"A room per client, {workers} workers against 1 (PostgreSQL + Redis), round by round: {pairs}; "
+                f"best against best: **{max(rates) / max(by_workers[1]):.2f}x** (target >= 1.5x)."
+            )
     return "\n".join(lines) + "\n"
 
 
@@ -464,6 +644,7 @@ def run_multi(args: argparse.Namespace) -> None:
         folder = Path(tempfile.mkdtemp(prefix="mtgdice-bench-"))
         started = services.start(folder)
         database, broker = started.database, started.broker
+    args.services_folder = folder
     try:
         report = asyncio.run(multi_async(args, database, broker))
     finally:
@@ -491,7 +672,13 @@ def main() -> None:
     parser.add_argument("--workers", type=lambda text: [int(n) for n in text.split(",")], default=[1, 2, 4])
     parser.add_argument("--report", help="with --multi or --cpu: write the Markdown report here")
     parser.add_argument("--cpu", action="store_true", help="CPU per roll against the anchor app (see above)")
-    parser.add_argument("--rounds", type=int, default=2, help="with --cpu: rounds of the two servers")
+    parser.add_argument(
+        "--rounds", type=int, default=2, help="--cpu: rounds of the two servers; --multi: of the workers"
+    )
+    parser.add_argument("--no-sqlite", action="store_true", help="with --multi: leave out the SQLite run")
+    parser.add_argument(
+        "--balance", action="store_true", help="with --multi: spread the clients' connections evenly over the workers"
+    )
     args = parser.parse_args()
     args.argv = sys.argv[1:]
     if args.multi:

@@ -59,6 +59,7 @@ This module leaves out storage (:mod:`mtgdice.log`), networking and public rando
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import secrets
@@ -372,6 +373,13 @@ class Reveal:
         return self.end_nonce - self.first_nonce
 
 
+@functools.lru_cache(maxsize=4096)
+def _room_commitment(server_seed: bytes, first_nonce: int, covers: str | None) -> str:
+    """A room's commitment, worked out once per seed (a room asks for it on every roll)."""
+    digest = seed_hash(server_seed)
+    return digest if covers is None else commitment(digest, first_nonce, covers)
+
+
 @dataclass(frozen=True, slots=True)
 class Room:
     """The fairness state of one shared room: a value, replaced (never mutated) as the room goes on.
@@ -420,8 +428,7 @@ class Room:
     @property
     def commitment(self) -> str:
         """What to publish before any roll with the current seed."""
-        digest = seed_hash(self.server_seed)
-        return digest if self.covers is None else commitment(digest, self.first_nonce, self.covers)
+        return _room_commitment(self.server_seed, self.first_nonce, self.covers)
 
     def with_client_seeds(self, client_seeds: Iterable[str]) -> Room:
         """The room with the players' seeds replaced (they apply from the next roll)."""

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Mapping
 from typing import Annotated, Any, Literal, TypeVar
 
 import msgspec
@@ -49,6 +50,7 @@ __all__ = [
     "SeedsAnswer",
     "components",
     "decode",
+    "roll_body",
     "encode",
     "outcome_component",
     "request_component",
@@ -387,3 +389,17 @@ def encode(value: Any) -> bytes:
     b'{"id":"r1","token":"t","commitment":"ab"}'
     """
     return msgspec.json.encode(value)
+
+
+def roll_body(logged: str, rebuild: Callable[[], Mapping[str, object]], stamp: RollStamp) -> bytes:
+    """The API's answer to a roll: ``{...the outcome..., "id", "proof", "chain"}``. The outcome's
+    text as the log has it is reused (not written again); without it, ``rebuild()`` gives the outcome.
+
+    >>> stamp = RollStamp(7, RollProof("room", 3, "ab", []), "cd")
+    >>> roll_body('{"rolls":[]}', dict, stamp)
+    b'{"rolls":[],"id":7,"proof":{"source":"room","nonce":3,"commitment":"ab","client_seeds":[]},"chain":"cd"}'
+    """
+    tail = msgspec.json.encode(stamp)
+    if len(logged) > 2 and logged[0] == "{" and logged[-1] == "}":
+        return logged[:-1].encode() + b"," + tail[1:]
+    return msgspec.json.encode({**rebuild(), **msgspec.to_builtins(stamp)})

@@ -117,6 +117,67 @@ def roll_hash(prev: str, roll: Mapping[str, object]) -> str:
     return hashlib.sha256(canonical(body)).hexdigest()
 
 
+class _Real:
+    """A number with a fraction or an exponent, as :func:`_read_back` reads it: no fast encoder writes
+    it as :func:`canonical` does (``1e+16``), so a value holding one is hashed the standard way."""
+
+    __slots__ = ()
+
+
+_FastJSON = tuple[Callable[[str], object], Callable[[object], bytes], Callable[[object], bytes]]
+_fast: list[_FastJSON | None] = [None]
+
+
+def use_fast_json() -> None:
+    """Write and hash log rows with msgspec from now on (a server logs many rolls; a command that
+    logs one does not import it). The rows and hashes are the same values either way."""
+    _fast[0] = _fast_codec()
+
+
+def _fast_json() -> _FastJSON | None:
+    return _fast[0]
+
+
+@functools.cache
+def _fast_codec() -> _FastJSON:
+    """msgspec's JSON decoder (reading numbers with a fraction as :class:`_Real`), its encoder with
+    sorted keys and its encoder."""
+    import msgspec
+
+    decoder = msgspec.json.Decoder(float_hook=lambda _: _Real())
+    return decoder.decode, msgspec.json.Encoder(order="sorted").encode, msgspec.json.Encoder().encode
+
+
+def _chain_hash(prev: str, head: Mapping[str, object], texts: Mapping[str, str]) -> str:
+    """:func:`roll_hash` of a roll as it reads back from the log: ``head`` its plain fields (text,
+    whole numbers, None, lists of text), ``texts`` the JSON texts of the others. The canonical bytes
+    come from msgspec when they are the ones :func:`canonical` writes (keys sorted, ASCII only, no
+    character that ``json`` escapes and msgspec does not, no number with a fraction), else from ``json``.
+
+    >>> use_fast_json()
+    >>> head = {"nonce": 1, "player": "Zoë", "client_seeds": ["a"]}
+    >>> texts = {"faces": "[[20,7]]", "outcome": '{"b":1,"a":[null,true,"\\u007f"]}'}
+    >>> slow = {**head, **{key: json.loads(text) for key, text in texts.items()}}
+    >>> _chain_hash("0" * 64, head, texts) == roll_hash("0" * 64, slow)
+    True
+    >>> _chain_hash("0" * 64, {}, {"outcome": '{"p":0.5}'}) == roll_hash("0" * 64, {"outcome": {"p": 0.5}})
+    True
+    """
+    fast = _fast_json()
+    if fast is not None:
+        decode, encode, _ = fast
+        body = {key: head.get(key) for key in CHAINED_FIELDS}
+        body.update((key, decode(text)) for key, text in texts.items())
+        body["prev"] = prev
+        try:
+            written = encode(body)
+        except (TypeError, ValueError, UnicodeError):  # a _Real, or text msgspec does not write
+            written = b""
+        if written and written.isascii() and b"\x7f" not in written:
+            return hashlib.sha256(written).hexdigest()
+    return roll_hash(prev, {**head, **{key: json.loads(text) for key, text in texts.items()}})
+
+
 def card_hash(record: object) -> str:
     """The hash of what the compiler reads of a card record: its name, layout, type line and Oracle text.
 
@@ -306,6 +367,55 @@ def _compact(value: JSON) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
+MAX_LOGGED_REQUESTS = 512
+_logged: dict[tuple[object, object], tuple[JSONObject, str]] = {}
+
+
+def _logged_request(request: RollRequest | PlainRoll, cards: CardLookup | None) -> tuple[JSONObject, str]:
+    """A request as the log writes it (its cards' text hashes from ``cards``) and its text: worked
+    out once per request and card data (a server logs the same requests again and again; the card
+    data does not change while it runs). Not to be changed: the value is shared.
+
+    >>> from mtgdice.game.request import RollKind, RollRequest
+    >>> request = RollRequest(RollKind.DICE, notation="2d10")
+    >>> _logged_request(request, None), _logged_request(request, None)[0] is _logged_request(request, None)[0]
+    (({'kind': 'dice', 'notation': '2d10'}, '{"kind":"dice","notation":"2d10"}'), True)
+    """
+    key = (request, cards)
+    try:
+        known = _logged.get(key)
+    except TypeError:  # a request holding something unhashable (its choices): worked out each time
+        key, known = None, None  # type: ignore[assignment]
+    if known is not None:
+        return known
+    logged = request_json(request)
+    value = with_card_hashes(logged, card_hashes(logged, cards))
+    made = (value, _written(value))
+    if key is not None:
+        if len(_logged) >= MAX_LOGGED_REQUESTS:
+            _logged.clear()
+        _logged[key] = made
+    return made
+
+
+def _written(value: JSON) -> str:
+    """A value's compact JSON text for a log row, by msgspec (the same text as :func:`_compact` but
+    for numbers with an exponent, written without ``+``, and DEL, unescaped: the same value either
+    way); by ``json`` when msgspec does not write it.
+
+    >>> use_fast_json()
+    >>> _written({"b": [1, "Zoë", None, True]}) == _compact({"b": [1, "Zoë", None, True]})
+    True
+    """
+    fast = _fast_json()
+    if fast is not None:
+        try:
+            return fast[2](value).decode()
+        except (TypeError, ValueError, UnicodeError):
+            pass
+    return _compact(value)
+
+
 def request_json(request: RollRequest | PlainRoll) -> JSONObject:
     """A record's request as the log writes it (a plain roll as ``{"kind": "plain", "notation": ...}``)."""
     if isinstance(request, PlainRoll):
@@ -388,8 +498,7 @@ def encode(record: RollRecord, *, cards: CardLookup | None = None, prev: str | N
     provenance = record.provenance
     _checked(provenance)
     faces = faces_json(faces_from_json(list(record.faces)))  # checked: each face is one its die has
-    logged = request_json(record.request)
-    request = with_card_hashes(logged, card_hashes(logged, cards))
+    request, request_text = _logged_request(record.request, cards)
     outcome: JSONObject = (
         outcome_json(record.outcome) if record.outcome is not None else {"refused": record.refused or "refused"}
     )
@@ -397,14 +506,14 @@ def encode(record: RollRecord, *, cards: CardLookup | None = None, prev: str | N
     seeds = sorted(proof.client_seeds) if proof is not None else []
     commitment = proof.commitment if proof is not None else None
     nonce = proof.nonce if proof is not None else None
+    texts = {"faces": _written(faces), "request": request_text, "outcome": _written(outcome)}
     chain = None
-    if prev is not None:
-        exported: JSONObject = {
+    if prev is not None:  # hashed as it reads back from the log
+        head: JSONObject = {
             "room": provenance.room, "time": provenance.time, "player": provenance.player, "by": provenance.by,
             "source": provenance.source.value, "commitment": commitment, "client_seeds": list(seeds), "nonce": nonce,
-            "faces": faces, "request": request, "outcome": outcome,
         }  # fmt: skip
-        chain = roll_hash(prev, json.loads(_compact(exported)))  # hashed as it reads back from the log
+        chain = _chain_hash(prev, head, texts)
     return LogRow(
         room=provenance.room,
         time=provenance.time,
@@ -415,9 +524,9 @@ def encode(record: RollRecord, *, cards: CardLookup | None = None, prev: str | N
         commitment=commitment,
         client_seeds=_compact(list(seeds)),
         nonce=nonce,
-        faces=_compact(faces),
-        request=_compact(request),
-        outcome=_compact(outcome),
+        faces=texts["faces"],
+        request=texts["request"],
+        outcome=texts["outcome"],
         turn=provenance.turn,
         by=provenance.by,
         chain=chain,

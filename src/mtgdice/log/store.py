@@ -872,6 +872,16 @@ class RollLog(SqlLog):
 
     def _write_group(self, units: Sequence[_RoomCommit]) -> None:
         connection = self._connection
+        if len(units) == 1:  # alone: its own transaction, no savepoint needed
+            unit = units[0]
+            try:
+                with self._writing_locked() as sql:
+                    unit.ids = self._write_room(sql, unit.txn, unit.steps, unit.fair, unit.state)
+            except Exception as error:
+                unit.error = error
+            finally:
+                unit.done = True
+            return
         try:
             connection.execute("BEGIN IMMEDIATE")
             try:
@@ -935,14 +945,19 @@ class RollLog(SqlLog):
 
     @contextmanager
     def _writing(self) -> Iterator[Sql]:
-        with self._lock:
-            self._connection.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._connection
-            except BaseException:
-                self._connection.execute("ROLLBACK")
-                raise
-            self._connection.execute("COMMIT")
+        with self._lock, self._writing_locked() as sql:
+            yield sql
+
+    @contextmanager
+    def _writing_locked(self) -> Iterator[Sql]:
+        """A transaction on the connection, its lock already held."""
+        self._connection.execute("BEGIN IMMEDIATE")
+        try:
+            yield self._connection
+        except BaseException:
+            self._connection.execute("ROLLBACK")
+            raise
+        self._connection.execute("COMMIT")
 
     def integrity_check(self) -> str:
         """SQLite's ``PRAGMA integrity_check``: ``"ok"`` for a sound file."""

@@ -28,6 +28,7 @@ from mtgdice.io.http import (
     SeedsAnswer,
     decode,
     encode,
+    roll_body,
 )
 from mtgdice.io.jsonio import outcome_json
 from mtgdice.web.deps import EXPORTS, deps
@@ -72,9 +73,10 @@ async def api_roll(room_id: str, request: Request) -> Response:
     state.check_room_token(bearer(request))
     body = await json_body(request)
     finished = await d.rooms.api_roll(state, body, meter)
-    proof = msgspec.convert(finished.proof.to_json(), RollProof)
-    stamp = msgspec.to_builtins(RollStamp(finished.id, proof, finished.chain))
-    return _json({**outcome_json(finished.roll.outcome), **stamp})
+    stamp = RollStamp(finished.id, msgspec.convert(finished.proof.to_json(), RollProof), finished.chain)
+    # The outcome's text as the log wrote it, not written again (a rebuilt roll has none).
+    body_bytes = roll_body(finished.outcome, lambda: outcome_json(finished.roll.outcome), stamp)
+    return Response(body_bytes, media_type="application/json")
 
 
 @router.post("/api/rooms/{room_id}/reveal")

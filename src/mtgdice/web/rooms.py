@@ -31,10 +31,11 @@ by one runner task per room (so a client that goes away never cuts a batch short
    (:meth:`~mtgdice.log.store.SqlLog.begin_room`): all of them or none. With PostgreSQL the room's
    row is locked before the batch starts, so a batch always starts from the latest state whichever
    worker wrote it, and two workers never hand out the same nonce;
-3. after the commit (in a thread of its own: commits of rooms that finish together share one),
-   the new record becomes the room's state, the batch's events are rendered once and published
-   with the room's new version (:mod:`mtgdice.web.fanout`; not rendered when no socket anywhere
-   can hear them), then callers get their results. A roll is in the log before anyone hears of
+3. after the commit (in the batch's worker thread, so a batch costs the loop one hand-over; on
+   SQLite, commits of rooms that finish together share one), the new record becomes the room's
+   state, the batch's events are rendered once and published with the room's new version
+   (:mod:`mtgdice.web.fanout`; not rendered when no socket anywhere can hear them), then callers
+   get their results. A roll is in the log before anyone hears of
    it. If the commit fails, nothing of the batch happened: every caller gets the error and the
    room is read again from the database.
 
@@ -64,6 +65,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Generic, Protocol, TypeVar
 
 import anyio
+import msgspec
 
 from mtgdice.errors import InputError, MtgDiceError
 from mtgdice.fair.commit import CommitRevealSource, PlayerSource, Reveal, Room, check_client_seed
@@ -81,12 +83,13 @@ from mtgdice.game.request import (
 )
 from mtgdice.game.snapshot import GameState, pending_from_json, pending_json, state_from_json, state_json
 from mtgdice.game.table import MAX_PLAYERS, RollKindName
-from mtgdice.io.jsonio import request_from_json
+from mtgdice.io.record import use_fast_json
 from mtgdice.log import LogEntry, LoggedRoll, RevealStep, SqlLog, StoredRoom
 from mtgdice.log.replay import record_of
 from mtgdice.log.store import RoomTransaction
 from mtgdice.rules import ScriptedChooser
 from mtgdice.rules.budget import WEB_BUDGET, Budget, Meter
+from mtgdice.web.memo import RequestMemo
 from mtgdice.web.work import WorkPool, late, remaining
 
 API_PLAYER = "api"
@@ -202,6 +205,8 @@ class Finished:
     roll: Roll
     proof: Proof
     chain: str = ""
+    outcome: str = ""
+    """The outcome's JSON text as logged ("": not at hand; the API writes it again)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,8 +228,9 @@ class RoomRecord:
     streams: tuple[tuple[str, int], ...] = ()
 
     def to_json(self) -> str:
-        """Everything but the fairness state (stored in its own columns), as JSON text."""
-        return json.dumps(
+        """Everything but the fairness state (stored in its own columns), as JSON text (written by msgspec:
+        a batch writes it each time)."""
+        return msgspec.json.encode(
             {
                 "format": STATE_FORMAT,
                 "token_hash": self.token_hash,
@@ -244,9 +250,8 @@ class RoomRecord:
                     for p in self.pending
                 ],
                 "streams": [list(pair) for pair in self.streams],
-            },
-            separators=(",", ":"),
-        )
+            }
+        ).decode()
 
     @classmethod
     def stored(cls, room_id: str, stored: StoredRoom) -> RoomRecord:
@@ -375,7 +380,7 @@ class Table:
             prev=self.fair.chain, cards=self.cards,
         )  # fmt: skip
         self._add(entry)
-        finished = Finished(0, roll, Proof.of(source), entry.chain or "")
+        finished = Finished(0, roll, Proof.of(source), entry.chain or "", entry.row.outcome)
         self.finished.append(finished)
         self.changes.rolls.append(finished)
         self.changed = True
@@ -538,6 +543,10 @@ class _Batch:
     table: Table
     taken: int
     written: RoomRecord | None = None
+    ids: list[int] = field(default_factory=list)
+    """The logged rolls' ids, once committed."""
+    error: Exception | None = None
+    """Why the commit failed (nothing of the batch is stored)."""
 
 
 class CachedCards:
@@ -589,6 +598,9 @@ class Rooms:
         self.rooms: dict[str, RoomState] = {}
         self.work = work or WorkPool()
         self.budget = budget
+        use_fast_json()  # a server logs many rolls: their rows written and hashed by msgspec
+        self.requests = RequestMemo()
+        """The API's requests read already (bots send the same one again and again)."""
 
     def meter(self) -> Meter:
         """A new request's budget, its deadline counted from now."""
@@ -678,17 +690,13 @@ class Rooms:
         state.queue.append(job)
         if state.runner is None:
             state.runner = asyncio.get_running_loop().create_task(self._serve(state))
-        try:
-            async with asyncio.timeout(remaining(job.meter)):  # no task of its own, unlike wait_for
-                await job.done.wait()
-        except TimeoutError:
-            if not job.done.is_set():
-                with job.lock:
-                    if not job.applied:
-                        job.abandoned = True
-                if job.abandoned:
-                    raise late(job.meter) from None
-                await job.done.wait()  # its change is being committed: the commit answers
+        limit = remaining(job.meter)
+        timer = None if limit is None else asyncio.get_running_loop().call_later(limit, _give_up, job)
+        try:  # a timer, not a task or a timeout scope: the least a wait can cost the loop
+            await job.done.wait()
+        finally:
+            if timer is not None:
+                timer.cancel()
         return job.result()
 
     async def _serve(self, state: RoomState) -> None:
@@ -737,44 +745,47 @@ class Rooms:
         return len(jobs)
 
     def _batch(self, record: RoomRecord, version: int, jobs: list[_Job[Any]]) -> _Batch:
-        """A batch's work in one worker thread (one hand-over for both): begin the room's transaction
-        and run the actions on a table of the latest state. The commit is the caller's: commits wait
-        for each other in threads of their own, so that rooms committing together share one."""
+        """A batch's work in one worker thread (one hand-over for all of it): begin the room's
+        transaction, run the actions on a table of the latest state, and commit what they changed
+        (or give the transaction up when nothing changed). On SQLite, rooms whose commits wait for
+        each other share one (:meth:`mtgdice.log.store.RollLog._commit_room`). A failed commit is
+        the batch's :attr:`_Batch.error`: nothing of it is stored."""
         txn = self.log.begin_room(record.id, version)
         try:
             fresh = RoomRecord.stored(record.id, txn.fresh) if txn.fresh is not None else None
             table = Table(fresh or record, cards=self.cards)
             taken = self._steps(table, jobs)
-            return _Batch(txn, fresh, table, taken, table.record() if table.changed else None)
+            batch = _Batch(txn, fresh, table, taken, table.record() if table.changed else None)
         except BaseException:
-            try:
-                txn.abort()
-            except Exception:  # the connection is gone: the database rolls back by itself
-                pass
+            _abort(txn)
             raise
+        try:  # committed (or given up) here too: one hand-over per batch; group commits still form
+            written = batch.written
+            if written is None:
+                txn.abort()
+            else:
+                batch.ids = txn.commit(table.steps, written.fair, written.to_json())
+        except Exception as error:  # nothing of the batch is stored; its taken actions fail with this
+            _abort(txn)
+            batch.error = error
+        return batch
 
     async def _run(self, state: RoomState, jobs: list[_Job[Any]]) -> None:
-        batch: _Batch | None = None
         try:
             if state.stale:
                 await self._reload(state)
-            batch = await self.work.finish(self.work.submit(self._batch, state.record, state.version, jobs, meter=None))
+            batch = await self.work.call(self._batch, state.record, state.version, jobs)
             jobs, state.queue[:0] = jobs[: batch.taken], jobs[batch.taken :]
+            if batch.error is not None:
+                raise batch.error
             if batch.written is None:
-                await anyio.to_thread.run_sync(batch.txn.abort)
                 if batch.fresh is not None:  # another worker changed the room: this process now knows it
                     self._install(state, batch.fresh, batch.txn.version, None)
                 _finish(jobs)
                 return
-            written = batch.written
-            ids = await anyio.to_thread.run_sync(batch.txn.commit, batch.table.steps, written.fair, written.to_json())
+            written, ids = batch.written, batch.ids
         except BaseException as error:
-            state.stale = True  # nothing of the batch is stored: read the room again next time
-            if batch is not None:
-                try:
-                    await anyio.to_thread.run_sync(batch.txn.abort)
-                except Exception:  # the connection is gone: the database rolls back by itself
-                    pass
+            state.stale = True  # nothing of the batch is stored (its thread gave the transaction up): read it again
             if isinstance(error, (MtgDiceError, LookupError)):
                 _fail(jobs, error)
                 return
@@ -945,10 +956,10 @@ class Rooms:
         if player is not None and (not isinstance(player, str) or len(player) > 40):
             raise InputError("player", "expected a name of up to 40 characters")
         _bound_seats(body)
-        request = request_from_json({key: value for key, value in body.items() if key != "player"})
+        request = self.requests({key: value for key, value in body.items() if key != "player"})
 
         def resolve(table: Table) -> tuple[PlayerSource, Prepared, Outcome]:
-            prepared = prepare(request, self.cards)
+            prepared = self.requests.prepared(request, self.cards)
             source = table.source_for(API_PLAYER)
             return source, prepared, resolve_prepared(prepared, request, source, ScriptedChooser(request.choices))
 
@@ -1053,12 +1064,32 @@ def _name(game: Game, player_id: str) -> str:
     return found.name if found is not None else "the API"
 
 
+def _abort(txn: RoomTransaction) -> None:
+    try:
+        txn.abort()
+    except Exception:  # the connection is gone: the database rolls back by itself
+        pass
+
+
 def _capped(meter: Meter, cap: float | None) -> Meter:
     """``meter``, or when ``cap`` comes before its deadline a copy of it that stops at ``cap``."""
     deadline = meter.deadline
     if cap is None or (deadline is not None and deadline <= cap):
         return meter
     return dataclasses.replace(meter, budget=dataclasses.replace(meter.budget, seconds=max(0.0, cap - meter.started)))
+
+
+def _give_up(job: _Job[Any]) -> None:
+    """A job's deadline (and the grace) passed: unless its change is in a batch already (then the
+    commit answers), its caller is told so now and the job is left out of any batch."""
+    if job.done.is_set():
+        return
+    with job.lock:
+        if job.applied:
+            return
+        job.abandoned = True
+    job.error = late(job.meter)
+    job.done.set()
 
 
 def _finish(jobs: list[_Job[Any]]) -> None:

@@ -125,6 +125,25 @@ class WorkPool:
         """Wait for a job however long it takes (a room's batch waits for its job to end before it goes on)."""
         return await asyncio.shield(asyncio.wrap_future(future))
 
+    async def call(self, fn: Callable[..., T], *args: object) -> T:
+        """``fn(*args)`` in a worker (it meters its own parts), awaited however long it takes: the job
+        wakes the loop once, when it ends, with its result. A caller cancelled meanwhile stops waiting;
+        the job runs to its end all the same (as :meth:`finish` under a shield)."""
+        loop = asyncio.get_running_loop()
+        waiter: asyncio.Future[T] = loop.create_future()
+
+        def settle(future: Future[T]) -> None:
+            if waiter.done():  # its caller was cancelled
+                return
+            error = future.exception()
+            if error is not None:
+                waiter.set_exception(error)
+            else:
+                waiter.set_result(future.result())
+
+        self.submit(fn, *args, meter=None).add_done_callback(lambda future: loop.call_soon_threadsafe(settle, future))
+        return await waiter
+
     def close(self) -> None:
         """Stop taking jobs; the threads end when their jobs do."""
         self._executor.shutdown(wait=False, cancel_futures=True)
