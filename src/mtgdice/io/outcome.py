@@ -82,14 +82,14 @@ rerolls=UNSET, roller=UNSET)
 
     from mtgdice.io.outcome_model import DieShown, ModifierShown
 
-    planar = roll.die.planar
+    sides = roll.die.sides
     face = roll.planar_face
     return DieShown(
-        sides="planar" if planar else roll.die.sides,
+        sides=sides if sides is not None else "planar",
         natural=roll.natural,
         result=roll.result if roll.counted else roll.natural,
         ignored=roll.fate.value == "ignored",
-        face=(face.value if face is not None else None) if planar else UNSET,
+        face=(face.value if face is not None else None) if sides is None else UNSET,
         rerolled=True if roll.fate.value == "rerolled" else UNSET,
         modifiers=[ModifierShown(delta=m.delta, source=m.source) for m in roll.modifiers]
         if roll.modifiers and roll.counted

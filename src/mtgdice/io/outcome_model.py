@@ -34,6 +34,7 @@ __all__ = [
     "PlainDie",
     "PlainOutcome",
     "PlainTerm",
+    "RefusedOutcome",
     "TurnShown",
 ]
 
@@ -42,14 +43,14 @@ class Model(Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """The base of every model at the JSON edge: frozen, fields by keyword, unknown fields refused when read."""
 
 
-class ModifierShown(Model, kw_only=True):
+class ModifierShown(Model, frozen=True, kw_only=True):
     """One change to a die's result (CR 706.2): how much, and the card it came from."""
 
     delta: int
     source: str
 
 
-class DieShown(Model, kw_only=True):
+class DieShown(Model, frozen=True, kw_only=True):
     """One physical die, in the order rolled: ``natural`` (CR 706.2), ``result`` after every
     modifier, ``ignored`` (CR 706.6). A planar die has ``sides`` "planar", its ``face`` and null
     numbers; a rerolled-away die keeps its place with ``rerolled`` true; ``index`` is its identity
@@ -68,7 +69,7 @@ class DieShown(Model, kw_only=True):
     roller: str | UnsetType = UNSET
 
 
-class DiceExecution(Model, kw_only=True):
+class DiceExecution(Model, frozen=True, kw_only=True):
     """One carrying out of a roll instruction: every die rolled, the counted ``results`` in dice
     order, the matched ``row`` (0-based; null: no table, no match, or a table read per result, then
     ``rows``), ``doubles`` (CR 706.5); ``chosen``, ``total``, ``outcomes`` and ``standing`` when
@@ -85,7 +86,7 @@ class DiceExecution(Model, kw_only=True):
     standing: list[str] | UnsetType = UNSET
 
 
-class Decision(Model, kw_only=True):
+class Decision(Model, frozen=True, kw_only=True):
     """A decision met during the resolution, with its answer: true/false for yes or no, an index
     for pick one, a list of indices for pick any."""
 
@@ -95,14 +96,14 @@ class Decision(Model, kw_only=True):
     answer: bool | int | list[int]
 
 
-class FlipsOfSeat(Model, kw_only=True):
+class FlipsOfSeat(Model, frozen=True, kw_only=True):
     """Coin flips one player won and lost this turn."""
 
     won: int
     lost: int
 
 
-class TurnShown(Model, kw_only=True):
+class TurnShown(Model, frozen=True, kw_only=True):
     """What the turn remembers after the roll (json-interface.md v3), to pass into the next
     request of the same turn."""
 
@@ -113,7 +114,7 @@ class TurnShown(Model, kw_only=True):
     flips: list[FlipsOfSeat]
 
 
-class PendingShown(Model, kw_only=True):
+class PendingShown(Model, frozen=True, kw_only=True):
     """A replacement still waiting for a later roll: the card it comes from, its seats."""
 
     card: str
@@ -123,7 +124,7 @@ class PendingShown(Model, kw_only=True):
     target: int | UnsetType = UNSET
 
 
-class DiceOutcome(Model, kw_only=True):
+class DiceOutcome(Model, frozen=True, kw_only=True):
     """The outcome of a roll of dice (the ``resolve`` output of json-interface.md): one entry of
     ``rolls`` per execution, the ``triggers`` that fired (once per triggering), the ``stored``
     results that changed, where the dice came from, the decisions with their answers, the
@@ -142,7 +143,7 @@ class DiceOutcome(Model, kw_only=True):
     noted: dict[str, int] | UnsetType = UNSET
 
 
-class CoinShown(Model, kw_only=True):
+class CoinShown(Model, frozen=True, kw_only=True):
     """One coin of a flip's execution (CR 705): its ``face``, the ``call`` and whether it ``won``
     (null for an uncalled flip), ``ignored``, and ``reflipped`` when a reflip replaced it."""
 
@@ -154,7 +155,7 @@ class CoinShown(Model, kw_only=True):
     reflipped: bool | UnsetType = UNSET
 
 
-class FlipExecution(Model, kw_only=True):
+class FlipExecution(Model, frozen=True, kw_only=True):
     """One carrying out of a flip instruction: its coins, the counted faces, flips won and lost,
     and the outcomes that held."""
 
@@ -165,7 +166,7 @@ class FlipExecution(Model, kw_only=True):
     outcomes: list[int]
 
 
-class FlipCoin(Model, kw_only=True):
+class FlipCoin(Model, frozen=True, kw_only=True):
     """Every coin of a flip with its fate (the earlier shape of a bare flip)."""
 
     side: str
@@ -175,7 +176,7 @@ class FlipCoin(Model, kw_only=True):
     reflips: int | UnsetType = UNSET
 
 
-class FlipSummary(Model, kw_only=True):
+class FlipSummary(Model, frozen=True, kw_only=True):
     """A flip's coins, counted faces, call and wins, as a bare flip was first written."""
 
     coins: list[FlipCoin]
@@ -184,7 +185,7 @@ class FlipSummary(Model, kw_only=True):
     won: list[bool] | None
 
 
-class FlipOutcome(Model, kw_only=True):
+class FlipOutcome(Model, frozen=True, kw_only=True):
     """The outcome of a coin flip (CR 705; json-interface.md "Coins on cards"): one entry of ``rolls``
     per execution, ``flip`` (every coin with its fate), flips ``won`` and ``lost``, and the fields
     of a roll's outcome."""
@@ -203,7 +204,7 @@ class FlipOutcome(Model, kw_only=True):
     noted: dict[str, int] | UnsetType = UNSET
 
 
-class PlainDie(Model, kw_only=True):
+class PlainDie(Model, frozen=True, kw_only=True):
     """One die of a plain roll: its ``face``, whether it is ``kept``, its identity; ``rerolled``
     and ``exploded`` when so."""
 
@@ -215,7 +216,7 @@ class PlainDie(Model, kw_only=True):
     exploded: bool | UnsetType = UNSET
 
 
-class PlainTerm(Model, kw_only=True):
+class PlainTerm(Model, frozen=True, kw_only=True):
     """One term of a plain roll: a group of dice (``dice`` its notation, ``rolls``, ``value``) or a
     ``number``, with its ``sign``; ``set`` (from 0) when the roll is repeated."""
 
@@ -227,7 +228,7 @@ class PlainTerm(Model, kw_only=True):
     set: int | UnsetType = UNSET
 
 
-class PlainOutcome(Model, kw_only=True):
+class PlainOutcome(Model, frozen=True, kw_only=True):
     """The outcome of a plain roll (``"kind": "plain"``): every repetition's terms in order, the
     ``total``, the ``totals`` of a repeated roll, its ``label``."""
 
@@ -237,6 +238,12 @@ class PlainOutcome(Model, kw_only=True):
     total: int
     totals: list[int] | UnsetType = UNSET
     label: str | UnsetType = UNSET
+
+
+class RefusedOutcome(Model, frozen=True, kw_only=True):
+    """The outcome the roll log keeps for a room roll refused after its nonce was spent: why."""
+
+    refused: str
 
 
 OUTCOME_TYPES: tuple[type[Model], ...] = (DiceOutcome, FlipOutcome, PlainOutcome)

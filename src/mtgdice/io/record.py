@@ -37,13 +37,14 @@ from typing import IO, TYPE_CHECKING, Protocol, TypeGuard
 from mtgdice.errors import InputError
 from mtgdice.fair.commit import Draw, join_client_seeds
 from mtgdice.game.record import LoggedCommitment, LoggedRoll, Proof, Provenance, RollRecord, Shown, SourceKind
-from mtgdice.io.outcome import JSON, JSONObject, outcome_json
+from mtgdice.io.outcome import JSON, JSONObject, outcome_text
 from mtgdice.rules.dice import PlanarFace
 from mtgdice.rules.plain import PlainRoll
 
 if TYPE_CHECKING:
     from mtgdice.fair.verdict import VerifyReport
     from mtgdice.game.request import RollRequest
+    from mtgdice.io.log_model import ExportedCommitment, ExportedRoll
 
 __all__ = [
     "CARD_HASH",
@@ -54,11 +55,13 @@ __all__ = [
     "card_hash",
     "card_refs",
     "commitment_json",
+    "commitment_model",
     "commitments_from_export",
     "decode",
     "differences",
     "encode",
     "export_csv",
+    "export_model",
     "export_roll",
     "export_text",
     "faces_json",
@@ -390,9 +393,9 @@ def encode(record: RollRecord, *, cards: CardLookup | None = None, prev: str | N
     faces = faces_json(faces_from_json(list(record.faces)))  # checked: each face is one its die has
     logged = request_json(record.request)
     request = with_card_hashes(logged, card_hashes(logged, cards))
-    outcome: JSONObject = (
-        outcome_json(record.outcome) if record.outcome is not None else {"refused": record.refused or "refused"}
-    )
+    refused: JSONObject = {"refused": record.refused or "refused"}
+    written = outcome_text(record.outcome) if record.outcome is not None else _compact(refused)
+    outcome: JSONObject = json.loads(written)
     proof = provenance.proof
     seeds = sorted(proof.client_seeds) if proof is not None else []
     commitment = proof.commitment if proof is not None else None
@@ -417,7 +420,7 @@ def encode(record: RollRecord, *, cards: CardLookup | None = None, prev: str | N
         nonce=nonce,
         faces=_compact(faces),
         request=_compact(request),
-        outcome=_compact(outcome),
+        outcome=written,
         turn=provenance.turn,
         by=provenance.by,
         chain=chain,
@@ -469,39 +472,62 @@ def _object(text: str, field: str) -> JSONObject:
     return value
 
 
+def export_model(roll: LoggedRoll) -> ExportedRoll:
+    """The roll as it appears in an exported log (what ``mtgdice verify`` reads): its request and
+    outcome as the log stored their text (a row of an earlier version exported as it was written)."""
+    from msgspec import Raw
+
+    from mtgdice.io.log_model import ExportedRoll
+
+    return ExportedRoll(
+        id=roll.id,
+        nonce=roll.nonce,
+        client_seeds=list(roll.client_seeds),
+        commitment=roll.commitment,
+        source=roll.source,
+        room=roll.room,
+        time=roll.time,
+        player=roll.player,
+        by=roll.by,
+        request=Raw(_object_text(roll.request, "request")),
+        outcome=Raw(_object_text(roll.outcome, "outcome")),
+        faces=[[sides, face.value if isinstance(face, PlanarFace) else face] for sides, face in roll.faces],
+        chain=roll.chain,
+    )
+
+
+def _object_text(text: str, field: str) -> str:
+    if not text.lstrip().startswith("{"):
+        raise InputError(field, f"expected a JSON object, got {text[:40]!r}")
+    return text
+
+
 def export_roll(roll: LoggedRoll) -> JSONObject:
-    """The roll as it appears in an exported log (what ``mtgdice verify`` reads)."""
-    return {
-        "id": roll.id,
-        "nonce": roll.nonce,
-        "client_seeds": list(roll.client_seeds),
-        "commitment": roll.commitment,
-        "source": roll.source,
-        "room": roll.room,
-        "time": roll.time,
-        "player": roll.player,
-        "by": roll.by,
-        "request": _object(roll.request, "request"),
-        "outcome": _object(roll.outcome, "outcome"),
-        "faces": faces_json(roll.faces),
-        "chain": roll.chain,
-    }
+    """:func:`export_model` as plain values (what ``json.loads`` of it gives)."""
+    import msgspec
+
+    data: JSONObject = msgspec.json.decode(msgspec.json.encode(export_model(roll)))
+    return data
 
 
 def export_text(head: JSONObject, rolls: Iterable[LoggedRoll], batch: int = 100) -> Iterator[str]:
-    """An exported log as JSON text: ``head`` with ``rolls`` after it, in pieces of up to ``batch``
-    rolls (a large log is never held whole: a web server streams it)."""
-    opening = json.dumps(head, ensure_ascii=False)
-    yield opening[:-1] + ', "rolls": ['
-    pieces: list[str] = []
+    """An exported log (:class:`~mtgdice.io.log_model.ExportedLog`) as JSON text: ``head`` with
+    ``rolls`` after it, in pieces of up to ``batch`` rolls (a large log is never held whole: a web
+    server streams it). Each roll is its model, encoded by msgspec."""
+    import msgspec
+
+    encoder = msgspec.json.Encoder()
+    opening = encoder.encode(head).decode()
+    yield opening[:-1] + (',"rolls":[' if head else '"rolls":[')
+    pieces: list[bytes] = []
     first = True
     for roll in rolls:
-        pieces.append(json.dumps(export_roll(roll), ensure_ascii=False))
+        pieces.append(encoder.encode(export_model(roll)))
         if len(pieces) >= batch:
-            yield ("" if first else ", ") + ", ".join(pieces)
+            yield ("" if first else ",") + b",".join(pieces).decode()
             pieces, first = [], False
     if pieces:
-        yield ("" if first else ", ") + ", ".join(pieces)
+        yield ("" if first else ",") + b",".join(pieces).decode()
     yield "]}"
 
 
@@ -576,19 +602,29 @@ def _string(value: JSON) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def commitment_json(entry: LoggedCommitment) -> JSONObject:
+def commitment_model(entry: LoggedCommitment) -> ExportedCommitment:
     """A commitment as the exported log writes it."""
-    return {
-        "commitment": entry.commitment,
-        "seed_hash": entry.seed_hash,
-        "covers": entry.covers,
-        "from_nonce": entry.from_nonce,
-        "seed": entry.seed.hex() if entry.seed is not None else None,
-        "to_nonce": entry.to_nonce,
-        "count": entry.count,
-        "chain": entry.chain,
-        "room": entry.room,
-    }
+    from mtgdice.io.log_model import ExportedCommitment
+
+    return ExportedCommitment(
+        commitment=entry.commitment,
+        seed_hash=entry.seed_hash,
+        covers=entry.covers,
+        from_nonce=entry.from_nonce,
+        seed=entry.seed.hex() if entry.seed is not None else None,
+        to_nonce=entry.to_nonce,
+        count=entry.count,
+        chain=entry.chain,
+        room=entry.room,
+    )
+
+
+def commitment_json(entry: LoggedCommitment) -> JSONObject:
+    """:func:`commitment_model` as plain values."""
+    import msgspec
+
+    data: JSONObject = msgspec.to_builtins(commitment_model(entry))
+    return data
 
 
 def _hex64(value: JSON, where: str) -> str | None:
