@@ -235,3 +235,37 @@ def test_log_rows_written_by_a_room_validate(tmp_path: Path, catalog: Any) -> No
     broken = copy.deepcopy(exported)
     broken["commitments"][0]["from_nonce"] = "0"
     assert problems("log", broken) != []
+
+
+# -- parts for other documents ----------------------------------------------------------------------
+
+
+def test_components_move_the_references_and_can_leave_the_outcome_open(run: Any) -> None:
+    """An HTTP answer that adds its own fields to an outcome composes with ``allOf`` only when the
+    outcome's top-level objects are open; everything below them stays closed."""
+    from mtgdice.io.schemas import components
+
+    outcome = run({"card": "Wizard's Spellbook", "battlefield": ["Pixie Guide"], "dice": [20, 7]})
+    answer = outcome | {"id": 7}
+    for closed, fits in ((True, False), (False, True)):
+        top, parts = components("outcome", ref_template="#/$defs/{name}", closed=closed)
+        schema = {"$schema": DRAFT, "allOf": [top, {"properties": {"id": {"type": "integer"}}}], "$defs": parts}
+        Draft202012Validator.check_schema(schema)
+        assert Draft202012Validator(schema).is_valid(answer) is fits
+        broken = copy.deepcopy(answer)
+        broken["rolls"][0]["dice"][0]["colour"] = "red"
+        assert not Draft202012Validator(schema).is_valid(broken)
+    top, parts = components("log")
+    assert top == {"$ref": "#/components/schemas/ExportedLog"}
+    text = json.dumps(parts)
+    assert "#/$defs/" not in text and '"#/components/schemas/DiceOutcome"' in text
+
+
+def test_a_plain_roll_still_loads_no_msgspec(tmp_path: Path) -> None:
+    """The outcome models need msgspec; a plain ``mtgdice roll d20``, which writes to the log, does not load it."""
+    probe = "import sys\nfrom mtgdice.cli import main\ntry:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\nprint('msgspec' in sys.modules, file=sys.stderr)"
+    for args in (["roll", "d20", "--db", str(tmp_path / "rolls.sqlite")], ["roll", "--no-log", "4d6dl1+2"]):
+        run = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True, timeout=60)
+        assert run.stderr.strip().splitlines()[-1] == "False", run.stderr
+    logged = mtgdice("log", "export", "--format", "json", "--db", str(tmp_path / "rolls.sqlite"))
+    assert logged.returncode == 0 and problems("log", json.loads(logged.stdout)) == []

@@ -7,6 +7,8 @@
 ``$id``, a title and the models' docstrings as descriptions); ``scripts/build_schemas.py`` writes
 them to ``mtgdice/io/schema/NAME.schema.json``, shipped in the package, and :func:`shipped`
 reads that file (what ``mtgdice schema NAME`` prints; a test checks that the two agree).
+:func:`components` gives a schema's parts for another document (an OpenAPI description's
+``components``), its references rewritten.
 
 This module leaves out validating documents against a schema (the tests use ``jsonschema``).
 """
@@ -16,10 +18,11 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from importlib import resources
+from typing import NamedTuple
 
 from mtgdice.errors import InputError
 
-__all__ = ["DRAFT", "NAMES", "json_schema", "schema_text", "shipped"]
+__all__ = ["DRAFT", "NAMES", "components", "json_schema", "schema_text", "shipped"]
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 """The JSON Schema dialect of every schema."""
@@ -33,60 +36,115 @@ Schema = dict[str, object]
 """A JSON Schema document."""
 
 
-def _outcome() -> tuple[str, Schema]:
-    import msgspec
+class _Published(NamedTuple):
+    """One published schema: its description, the models it is made of (imported when it is made),
+    and whether a document is any one of them (``anyOf``) or the first one (the rest are referred to)."""
 
+    description: str
+    models: Callable[[], tuple[type, ...]]
+    any_of: bool = False
+
+
+def _outcome_models() -> tuple[type, ...]:
     from mtgdice.io.outcome_model import OUTCOME_TYPES
 
-    kinds, defs = msgspec.json.schema_components(OUTCOME_TYPES, ref_template="#/$defs/{name}")
-    return (
-        "The outcome object of a roll, as `mtgdice resolve` writes it (json-interface.md): a roll of "
-        "dice (DiceOutcome), a coin flip (FlipOutcome) or a plain roll (PlainOutcome).",
-        {"anyOf": list(kinds), "$defs": defs},
-    )
+    return OUTCOME_TYPES
 
 
-def _compile() -> tuple[str, Schema]:
-    import msgspec
-
+def _compile_models() -> tuple[type, ...]:
     from mtgdice.io.compiled import CompileOutput
 
-    return (
-        "What `mtgdice compile --json` writes of a card (json-interface.md): its roll and coin "
-        "instructions, effects on other rolls, and what the compiler did not understand.",
-        dict(msgspec.json.schema(CompileOutput)),
-    )
+    return (CompileOutput,)
 
 
-def _log() -> tuple[str, Schema]:
-    import msgspec
-
+def _log_models() -> tuple[type, ...]:
     from mtgdice.io.log_model import LOGGED_OUTCOME_TYPES, ExportedLog
 
-    (top, *_), defs = msgspec.json.schema_components(
-        (ExportedLog, *LOGGED_OUTCOME_TYPES), ref_template="#/$defs/{name}"
-    )
-    return (
+    return (ExportedLog, *LOGGED_OUTCOME_TYPES)  # a logged outcome refers to the outcome models
+
+
+_PUBLISHED: dict[str, _Published] = {
+    "outcome": _Published(
+        "The outcome object of a roll, as `mtgdice resolve` writes it (json-interface.md): a roll of dice "
+        "(DiceOutcome), a coin flip (FlipOutcome) or a plain roll (PlainOutcome).",
+        _outcome_models,
+        any_of=True,
+    ),
+    "compile": _Published(
+        "What `mtgdice compile --json` writes of a card (json-interface.md): its roll and coin instructions, "
+        "effects on other rolls, and what the compiler did not understand.",
+        _compile_models,
+    ),
+    "log": _Published(
         "The exported roll log (`mtgdice log export --format json`, `GET /api/rooms/{id}/log`): its "
         "commitments and every roll with its request, outcome and faces (docs/log.md).",
-        {**top, "$defs": defs},
-    )
-
-
-_MODELS: dict[str, Callable[[], tuple[str, Schema]]] = {
-    "outcome": _outcome,
-    "compile": _compile,
-    "log": _log,
-    # INTEGRATOR: add "request" here: a function giving msgspec.json.schema(mtgdice.io.request_model.Request).
+        _log_models,
+    ),
+    # INTEGRATOR: "request": _Published("The resolve request (json-interface.md).", lambda: (Request,)),
 }
-NAMES: tuple[str, ...] = tuple(_MODELS)
+NAMES: tuple[str, ...] = tuple(_PUBLISHED)
 """The names of the published schemas."""
+LOCAL_REFS = "#/$defs/"
+"""Where a schema file's references point: its own ``$defs``."""
 
 
-def _known(name: str) -> Callable[[], tuple[str, Schema]]:
-    if name not in _MODELS:
+def _known(name: str) -> _Published:
+    if name not in _PUBLISHED:
         raise InputError("schema", f"{name!r} is not a schema; use one of {', '.join(NAMES)}")
-    return _MODELS[name]
+    return _PUBLISHED[name]
+
+
+def _parts(name: str) -> tuple[str, Schema, dict[str, Schema]]:
+    """The description, the top-level schema and the definitions of the schema ``name``."""
+    import msgspec
+
+    published = _known(name)
+    refs, definitions = msgspec.json.schema_components(published.models(), ref_template=LOCAL_REFS + "{name}")
+    top: Schema = {"anyOf": list(refs)} if published.any_of else dict(refs[0])
+    return published.description, top, {key: _prose(value) for key, value in definitions.items()}
+
+
+def components(
+    name: str, ref_template: str = "#/components/schemas/{name}", closed: bool = True
+) -> tuple[Schema, dict[str, Schema]]:
+    """The schema ``name`` as a document's components (an OpenAPI document's, by default): the
+    top-level schema and every definition, by model name, their references made with ``ref_template``.
+    With ``closed=False`` the top-level objects allow more properties (a response that adds its own
+    fields to an outcome, composed with ``allOf``); the rest stay closed.
+
+    >>> top, parts = components("outcome", closed=False)
+    >>> top["anyOf"][0], "additionalProperties" in parts["DiceOutcome"], parts["DieShown"]["additionalProperties"]
+    ({'$ref': '#/components/schemas/DiceOutcome'}, False, False)
+    """
+    _, top, definitions = _parts(name)
+    prefix = ref_template.replace("{name}", "")
+
+    def moved(node: object) -> object:
+        if isinstance(node, dict):
+            return {
+                key: prefix + item.removeprefix(LOCAL_REFS) if key == "$ref" and isinstance(item, str) else moved(item)
+                for key, item in node.items()
+            }
+        if isinstance(node, list):
+            return [moved(item) for item in node]
+        return node
+
+    kinds = top.get("anyOf", [top])
+    outer = (
+        {str(ref["$ref"]).removeprefix(LOCAL_REFS) for ref in kinds if isinstance(ref, dict)}
+        if isinstance(kinds, list)
+        else set()
+    )
+    parts: dict[str, Schema] = {}
+    for key, definition in definitions.items():
+        part = moved(definition)
+        assert isinstance(part, dict)
+        if not closed and key in outer:
+            part.pop("additionalProperties", None)
+        parts[key] = part
+    head = moved(top)
+    assert isinstance(head, dict)
+    return head, parts
 
 
 def json_schema(name: str) -> Schema:
@@ -100,12 +158,12 @@ def json_schema(name: str) -> Schema:
       ...
     mtgdice.rules.errors.InputError: schema: 'dice' is not a schema; use one of outcome, compile, log
     """
-    description, body = _known(name)()
+    description, top, definitions = _parts(name)
     head: Schema = {"$schema": DRAFT, "$id": ID_PREFIX + name, "title": f"mtgdice {name}", "description": description}
-    return _prose(head | body)
+    return head | top | {"$defs": definitions}
 
 
-def _prose(value: object) -> Schema:
+def _prose(value: Schema) -> Schema:
     """Every ``description`` as prose for readers of JSON: a docstring's lines joined into paragraphs,
     its double backticks single."""
 
