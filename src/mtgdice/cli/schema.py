@@ -14,7 +14,8 @@ from mtgdice.cli.common import CONTEXT, fail
 @click.command("schema", context_settings=CONTEXT)
 @click.argument("name", metavar="NAME")
 def schema_command(name: str) -> None:
-    """Print the JSON Schema NAME (outcome, compile or log; Draft 2020-12), as shipped in the package."""
+    """Print the published JSON Schema NAME (Draft 2020-12) as shipped in the package: outcome,
+    compile, log (an unknown NAME lists them)."""
     from mtgdice.errors import MtgDiceError
     from mtgdice.io.schemas import shipped
 

@@ -17,9 +17,26 @@ from typing import Annotated
 
 from msgspec import Meta, Raw
 
-from mtgdice.io.outcome_model import OUTCOME_TYPES, Model, RefusedOutcome
+from mtgdice.io.outcome_model import (
+    OUTCOME_TYPES,
+    DiceOutcome,
+    FlipOutcome,
+    Model,
+    PlainOutcome,
+    RefusedOutcome,
+)
 
-__all__ = ["LOGGED_OUTCOME_TYPES", "ExportedCommitment", "ExportedLog", "ExportedRoll", "Face"]
+__all__ = [
+    "LOGGED_OUTCOME_TYPES",
+    "DiceOutcome",
+    "ExportedCommitment",
+    "ExportedLog",
+    "ExportedRoll",
+    "Face",
+    "FlipOutcome",
+    "PlainOutcome",
+    "RefusedOutcome",
+]
 
 LOGGED_OUTCOME_TYPES: tuple[type[Model], ...] = (*OUTCOME_TYPES, RefusedOutcome)
 """What a logged roll's ``outcome`` is: an outcome object, or why the roll was refused."""

@@ -15,6 +15,7 @@ This module leaves out validating documents against a schema (the tests use ``js
 
 from __future__ import annotations
 
+import importlib
 import json
 from collections.abc import Callable
 from importlib import resources
@@ -45,42 +46,36 @@ class _Published(NamedTuple):
     any_of: bool = False
 
 
-def _outcome_models() -> tuple[type, ...]:
-    from mtgdice.io.outcome_model import OUTCOME_TYPES
+def _models(module: str, *names: str) -> Callable[[], tuple[type, ...]]:
+    """The models ``names`` of the module ``module`` of ``mtgdice.io``, imported when asked for (so
+    importing this module loads neither msgspec nor the models)."""
 
-    return OUTCOME_TYPES
+    def load() -> tuple[type, ...]:
+        loaded = importlib.import_module(module)
+        return tuple(getattr(loaded, name) for name in names)
 
-
-def _compile_models() -> tuple[type, ...]:
-    from mtgdice.io.compiled import CompileOutput
-
-    return (CompileOutput,)
-
-
-def _log_models() -> tuple[type, ...]:
-    from mtgdice.io.log_model import LOGGED_OUTCOME_TYPES, ExportedLog
-
-    return (ExportedLog, *LOGGED_OUTCOME_TYPES)  # a logged outcome refers to the outcome models
+    return load
 
 
 _PUBLISHED: dict[str, _Published] = {
     "outcome": _Published(
         "The outcome object of a roll, as `mtgdice resolve` writes it (json-interface.md): a roll of dice "
         "(DiceOutcome), a coin flip (FlipOutcome) or a plain roll (PlainOutcome).",
-        _outcome_models,
+        _models("mtgdice.io.outcome_model", "DiceOutcome", "FlipOutcome", "PlainOutcome"),
         any_of=True,
     ),
     "compile": _Published(
         "What `mtgdice compile --json` writes of a card (json-interface.md): its roll and coin instructions, "
         "effects on other rolls, and what the compiler did not understand.",
-        _compile_models,
+        _models("mtgdice.io.compiled", "CompileOutput"),
     ),
     "log": _Published(
         "The exported roll log (`mtgdice log export --format json`, `GET /api/rooms/{id}/log`): its "
         "commitments and every roll with its request, outcome and faces (docs/log.md).",
-        _log_models,
+        # The logged outcome refers to the outcome models, so they are listed too.
+        _models("mtgdice.io.log_model", "ExportedLog", "DiceOutcome", "FlipOutcome", "PlainOutcome", "RefusedOutcome"),
     ),
-    # INTEGRATOR: "request": _Published("The resolve request (json-interface.md).", lambda: (Request,)),
+    # INTEGRATOR: "request": _Published("The resolve request.", _models("mtgdice.io.request_model", "Request")),
 }
 NAMES: tuple[str, ...] = tuple(_PUBLISHED)
 """The names of the published schemas."""
@@ -153,10 +148,10 @@ def json_schema(name: str) -> Schema:
     >>> schema = json_schema("outcome")
     >>> schema["$schema"], schema["$id"], sorted(ref["$ref"] for ref in schema["anyOf"])[0]
     ('https://json-schema.org/draft/2020-12/schema', 'urn:mtgdice:schema:outcome', '#/$defs/DiceOutcome')
-    >>> json_schema("dice")
+    >>> json_schema("dice")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
       ...
-    mtgdice.rules.errors.InputError: schema: 'dice' is not a schema; use one of outcome, compile, log
+    mtgdice.rules.errors.InputError: schema: 'dice' is not a schema; use one of outcome, compile, log...
     """
     description, top, definitions = _parts(name)
     head: Schema = {"$schema": DRAFT, "$id": ID_PREFIX + name, "title": f"mtgdice {name}", "description": description}
