@@ -269,3 +269,21 @@ def test_a_plain_roll_still_loads_no_msgspec(tmp_path: Path) -> None:
         assert run.stderr.strip().splitlines()[-1] == "False", run.stderr
     logged = mtgdice("log", "export", "--format", "json", "--db", str(tmp_path / "rolls.sqlite"))
     assert logged.returncode == 0 and problems("log", json.loads(logged.stdout)) == []
+
+
+@pytest.mark.parametrize(
+    ("request_text", "outcome_text", "field"), [('{"kind":', "{}", "request"), ("{}", "[1]", "outcome")]
+)
+def test_an_exported_roll_keeps_only_whole_json_objects(request_text: str, outcome_text: str, field: str) -> None:
+    """A row's request and outcome are exported as the text the log stored, once checked to be one JSON object."""
+    from mtgdice.errors import InputError
+    from mtgdice.game.record import LoggedRoll, Provenance, SourceKind
+    from mtgdice.io.record import export_roll
+
+    def logged(request: str, outcome: str) -> LoggedRoll:
+        return LoggedRoll(1, Provenance(SourceKind.SECURE, "2026-01-01T00:00:00+00:00"), ((6, 4),), request, outcome)
+
+    kept = export_roll(logged('{"kind": "plain", "notation": "d6"}', '{"kind":"plain","total":4}'))
+    assert kept["request"] == {"kind": "plain", "notation": "d6"} and kept["outcome"] == {"kind": "plain", "total": 4}
+    with pytest.raises(InputError, match=f"^{field}: expected a JSON object"):
+        export_roll(logged(request_text, outcome_text))

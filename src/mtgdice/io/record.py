@@ -42,6 +42,8 @@ from mtgdice.rules.dice import PlanarFace
 from mtgdice.rules.plain import PlainRoll
 
 if TYPE_CHECKING:
+    from msgspec import Raw
+
     from mtgdice.fair.verdict import VerifyReport
     from mtgdice.game.request import RollRequest
     from mtgdice.io.log_model import ExportedCommitment, ExportedRoll
@@ -475,8 +477,6 @@ def _object(text: str, field: str) -> JSONObject:
 def export_model(roll: LoggedRoll) -> ExportedRoll:
     """The roll as it appears in an exported log (what ``mtgdice verify`` reads): its request and
     outcome as the log stored their text (a row of an earlier version exported as it was written)."""
-    from msgspec import Raw
-
     from mtgdice.io.log_model import ExportedRoll
 
     return ExportedRoll(
@@ -489,17 +489,24 @@ def export_model(roll: LoggedRoll) -> ExportedRoll:
         time=roll.time,
         player=roll.player,
         by=roll.by,
-        request=Raw(_object_text(roll.request, "request")),
-        outcome=Raw(_object_text(roll.outcome, "outcome")),
+        request=_raw_object(roll.request, "request"),
+        outcome=_raw_object(roll.outcome, "outcome"),
         faces=[[sides, face.value if isinstance(face, PlanarFace) else face] for sides, face in roll.faces],
         chain=roll.chain,
     )
 
 
-def _object_text(text: str, field: str) -> str:
-    if not text.lstrip().startswith("{"):
+def _raw_object(text: str, field: str) -> Raw:
+    """Logged JSON text kept as it is, once msgspec has checked that it is one whole JSON object."""
+    import msgspec
+
+    try:
+        raw = msgspec.json.decode(text, type=msgspec.Raw)
+    except msgspec.DecodeError:
+        raw = None
+    if raw is None or not text.lstrip().startswith("{"):
         raise InputError(field, f"expected a JSON object, got {text[:40]!r}")
-    return text
+    return raw
 
 
 def export_roll(roll: LoggedRoll) -> JSONObject:
