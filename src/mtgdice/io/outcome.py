@@ -20,25 +20,15 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, TypeAlias
 
-from mtgdice.rules.dice import DieRoll, PlanarFace
+from mtgdice.rules.dice import DieRoll
 from mtgdice.rules.plain import GroupResult, PlainResult
-from mtgdice.rules.players import YOU, seat_name
 
 if TYPE_CHECKING:
     from mtgdice.io.outcome_model import (
-        CoinShown,
-        Decision,
-        DiceExecution,
         DiceOutcome,
-        DieShown,
-        FlipCoin,
-        FlipExecution,
         FlipOutcome,
         PlainOutcome,
     )
-    from mtgdice.rules.choices import Answer
-    from mtgdice.rules.choices import Decision as Asked
-    from mtgdice.rules.coins import FlipExecution as CoinExecution
     from mtgdice.rules.coins import FlipResolution
     from mtgdice.rules.resolution import Execution, Resolution
 
@@ -54,186 +44,49 @@ __all__ = [
     "JSON",
     "JSONObject",
     "die_json",
-    "die_model",
     "dumps",
     "execution_json",
-    "execution_model",
     "flip_json",
-    "flip_model",
     "outcome_json",
     "outcome_model",
     "outcome_text",
     "plain_json",
     "plain_model",
     "resolution_json",
-    "resolution_model",
 ]
 
 
-def die_model(roll: DieRoll) -> DieShown:
-    """One physical die as json-interface.md writes it, with its modifiers and identity.
-
-    >>> from mtgdice.rules.dice import Die
-    >>> die_model(DieRoll(index=0, die=Die(20), face=7))
-    DieShown(sides=20, natural=7, result=7, ignored=False, face=UNSET, rerolled=UNSET, modifiers=UNSET, index=0, \
-rerolls=UNSET, roller=UNSET)
-    """
-    from msgspec import UNSET
-
-    from mtgdice.io.outcome_model import DieShown, ModifierShown
-
-    sides = roll.die.sides
-    face = roll.planar_face
-    return DieShown(
-        sides=sides if sides is not None else "planar",
-        natural=roll.natural,
-        result=roll.result if roll.counted else roll.natural,
-        ignored=roll.fate.value == "ignored",
-        face=(face.value if face is not None else None) if sides is None else UNSET,
-        rerolled=True if roll.fate.value == "rerolled" else UNSET,
-        modifiers=[ModifierShown(delta=m.delta, source=m.source) for m in roll.modifiers]
-        if roll.modifiers and roll.counted
-        else UNSET,
-        index=roll.index,
-        rerolls=roll.rerolls if roll.rerolls is not None else UNSET,
-        roller=seat_name(roll.roller) if roll.roller != YOU else UNSET,
-    )
-
-
 def die_json(roll: DieRoll) -> JSONObject:
-    """:func:`die_model` as plain values.
+    """One physical die as json-interface.md writes it (:func:`~mtgdice.io.outcome_model.die_model`), as plain values.
 
     >>> from mtgdice.rules.dice import Die
     >>> die_json(DieRoll(index=0, die=Die(20), face=7))
     {'sides': 20, 'natural': 7, 'result': 7, 'ignored': False, 'index': 0}
     """
+    from mtgdice.io.outcome_model import die_model
+
     return _builtins(die_model(roll))
 
 
-def execution_model(execution: Execution) -> DiceExecution:
-    """One execution of an instruction: its dice, counted results, matched row and doubles."""
-    from msgspec import UNSET
-
-    from mtgdice.io.outcome_model import DiceExecution
-
-    return DiceExecution(
-        dice=[die_model(roll) for roll in execution.dice],
-        results=[r.value if isinstance(r, PlanarFace) else r for r in execution.results],
-        row=execution.row,
-        doubles=execution.doubles,
-        rows=list(execution.rows) if execution.rows is not None else UNSET,
-        chosen=execution.chosen if execution.chosen is not None else UNSET,
-        total=execution.total if execution.total is not None and len(execution.counted) > 1 else UNSET,
-        outcomes=list(execution.outcomes) if execution.outcomes else UNSET,
-        standing=[seat_name(seat) for seat in execution.standing] if execution.standing else UNSET,
-    )
-
-
 def execution_json(execution: Execution) -> JSONObject:
-    """:func:`execution_model` as plain values."""
+    """One execution of an instruction (:func:`~mtgdice.io.outcome_model.execution_model`), as plain values."""
+    from mtgdice.io.outcome_model import execution_model
+
     return _builtins(execution_model(execution))
 
 
-def _decisions(decisions: tuple[tuple[Asked, Answer], ...]) -> list[Decision]:
-    from mtgdice.io.outcome_model import Decision
-
-    return [
-        Decision(
-            ask=decision.ask.value,
-            topic=decision.topic.value,
-            prompt=decision.prompt,
-            answer=list(answer) if isinstance(answer, tuple) else answer,
-        )
-        for decision, answer in decisions
-    ]
-
-
-def resolution_model(resolution: Resolution) -> DiceOutcome:
-    """The ``resolve`` output object of a resolution of dice."""
-    from msgspec import UNSET
-
-    from mtgdice.io.outcome_model import DiceOutcome
-
-    return DiceOutcome(
-        rolls=[execution_model(execution) for execution in resolution.executions],
-        triggers=[hit.card for hit in resolution.triggers],
-        stored={name: list(values) for name, values in resolution.stored.items()},
-        source=resolution.source,
-        decisions=_decisions(resolution.decisions),
-        used=sorted(resolution.used),
-        planar_cost=resolution.planar_cost if resolution.planar_cost is not None else UNSET,
-    )
-
-
 def resolution_json(resolution: Resolution) -> JSONObject:
-    """:func:`resolution_model` as plain values."""
+    """The outcome of a roll of dice (:func:`~mtgdice.io.outcome_model.resolution_model`), as plain values."""
+    from mtgdice.io.outcome_model import resolution_model
+
     return _builtins(resolution_model(resolution))
 
 
-def flip_model(flip: FlipResolution) -> FlipOutcome:
-    """The outcome object of a flip (CR 705; json-interface.md "Coins on cards"): one entry of
-    ``rolls`` per execution with its coins, counted faces, flips won and lost; the win/lose
-    triggers; and, under ``flip``, every coin with its fate (the earlier shape of a bare flip)."""
-    from msgspec import UNSET
-
-    from mtgdice.io.outcome_model import FlipCoin, FlipOutcome, FlipSummary
-
-    coins: list[FlipCoin] = [
-        FlipCoin(
-            side=coin.side.value,
-            ignored=coin.fate.value == "ignored",
-            index=coin.index,
-            reflipped=True if coin.fate.value == "rerolled" else UNSET,
-            reflips=coin.reflips if coin.reflips is not None else UNSET,
-        )
-        for coin in flip.coins
-    ]
-    return FlipOutcome(
-        rolls=[_flip_execution(execution) for execution in flip.executions],
-        flip=FlipSummary(
-            coins=coins,
-            results=[side.value for side in flip.results],
-            call=flip.call.value if flip.call is not None else None,
-            won=list(flip.won) if flip.won is not None else None,
-        ),
-        won=flip.flips_won,
-        lost=flip.flips_lost,
-        triggers=[hit.card for hit in flip.triggers],
-        stored={},
-        source=flip.source,
-        decisions=_decisions(flip.decisions),
-        used=sorted(flip.used),
-    )
-
-
 def flip_json(flip: FlipResolution) -> JSONObject:
-    """:func:`flip_model` as plain values."""
+    """The outcome of a coin flip (:func:`~mtgdice.io.outcome_model.flip_model`), as plain values."""
+    from mtgdice.io.outcome_model import flip_model
+
     return _builtins(flip_model(flip))
-
-
-def _flip_execution(execution: CoinExecution) -> FlipExecution:
-    from msgspec import UNSET
-
-    from mtgdice.io.outcome_model import CoinShown, FlipExecution
-
-    dice: list[CoinShown] = [
-        CoinShown(
-            sides="coin",
-            face=coin.side.value,
-            call=coin.call.value if coin.call is not None else None,
-            won=coin.won,
-            ignored=coin.fate.value == "ignored",
-            reflipped=True if coin.fate.value == "rerolled" else UNSET,
-        )
-        for coin in execution.coins
-    ]
-    return FlipExecution(
-        dice=dice,
-        results=[side.value for side in execution.results],
-        won=execution.won,
-        lost=execution.lost,
-        outcomes=list(execution.outcomes),
-    )
 
 
 def plain_json(result: PlainResult) -> JSONObject:
@@ -295,6 +148,7 @@ def outcome_model(outcome: Outcome) -> DiceOutcome | FlipOutcome | PlainOutcome:
     """The typed outcome object of a resolution, a coin flip or a plain roll."""
     if isinstance(outcome, PlainResult):
         return plain_model(outcome)
+    from mtgdice.io.outcome_model import flip_model, resolution_model
     from mtgdice.rules.coins import FlipResolution  # here: a plain roll loads no Magic rules
 
     if isinstance(outcome, FlipResolution):

@@ -6,15 +6,26 @@ A resolution of dice is a :class:`DiceOutcome`, a coin flip a :class:`FlipOutcom
 :class:`PlainOutcome`; :data:`OUTCOME_TYPES` lists the three. A field whose default is ``UNSET`` is
 left out of the JSON when it is not set (json-interface.md: written only when it applies).
 
-This module reads nothing and knows no rules: the builders that read a resolution live in
-:mod:`mtgdice.io.outcome`. It imports msgspec, so a plain ``mtgdice roll d20`` never loads it.
+:func:`die_model`, :func:`execution_model`, :func:`resolution_model` and :func:`flip_model` fill
+them from a resolution; :mod:`mtgdice.io.outcome` is the face the shells use (text, plain values).
+This module reads nothing. It imports msgspec, so a plain ``mtgdice roll d20`` never loads it.
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from msgspec import UNSET, Struct, UnsetType
+
+from mtgdice.rules.dice import DieRoll, PlanarFace
+from mtgdice.rules.players import YOU, seat_name
+
+if TYPE_CHECKING:
+    from mtgdice.rules.choices import Answer
+    from mtgdice.rules.choices import Decision as Asked
+    from mtgdice.rules.coins import FlipExecution as CoinExecution
+    from mtgdice.rules.coins import FlipResolution
+    from mtgdice.rules.resolution import Execution, Resolution
 
 __all__ = [
     "OUTCOME_TYPES",
@@ -36,6 +47,10 @@ __all__ = [
     "PlainTerm",
     "RefusedOutcome",
     "TurnShown",
+    "die_model",
+    "execution_model",
+    "flip_model",
+    "resolution_model",
 ]
 
 
@@ -248,3 +263,125 @@ class RefusedOutcome(Model, frozen=True, kw_only=True):
 
 OUTCOME_TYPES: tuple[type[Model], ...] = (DiceOutcome, FlipOutcome, PlainOutcome)
 """The three kinds of outcome object, as the schema's ``anyOf`` lists them."""
+
+
+# -- building the models from a resolution ----------------------------------------------------------
+
+
+def die_model(roll: DieRoll) -> DieShown:
+    """One physical die as json-interface.md writes it, with its modifiers and identity.
+
+    >>> from mtgdice.rules.dice import Die
+    >>> die_model(DieRoll(index=0, die=Die(20), face=7))
+    DieShown(sides=20, natural=7, result=7, ignored=False, face=UNSET, rerolled=UNSET, modifiers=UNSET, index=0, \
+rerolls=UNSET, roller=UNSET)
+    """
+    sides = roll.die.sides
+    face = roll.planar_face
+    return DieShown(
+        sides=sides if sides is not None else "planar",
+        natural=roll.natural,
+        result=roll.result if roll.counted else roll.natural,
+        ignored=roll.fate.value == "ignored",
+        face=(face.value if face is not None else None) if sides is None else UNSET,
+        rerolled=True if roll.fate.value == "rerolled" else UNSET,
+        modifiers=[ModifierShown(delta=m.delta, source=m.source) for m in roll.modifiers]
+        if roll.modifiers and roll.counted
+        else UNSET,
+        index=roll.index,
+        rerolls=roll.rerolls if roll.rerolls is not None else UNSET,
+        roller=seat_name(roll.roller) if roll.roller != YOU else UNSET,
+    )
+
+
+def execution_model(execution: Execution) -> DiceExecution:
+    """One execution of an instruction: its dice, counted results, matched row and doubles."""
+    return DiceExecution(
+        dice=[die_model(roll) for roll in execution.dice],
+        results=[r.value if isinstance(r, PlanarFace) else r for r in execution.results],
+        row=execution.row,
+        doubles=execution.doubles,
+        rows=list(execution.rows) if execution.rows is not None else UNSET,
+        chosen=execution.chosen if execution.chosen is not None else UNSET,
+        total=execution.total if execution.total is not None and len(execution.counted) > 1 else UNSET,
+        outcomes=list(execution.outcomes) if execution.outcomes else UNSET,
+        standing=[seat_name(seat) for seat in execution.standing] if execution.standing else UNSET,
+    )
+
+
+def _decisions(decisions: tuple[tuple[Asked, Answer], ...]) -> list[Decision]:
+    return [
+        Decision(
+            ask=decision.ask.value,
+            topic=decision.topic.value,
+            prompt=decision.prompt,
+            answer=list(answer) if isinstance(answer, tuple) else answer,
+        )
+        for decision, answer in decisions
+    ]
+
+
+def resolution_model(resolution: Resolution) -> DiceOutcome:
+    """The ``resolve`` output object of a resolution of dice."""
+    return DiceOutcome(
+        rolls=[execution_model(execution) for execution in resolution.executions],
+        triggers=[hit.card for hit in resolution.triggers],
+        stored={name: list(values) for name, values in resolution.stored.items()},
+        source=resolution.source,
+        decisions=_decisions(resolution.decisions),
+        used=sorted(resolution.used),
+        planar_cost=resolution.planar_cost if resolution.planar_cost is not None else UNSET,
+    )
+
+
+def flip_model(flip: FlipResolution) -> FlipOutcome:
+    """The outcome object of a flip (CR 705; json-interface.md "Coins on cards"): one entry of
+    ``rolls`` per execution with its coins, counted faces, flips won and lost; the win/lose
+    triggers; and, under ``flip``, every coin with its fate (the earlier shape of a bare flip)."""
+    coins: list[FlipCoin] = [
+        FlipCoin(
+            side=coin.side.value,
+            ignored=coin.fate.value == "ignored",
+            index=coin.index,
+            reflipped=True if coin.fate.value == "rerolled" else UNSET,
+            reflips=coin.reflips if coin.reflips is not None else UNSET,
+        )
+        for coin in flip.coins
+    ]
+    return FlipOutcome(
+        rolls=[_flip_execution(execution) for execution in flip.executions],
+        flip=FlipSummary(
+            coins=coins,
+            results=[side.value for side in flip.results],
+            call=flip.call.value if flip.call is not None else None,
+            won=list(flip.won) if flip.won is not None else None,
+        ),
+        won=flip.flips_won,
+        lost=flip.flips_lost,
+        triggers=[hit.card for hit in flip.triggers],
+        stored={},
+        source=flip.source,
+        decisions=_decisions(flip.decisions),
+        used=sorted(flip.used),
+    )
+
+
+def _flip_execution(execution: CoinExecution) -> FlipExecution:
+    dice: list[CoinShown] = [
+        CoinShown(
+            sides="coin",
+            face=coin.side.value,
+            call=coin.call.value if coin.call is not None else None,
+            won=coin.won,
+            ignored=coin.fate.value == "ignored",
+            reflipped=True if coin.fate.value == "rerolled" else UNSET,
+        )
+        for coin in execution.coins
+    ]
+    return FlipExecution(
+        dice=dice,
+        results=[side.value for side in execution.results],
+        won=execution.won,
+        lost=execution.lost,
+        outcomes=list(execution.outcomes),
+    )

@@ -39,7 +39,7 @@ from mtgdice.fair.commit import Draw, join_client_seeds
 from mtgdice.game.record import LoggedCommitment, LoggedRoll, Proof, Provenance, RollRecord, Shown, SourceKind
 from mtgdice.io.outcome import JSON, JSONObject, outcome_text
 from mtgdice.rules.dice import PlanarFace
-from mtgdice.rules.plain import PlainRoll
+from mtgdice.rules.plain import PlainResult, PlainRoll
 
 if TYPE_CHECKING:
     from msgspec import Raw
@@ -47,6 +47,8 @@ if TYPE_CHECKING:
     from mtgdice.fair.verdict import VerifyReport
     from mtgdice.game.request import RollRequest
     from mtgdice.io.log_model import ExportedCommitment, ExportedRoll
+    from mtgdice.rules.coins import FlipResolution
+    from mtgdice.rules.resolution import Resolution
 
 __all__ = [
     "CARD_HASH",
@@ -358,11 +360,13 @@ def _card_label(request: Mapping[str, JSON]) -> str | None:
     return None
 
 
-def _first_row(outcome: Mapping[str, JSON]) -> int | None:
-    rolls = outcome.get("rolls")
-    first = rolls[0] if isinstance(rolls, list) and rolls else None
-    row = first.get("row") if isinstance(first, dict) else None
-    return row if _whole(row) else None
+def _first_row(outcome: Resolution | FlipResolution | PlainResult | None) -> int | None:
+    """The row the first execution of a roll of dice matched (a copy for listing), else None."""
+    if outcome is None or isinstance(outcome, PlainResult):
+        return None  # a plain roll loads no Magic rules
+    from mtgdice.rules.resolution import Resolution
+
+    return outcome.executions[0].row if isinstance(outcome, Resolution) and outcome.executions else None
 
 
 def _checked(provenance: Provenance) -> None:
@@ -397,7 +401,6 @@ def encode(record: RollRecord, *, cards: CardLookup | None = None, prev: str | N
     request = with_card_hashes(logged, card_hashes(logged, cards))
     refused: JSONObject = {"refused": record.refused or "refused"}
     written = outcome_text(record.outcome) if record.outcome is not None else _compact(refused)
-    outcome: JSONObject = json.loads(written)
     proof = provenance.proof
     seeds = sorted(proof.client_seeds) if proof is not None else []
     commitment = proof.commitment if proof is not None else None
@@ -407,7 +410,7 @@ def encode(record: RollRecord, *, cards: CardLookup | None = None, prev: str | N
         exported: JSONObject = {
             "room": provenance.room, "time": provenance.time, "player": provenance.player, "by": provenance.by,
             "source": provenance.source.value, "commitment": commitment, "client_seeds": list(seeds), "nonce": nonce,
-            "faces": faces, "request": request, "outcome": outcome,
+            "faces": faces, "request": request, "outcome": json.loads(written),
         }  # fmt: skip
         chain = roll_hash(prev, json.loads(_compact(exported)))  # hashed as it reads back from the log
     return LogRow(
@@ -416,7 +419,7 @@ def encode(record: RollRecord, *, cards: CardLookup | None = None, prev: str | N
         player=provenance.player,
         source=provenance.source.value,
         card=_card_label(request),
-        row=_first_row(outcome),
+        row=_first_row(record.outcome),
         commitment=commitment,
         client_seeds=_compact(list(seeds)),
         nonce=nonce,
