@@ -30,12 +30,12 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "mtgdice"
 ALLOWED: dict[str, frozenset[str]] = {
     "rules": frozenset(),
     "text": frozenset({"rules"}),
-    "cards": frozenset({"rules", "text", "errors"}),
+    "cards": frozenset({"rules", "text", "io", "errors"}),
     "odds": frozenset({"rules", "text", "errors"}),
     "sim": frozenset({"rules", "text", "odds", "errors"}),
     "game": frozenset({"rules", "text", "odds", "fair", "errors"}),
     "fair": frozenset({"rules", "errors"}),
-    "io": frozenset({"rules", "text", "cards", "game", "fair", "errors"}),
+    "io": frozenset({"rules", "text", "game", "fair", "errors"}),
     "log": frozenset({"rules", "text", "game", "io", "fair", "errors"}),
     "web": frozenset({"mtgdice", "rules", "text", "cards", "odds", "game", "io", "fair", "log", "errors"}),
     "cli": frozenset(

@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 
+from mtgdice.io.compiled import card_json
 from mtgdice.io.jsonio import resolve_json
 from mtgdice.odds.coins import CoinPolicy, coin_odds
 from mtgdice.rules import Amount, Board, Permanent
@@ -80,7 +81,7 @@ def test_one_golden_structure_per_coin_card() -> None:
 
 @pytest.mark.parametrize("card", COIN_CARDS, ids=[card["name"] for card in COIN_CARDS])
 def test_a_coin_card_compiles_to_its_golden_structure(card: dict[str, Any]) -> None:
-    compiled = compile_text(card_text(card), name=card["name"], type_line=card.get("type_line", "")).to_json()
+    compiled = card_json(compile_text(card_text(card), name=card["name"], type_line=card.get("type_line", "")))
     assert compiled["unsupported"] == []
     expected = next(fixture for fixture in GOLDEN["cards"] if fixture["name"] == card["name"])
     assert structure(compiled) == {"rolls": expected["rolls"], "effects": expected["effects"]}
@@ -135,7 +136,7 @@ VARIANTS: list[tuple[str, dict[str, Any]]] = [
 
 @pytest.mark.parametrize(("text", "expected"), VARIANTS, ids=[str(i) for i in range(len(VARIANTS))])
 def test_oracle_style_coin_texts_compile(text: str, expected: dict[str, Any]) -> None:
-    compiled = compile_text(text, name="Tester").to_json()
+    compiled = card_json(compile_text(text, name="Tester"))
     assert compiled["unsupported"] == []
     (roll,) = compiled["rolls"]
     assert roll["sides"] == "coin"
@@ -156,7 +157,7 @@ def test_coin_triggers_replacements_and_reflips_are_effects() -> None:
 
 def test_flips_and_rolls_keep_text_order() -> None:
     compiled = compile_text("Roll a d6. Then flip a coin. If you win the flip, roll a d4.", name="Tester")
-    assert [roll["sides"] for roll in compiled.to_json()["rolls"]] == [6, "coin", 4]
+    assert [roll["sides"] for roll in card_json(compiled)["rolls"]] == [6, "coin", 4]
     request = {"text": "Roll a d6. Then flip a coin. If you win the flip, roll a d4.", "roll": 1, "coins": ["heads"]}
     assert resolve_json(request | {"choices": [0]}, None)["rolls"][0]["won"] == 1
 

@@ -23,6 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mtgdice.errors import CardTextError
+from mtgdice.io.compiled import card_json
 from mtgdice.text import compile_text, mentions_dice
 from mtgdice.text.compiler import MAX_TEXT
 from mtgdice.text.normalize import strip_reminder
@@ -153,7 +154,7 @@ def check(text: str, name: str = "", layout: str = "normal", type_line: str = ""
         return
     if isinstance(card, Exception):
         raise card
-    out: dict[str, Any] = card.to_json()
+    out: dict[str, Any] = card_json(card)
     json.dumps(out)
     assert set(out) >= {"name", "rolls", "effects", "unsupported"}
     assert all(isinstance(u, str) for u in out["unsupported"])

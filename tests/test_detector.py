@@ -26,6 +26,7 @@ from typing import Any
 
 import pytest
 
+from mtgdice.io.compiled import card_json
 from mtgdice.text import compile_text
 from shared_data import shared_path
 from test_mutations import MUTATIONS, Mutation, mutation_id
@@ -123,7 +124,7 @@ def _word_starts(s: str, limit: int) -> list[int]:
 
 
 def unaccounted(text: str, name: str, layout: str = "normal", type_line: str = "") -> list[str]:
-    out = compile_text(text, name=name, layout=layout, type_line=type_line).to_json()
+    out = card_json(compile_text(text, name=name, layout=layout, type_line=type_line))
     compiled, unsupported = compiled_texts(out)
     missing = []
     for line_sentences, in_row in dice_sentences_by_line(text, name):
@@ -182,7 +183,7 @@ def unaccounted_rows(text: str, name: str, layout: str = "normal", type_line: st
     A row's text rarely mentions dice, so the sentence detector above cannot see a row the compiler
     drops; this check can. A table reported as broken accounts for all its rows.
     """
-    out = compile_text(text, name=name, layout=layout, type_line=type_line).to_json()
+    out = card_json(compile_text(text, name=name, layout=layout, type_line=type_line))
     rows = [norm(row.get("text") or "", name) for roll in out["rolls"] for row in roll.get("rows") or []]
     unsupported = [norm(u, name) for u in out["unsupported"]]
     if any("results table" in u for u in out["unsupported"]):

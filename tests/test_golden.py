@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from mtgdice.io.compiled import card_json
 from mtgdice.text import compile_text
 from shared_data import shared_path
 
@@ -60,12 +61,14 @@ def test_one_fixture_per_card(dev_cards: list[dict[str, Any]]) -> None:
 @pytest.mark.parametrize("fixture", GOLDEN, ids=[f["key"] for f in GOLDEN])
 def test_golden(fixture: dict[str, Any], dev_cards: list[dict[str, Any]]) -> None:
     card = dev_cards[fixture["index"]]
-    compiled = compile_text(
-        card_text(card),
-        name=card["name"],
-        layout=card.get("layout", "normal"),
-        type_line=card.get("type_line", ""),
-    ).to_json()
+    compiled = card_json(
+        compile_text(
+            card_text(card),
+            name=card["name"],
+            layout=card.get("layout", "normal"),
+            type_line=card.get("type_line", ""),
+        )
+    )
     problems: list[str] = []
     if compiled["unsupported"] != []:
         problems.append(f"unsupported: expected [], got {compiled['unsupported']!r}")

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from mtgdice.io.compiled import card_json
 from mtgdice.rules.errors import CardTextError
 from mtgdice.text import compile_text
 from mtgdice.text.translate import LANGUAGES, compile_foreign, detect_language, lexicon, to_english
@@ -55,7 +56,7 @@ GRAVE_ENDEAVOR = {
 @pytest.mark.parametrize("lang", sorted(GRAVE_ENDEAVOR))
 def test_grave_endeavor_seed(lang: str) -> None:
     card = compile_foreign(GRAVE_ENDEAVOR[lang], name="Grave Endeavor")
-    rolls = card.to_json()["rolls"]
+    rolls = card_json(card)["rolls"]
     assert [(r["count"], r["sides"], r["choose"], r["ignore_lowest"]) for r in rolls] == [(2, 10, True, 0)]
     assert card.unsupported == ()
     assert detect_language(GRAVE_ENDEAVOR[lang]) == lang
@@ -311,8 +312,8 @@ def _case_ids() -> list[tuple[str, str]]:
 @pytest.mark.parametrize(("lang", "case"), _case_ids(), ids=[f"{lang}-{case}" for lang, case in _case_ids()])
 def test_printed_sentence_compiles_like_english(lang: str, case: str) -> None:
     foreign = CASES[lang][case]
-    english = compile_text(EN[case]).to_json()
-    translated = compile_foreign(foreign).to_json()
+    english = card_json(compile_text(EN[case]))
+    translated = card_json(compile_foreign(foreign))
     assert detect_language(foreign) == lang
     assert _summary(translated) == _summary(english), to_english(foreign)
     assert translated["unsupported"] == [], to_english(foreign)
@@ -364,18 +365,18 @@ def test_unknown_dice_sentence_is_reported() -> None:
 
 def test_rows_under_an_untranslated_roll_do_not_join_another_roll() -> None:
     text = "Lancez un d20.\nLancez les dés magiques.\n1-10 | Piochez une carte.\n11-20 | Piochez deux cartes."
-    card = compile_foreign(text).to_json()
+    card = card_json(compile_foreign(text))
     assert card["rolls"][0]["table"] is None
     assert any("results table without a roll" in line for line in card["unsupported"])
 
 
 def test_optional_roll_again_row() -> None:
-    card = compile_foreign("Tira un d20.\n1-19 | Roba una carta.\n20 | Puedes volver a tirar.").to_json()
+    card = card_json(compile_foreign("Tira un d20.\n1-19 | Roba una carta.\n20 | Puedes volver a tirar."))
     assert card["rolls"][0]["rows"][1]["optional"] is True
 
 
 def test_clause_before_the_roll() -> None:
-    card = compile_foreign("Choisissez une créature ciblée que vous contrôlez, puis lancez un d20.").to_json()
+    card = card_json(compile_foreign("Choisissez une créature ciblée que vous contrôlez, puis lancez un d20."))
     assert [(r["count"], r["sides"]) for r in card["rolls"]] == [(1, 20)]
 
 
@@ -408,7 +409,7 @@ def test_mutated_printed_text_never_crashes(pieces: list[str], noise: str, posit
     if isinstance(card, CardTextError):
         return
     assert not isinstance(card, Exception), card
-    assert isinstance(card.to_json()["rolls"], list)
+    assert isinstance(card_json(card)["rolls"], list)
 
 
 @settings(max_examples=100, deadline=None)  # no seconds: the work is bounded in calls
@@ -448,9 +449,9 @@ LEVEL_AND_REPEAT = {
 def test_class_level_line_and_repeat(lang: str) -> None:
     level, repeat = LEVEL_AND_REPEAT[lang]
     trigger = CASES[lang]["whenever"]
-    card = compile_foreign(f"{level}\n{trigger}").to_json()
+    card = card_json(compile_foreign(f"{level}\n{trigger}"))
     assert [(effect["kind"], effect.get("level")) for effect in card["effects"]] == [("trigger", 2)]
-    rolls = compile_foreign(repeat).to_json()["rolls"]
+    rolls = card_json(compile_foreign(repeat))["rolls"]
     assert [(roll["sides"], roll["repeat_when"]) for roll in rolls] == [(20, "20")]
 
 

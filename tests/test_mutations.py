@@ -35,6 +35,7 @@ from typing import Any
 
 import pytest
 
+from mtgdice.io.compiled import card_json
 from mtgdice.text import compile_text
 from shared_data import shared_path
 
@@ -292,7 +293,7 @@ def mutation_id(m: Mutation) -> str:
 
 
 def compile_mutation(m: Mutation) -> dict[str, Any]:
-    return compile_text(m.text, name=m.card.split(" #")[0]).to_json()
+    return card_json(compile_text(m.text, name=m.card.split(" #")[0]))
 
 
 def test_generator_covers_every_kind() -> None:

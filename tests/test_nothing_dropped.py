@@ -20,6 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from mtgdice.io.compiled import card_json
 from mtgdice.text import compile_text, detector
 from mtgdice.text.translate import compile_foreign
 from oracle_variants import variants
@@ -68,7 +69,7 @@ def _bodies(sentence: str) -> list[str]:
 
 def dropped(text: str, name: str) -> list[str]:
     """The marked sentences that are neither compiled nor reported."""
-    out = compile_text(text, name=name).to_json()
+    out = card_json(compile_text(text, name=name))
     compiled, unsupported = compiled_texts(out)
     for roll in out["rolls"]:
         compiled += [outcome.get("text") or "" for outcome in roll.get("outcomes") or []]
@@ -173,7 +174,7 @@ def test_generated_coin_texts_compile_to_their_structure(case: tuple[str, dict[s
     text, expected = case
     compiled = compile_text(text, name="Brass Gambler")
     assert compiled.unsupported == (), text
-    (roll,) = compiled.to_json()["rolls"]
+    (roll,) = card_json(compiled)["rolls"]
     assert roll["sides"] == "coin"
     for key in ("count", "until", "call", "flipper"):
         assert roll[key] == expected[key], (key, text)

@@ -7,6 +7,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 
+from mtgdice.io.compiled import card_json
 from mtgdice.text import compile_text
 from oracle_variants import TEMPLATES, Variant, variants
 
@@ -32,7 +33,7 @@ def check(variant: Variant) -> None:
     text, name, expected = variant
     expected = dict(expected)
     layout = expected.pop("layout", "normal")
-    out = compile_text(text, name=name, layout=layout).to_json()
+    out = card_json(compile_text(text, name=name, layout=layout))
     assert out["unsupported"] == [], text
     problems = matches(expected, out)
     assert problems == [], f"{text!r}: {problems}"

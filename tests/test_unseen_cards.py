@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from mtgdice.io.compiled import card_json
 from mtgdice.text import compile_text
 
 CARDS = {
@@ -60,7 +61,7 @@ def test_unseen_card_compiles_completely(name: str) -> None:
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_unseen_card_rolls_and_effects(name: str) -> None:
     card = CARDS[name]
-    data = compile_text(card["oracle_text"], name=name, layout=card["layout"], type_line=card["type_line"]).to_json()
+    data = card_json(compile_text(card["oracle_text"], name=name, layout=card["layout"], type_line=card["type_line"]))
     rolls, effects = EXPECTED[name]
     assert [(r["count"], r["sides"], r["table"], r["choose"]) for r in data["rolls"]] == rolls
     assert [(e["kind"], e.get("condition")) for e in data["effects"] if e["kind"] != "passive"] == effects

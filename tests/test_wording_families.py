@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from mtgdice.io.compiled import card_json
 from mtgdice.text import compile_text
 
 NOTATION = [
@@ -107,5 +108,5 @@ DEFINED: list[tuple[str, dict[str, Any]]] = [
 def test_reminder_text_that_defines_a_roll(text: str, expected: dict[str, Any]) -> None:
     card = compile_text(text, name="Tester")
     assert card.unsupported == ()
-    rolls = card.to_json()["rolls"]
+    rolls = card_json(card)["rolls"]
     assert rolls and rolls[0]["sides"] == expected["sides"]

@@ -274,10 +274,12 @@ def byte_progress(description: str, total: int | None, enabled: bool) -> Iterato
 
 
 def _compile(compile_text: Callable[..., Any], record: CardRecord) -> tuple[str | None, str | None, tuple[str, ...]]:
+    from mtgdice.io.compiled import card_json
+
     try:
-        compiled = compile_text(
-            record.oracle_text, name=record.name, layout=record.layout, type_line=record.type_line
-        ).to_json()
+        compiled = card_json(
+            compile_text(record.oracle_text, name=record.name, layout=record.layout, type_line=record.type_line)
+        )
     except Exception as error:  # noqa: BLE001 - one bad card must not sink a whole import; kept per row.
         lines = str(error).strip().splitlines()
         message = f"{type(error).__name__}: {lines[0] if lines else ''}".rstrip(": ")

@@ -31,6 +31,7 @@ COMMANDS = {
     "verify": "mtgdice.cli.log:verify_command",
     "serve": "mtgdice.cli.web:serve_command",
     "db": "mtgdice.cli.web:db_group",
+    "schema": "mtgdice.cli.schema:schema_command",
 }
 """Each subcommand and where it lives, ``module:attribute``; a module is imported when its command runs."""
 

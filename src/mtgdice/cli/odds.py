@@ -12,11 +12,11 @@ terminal. Errors are one line on stderr, exit status 2. This module leaves out t
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, TypeVar
 
 import click
 
@@ -32,13 +32,34 @@ from mtgdice.cli.common import (
     read_request,
 )
 
+if TYPE_CHECKING:
+    from rich.table import Table
+    from rich.text import Text
+
+    from mtgdice.game.request import CardSource
+    from mtgdice.io.odds import CoinOdds, DiceOdds
+    from mtgdice.io.outcome import JSON, JSONObject
+    from mtgdice.odds import Odds
+    from mtgdice.odds.coins import CoinOdds as CoinAnswer
+    from mtgdice.odds.enumerate import ResultKey
+    from mtgdice.rules import DiceSource, Die, RollInstruction, Row
+    from mtgdice.rules.coins import FlipInstruction
+    from mtgdice.rules.dice import Face
+    from mtgdice.sim import Simulation
+
+Counted = TypeVar("Counted", Fraction, int)
+"""What a table of results shows of each: a probability or a count."""
+Decorated = TypeVar("Decorated", bound=Callable[..., None])
+
 POLICIES = ("decline", "accept", "maximize", "minimize")
 POLICY_HELP = "How optional decisions are answered: decline, accept, maximize or minimize."
 PROGRESS_FROM = 1_000_000
 """Simulations of this many rolls or more show a progress bar on a terminal."""
 
 
-def odds_request(request: dict[str, Any], cards: Any) -> tuple[str, Any, Any, bool]:
+def odds_request(
+    request: JSONObject, cards: CardSource | None
+) -> tuple[str, RollInstruction | FlipInstruction, Odds | CoinAnswer, bool]:
     """Compute the odds of a request object: ``(card name, instruction, Odds, board has choices)``.
     The request is read like ``resolve``'s (an unknown field is refused with the nearest name),
     plus ``policy``.
@@ -59,7 +80,7 @@ def odds_request(request: dict[str, Any], cards: Any) -> tuple[str, Any, Any, bo
     if request.get("choices"):
         raise InputError("choices", "odds answer every decision by a policy; give policy instead of choices")
     policy = request.get("policy", "decline")
-    if policy not in POLICIES:
+    if not isinstance(policy, str) or policy not in POLICIES:
         raise InputError("policy", f"{policy!r} is not a policy; use one of {', '.join(POLICIES)}")
     typed = request_from_json(request, allow=("policy",))
     prepared = prepare(typed, cards)
@@ -97,12 +118,14 @@ POLICY_WORDS = {
 """What each policy does, in the words the human output uses (docs/odds.md)."""
 
 
-def each_result(instruction: Any) -> bool:
+def each_result(instruction: RollInstruction) -> bool:
     """Whether the instruction's table is read for each counted result (CR 706.3a), not once."""
     return instruction.table is not None and bool(instruction.table_each_result)
 
 
-def odds_json(result: Any, instruction: Any, policy: str) -> dict[str, Any]:
+def odds_json(
+    result: Odds | CoinAnswer, instruction: RollInstruction | FlipInstruction, policy: str
+) -> DiceOdds | CoinOdds:
     """The ``odds --json`` object: the :class:`~mtgdice.odds.Odds` fields, the policy, and for a
     table read for each result the chance of at least one die in each row and the expected count.
 
@@ -110,28 +133,36 @@ def odds_json(result: Any, instruction: Any, policy: str) -> dict[str, Any]:
     >>> from mtgdice.rules import Amount, Die, ResultsTable, RollInstruction, Row
     >>> two = RollInstruction(Amount(2), Die(6), table=ResultsTable((Row(2, 2), Row(3, 6))), table_each_result=True)
     >>> data = odds_json(odds(two), two, "decline")
-    >>> data["table_read"], data["rows_at_least_one"], data["rows_expected"]
+    >>> data.table_read, data.rows_at_least_one, data.rows_expected
     ('each result', ['11/36', '8/9'], ['1/3', '4/3'])
     """
-    from mtgdice.odds.reading import each_result_rows
+    from msgspec.structs import replace
 
-    data: dict[str, Any] = dict(result.to_json())
-    data["policy"] = policy
-    if getattr(instruction, "table", None) is None:  # no table, or a coin flip (its outcomes are rows of their own)
+    from mtgdice.io.odds import DiceOdds, odds_model
+    from mtgdice.odds import Odds
+    from mtgdice.odds.reading import each_result_rows
+    from mtgdice.rules import RollInstruction
+
+    data = odds_model(result.to_json(), policy)
+    # No table, or a coin flip (its outcomes are rows of their own): nothing more to say.
+    if not isinstance(data, DiceOdds) or not isinstance(result, Odds) or not isinstance(instruction, RollInstruction):
+        return data
+    if instruction.table is None:
         return data
     if not each_result(instruction):
-        data["table_read"] = "once"
-        return data
+        return replace(data, table_read="once")
     reading = each_result_rows(result.first, len(instruction.table.rows))
-    data["table_read"] = "each result"
-    data["rows_at_least_one"] = [str(p) for p in reading.at_least_one]
-    data["rows_expected"] = [str(p) for p in reading.expected]
-    data["no_row_at_least_one"] = str(reading.no_row_at_least_one)
-    data["no_row_expected"] = str(reading.no_row_expected)
-    return data
+    return replace(
+        data,
+        table_read="each result",
+        rows_at_least_one=[str(p) for p in reading.at_least_one],
+        rows_expected=[str(p) for p in reading.expected],
+        no_row_at_least_one=str(reading.no_row_at_least_one),
+        no_row_expected=str(reading.no_row_expected),
+    )
 
 
-def result_order(value: Any) -> tuple[bool, bool, int, str]:
+def result_order(value: ResultKey) -> tuple[bool, bool, int, str]:
     """Results in numeric order, then named faces, then no result.
 
     >>> sorted([10, 2, "chaos", None, 1], key=result_order)
@@ -140,7 +171,7 @@ def result_order(value: Any) -> tuple[bool, bool, int, str]:
     return value is None, isinstance(value, str), value if isinstance(value, int) else 0, str(value)
 
 
-def board_label(request: dict[str, Any]) -> str:
+def board_label(request: Mapping[str, JSON]) -> str:
     """The board of a request in a few words, for titles: "with Lucky Sprite, graveyard: Old Spell".
 
     >>> board_label({"battlefield": ["Lucky Sprite", {"card": "Some Class", "level": 2}], "graveyard": ["Old Spell"]})
@@ -148,21 +179,27 @@ def board_label(request: dict[str, Any]) -> str:
     """
     parts = []
     for zone, word in (("battlefield", "with"), ("opponents", "opponents:"), ("graveyard", "graveyard:")):
-        names = [_item_label(item) for item in request.get(zone) or []]
+        names = [_item_label(item) for item in _items(request, zone)]
         if names:
             parts.append(f"{word} {'; '.join(names)}")
-    command = [_item_label(item) for item in request.get("command") or []]
+    command = [_item_label(item) for item in _items(request, "command")]
     if command:
         parts.append(f"plane: {'; '.join(command)}")
     return ", ".join(parts)
 
 
-def _item_label(item: Any) -> str:
-    if not isinstance(item, dict):
+def _items(request: Mapping[str, JSON], zone: str) -> Sequence[JSON]:
+    items = request.get(zone)
+    return items if isinstance(items, Sequence) and not isinstance(items, str) else ()
+
+
+def _item_label(item: JSON) -> str:
+    if not isinstance(item, Mapping):
         return str(item)
     name = str(item.get("card") or item.get("name") or "card text")
     extras = [f"level {item['level']}"] if "level" in item else []
-    extras += [f"{n} {kind}" for kind, n in (item.get("counters") or {}).items()]
+    counters = item.get("counters")
+    extras += [f"{n} {kind}" for kind, n in counters.items()] if isinstance(counters, Mapping) else []
     extras += ["tapped"] if item.get("tapped") else []
     return f"{name} ({', '.join(extras)})" if extras else name
 
@@ -171,7 +208,7 @@ def _percent(p: Fraction | float) -> str:
     return f"{float(p) * 100:.2f}%"
 
 
-def _table(title: str, instruction: Any, columns: tuple[str, ...]) -> Any:
+def _table(title: str, instruction: RollInstruction, columns: tuple[str, ...]) -> Table:
     """A rich table whose first column is the table's row (or the result, without a table)."""
     from rich.table import Table
     from rich.text import Text
@@ -187,23 +224,25 @@ SHOWN_RESULTS = 200
 """Results a table for people lists (a d40001 has 40 001); ``--json`` lists every one."""
 
 
-def _add_results(table: Any, results: Sequence[tuple[Any, Any]], cells: Callable[[Any], tuple[str, str]]) -> None:
+def _add_results(
+    table: Table, results: Sequence[tuple[ResultKey, Counted]], cells: Callable[[Counted], tuple[str, str]]
+) -> None:
     """One row per result, the first :data:`SHOWN_RESULTS`, then one row for the rest together."""
     for value, amount in results[:SHOWN_RESULTS]:
         table.add_row("none" if value is None else str(value), *cells(amount))
     rest = results[SHOWN_RESULTS:]
     if rest:
-        together = sum((amount for _, amount in rest), start=type(rest[0][1])(0))
+        together = sum((amount for _, amount in rest[1:]), start=rest[0][1])
         table.add_row(f"{len(rest):,} more results (--json lists them)", *cells(together))
 
 
-def _row_label(row: Any) -> Any:
+def _row_label(row: Row) -> Text:
     from rich.text import Text
 
     return Text(f"{row.label}  {row.text}" if row.text else row.label)  # Text: card text is not rich markup
 
 
-def odds_table(name: str, instruction: Any, result: Any, board: str = "") -> Any:
+def odds_table(name: str, instruction: RollInstruction, result: Odds, board: str = "") -> Table:
     """A rich table of the rows (or of the results when the instruction has no table). A table read
     for each result shows per row the chance that at least one die lands in it and the expected
     number of dice that do, each column named so."""
@@ -211,6 +250,7 @@ def odds_table(name: str, instruction: Any, result: Any, board: str = "") -> Any
     if each_result(instruction):
         from mtgdice.odds.reading import each_result_rows
 
+        assert instruction.table is not None  # each_result: read for each result, so there is one
         reading = each_result_rows(result.first, len(instruction.table.rows))
         table = _table(
             title + " — table read for each result", instruction, ("at least one die", "percent", "expected dice")
@@ -258,7 +298,7 @@ class Panel:
     series: tuple[tuple[str, tuple[float, ...]], ...]
 
 
-def chart_panels(result: Any, instruction: Any) -> tuple[Panel, ...]:
+def chart_panels(result: Odds, instruction: RollInstruction) -> tuple[Panel, ...]:
     """What the chart draws, as the card reads its roll: for a table read for each result, per row
     the chance of at least one die and the expected number of dice (no totals: the card never adds
     its dice); otherwise the results (totals only where several dice count together) and, with a
@@ -271,7 +311,7 @@ def chart_panels(result: Any, instruction: Any) -> tuple[Panel, ...]:
     ['total of the counted dice']
     """
     table = instruction.table
-    if each_result(instruction):
+    if table is not None and each_result(instruction):
         from mtgdice.odds.reading import each_result_rows
 
         reading = each_result_rows(result.first, len(table.rows))
@@ -300,7 +340,7 @@ def chart_panels(result: Any, instruction: Any) -> tuple[Panel, ...]:
     return tuple(panels)
 
 
-def plot(result: Any, instruction: Any, path: Path, title: str) -> None:
+def plot(result: Odds, instruction: RollInstruction, path: Path, title: str) -> None:
     """Write a chart of the results, and of the table's rows when there is one, to ``path`` (.png or .svg)."""
     from mtgdice.errors import InputError
 
@@ -340,7 +380,7 @@ def plot(result: Any, instruction: Any, path: Path, title: str) -> None:
         plt.close(figure)
 
 
-def _policy_option(default: str | None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+def _policy_option(default: str | None) -> Callable[[Decorated], Decorated]:
     return click.option("--policy", type=click.Choice(POLICIES), default=default, help=POLICY_HELP)
 
 
@@ -363,6 +403,8 @@ def odds_command(
     each row, each result, expected executions and triggers."""
     from mtgdice.errors import InputError, MtgDiceError
     from mtgdice.io.jsonio import card_from, dumps
+    from mtgdice.odds import Odds
+    from mtgdice.rules import RollInstruction
 
     card = options.card
     try:
@@ -374,9 +416,10 @@ def odds_command(
             options.check_roll_number(card_from(request, "card", card_data))
         name, instruction, result, choices = odds_request(request, card_data)
         board = board_label(request)
-        if plot_file is not None and not hasattr(instruction, "die"):
+        dice = isinstance(instruction, RollInstruction) and isinstance(result, Odds)
+        if plot_file is not None and not dice:
             raise InputError("--plot", "charts are drawn for dice; a coin flip's odds are printed")
-        if plot_file is not None:
+        if plot_file is not None and isinstance(instruction, RollInstruction) and isinstance(result, Odds):
             plot(result, instruction, Path(plot_file), f"{name}: {instruction.text}" + (f" ({board})" if board else ""))
     except MtgDiceError as error:
         if card is not None:
@@ -386,16 +429,22 @@ def odds_command(
     if as_json:
         out(dumps(odds_json(result, instruction, used_policy)))
         return
-    if not hasattr(instruction, "die"):
+    if isinstance(instruction, RollInstruction) and isinstance(result, Odds):
+        _print_dice_odds(name, instruction, result, board, policy_lines(used_policy, choices), plot_file)
+    else:
+        assert not isinstance(instruction, RollInstruction) and not isinstance(result, Odds)  # a coin flip
         lines = coin_odds_lines(name, instruction, result, board) + policy_lines(used_policy, choices)
         if choices:  # odds/coins.py: of a group of coins, the one kept wins the flip unless minimising
             lines.append("of coins flipped together, the one kept is the one that wins the flip (lost: minimize)")
         for line in lines:
             out(line)
-        return
-    stdout = console()
-    stdout.print(odds_table(name, instruction, result, board))
-    lines = policy_lines(used_policy, choices)
+
+
+def _print_dice_odds(
+    name: str, instruction: RollInstruction, result: Odds, board: str, lines: list[str], plot_file: str | None
+) -> None:
+    """The odds of a roll of dice for people: the table, then the policy ``lines`` and the rest."""
+    console().print(odds_table(name, instruction, result, board))
     lines.append(f"expected executions: {result.expected_executions} ({float(result.expected_executions):.4f})")
     if result.again:
         lines.append(f"roll again after the first execution: {result.again} ({_percent(result.again)})")
@@ -491,19 +540,21 @@ def simulate_command(
         fail(str(error))
     results = sorted(result.results.items(), key=lambda item: result_order(item[0]))
     if as_json:
-        data = {
-            "rolls": result.rolls,
-            "method": result.method,
-            "rows": list(result.rows),
-            "no_row": result.no_row,
-            "results": {"none" if key is None else str(key): count for key, count in results},
-            "doubles": result.doubles,
-            "again": result.again,
-            "executions": result.executions,
-            "expected_executions": result.expected_executions,
-            "triggers": result.triggers,
-        }
-        out(dumps(data))
+        from mtgdice.io.odds import SimulationCounts
+
+        counts = SimulationCounts(
+            rolls=result.rolls,
+            method=result.method,
+            rows=list(result.rows),
+            no_row=result.no_row,
+            results={"none" if key is None else str(key): count for key, count in results},
+            doubles=result.doubles,
+            again=result.again,
+            executions=result.executions,
+            expected_executions=result.expected_executions,
+            triggers=dict(result.triggers),
+        )
+        out(dumps(counts))
         return
     board = board_label(request)
     title = f"{prepared.name}: {result.rolls:,} simulated rolls ({result.method}, seed {seed})"
@@ -517,7 +568,7 @@ def simulate_command(
         out(f"triggers of {name}: {count:,} ({count / result.rolls:.4f} per resolution)")
 
 
-def coin_odds_lines(name: str, flip: Any, result: Any, board: str = "") -> list[str]:
+def coin_odds_lines(name: str, flip: FlipInstruction, result: CoinAnswer, board: str = "") -> list[str]:
     """A flip's exact odds for people: each outcome, then flips won and lost, executions, triggers."""
     lines = [f"{name}: {flip.text}" + (f" ({board})" if board else "")]
     for outcome, p in zip(flip.outcomes, result.outcomes, strict=True):
@@ -534,7 +585,9 @@ def _share(count: int, total: int) -> str:
     return f"{count / total:.2%}"
 
 
-def simulation_table(title: str, instruction: Any, result: Any, results: Iterable[tuple[Any, int]]) -> Any:
+def simulation_table(
+    title: str, instruction: RollInstruction, result: Simulation, results: Iterable[tuple[ResultKey, int]]
+) -> Table:
     """A rich table of the counted rows (when there is a table) and of the counted results."""
     table = _table(title, instruction, ("count", "share"))
     if instruction.table is not None:
@@ -555,14 +608,14 @@ def _terminal() -> bool:
 class CountingSource:
     """A dice source that reports every ``step`` faces to ``advance`` (for a progress bar)."""
 
-    def __init__(self, source: Any, advance: Any, step: int = 10_000) -> None:
+    def __init__(self, source: DiceSource, advance: Callable[[int], None], step: int = 10_000) -> None:
         self.source = source
         self.name = source.name
         self._advance = advance
         self._step = step
         self._count = 0
 
-    def roll(self, die: Any) -> Any:
+    def roll(self, die: Die) -> Face:
         self._count += 1
         if self._count == self._step:
             self._advance(self._count)

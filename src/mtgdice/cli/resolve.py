@@ -66,7 +66,9 @@ def compile_command(
     except MtgDiceError as error:
         fail(str(error).replace("card: ", "--card: ", 1) if str(error).startswith("card: ") else str(error))
     if as_json:
-        out(dumps(compiled.to_json()))
+        from mtgdice.io.compiled import card_model
+
+        out(dumps(card_model(compiled)))
         return
     from mtgdice.io.render import compiled_table
 

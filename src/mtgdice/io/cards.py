@@ -6,11 +6,34 @@ This module leaves out the index itself (``mtgdice.cards.index``) and compiling 
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from mtgdice.cards.index import IndexedCard
     from mtgdice.io.outcome import JSON, JSONObject
+
+
+class IndexedCard(Protocol):
+    """What this module reads of an indexed card (``mtgdice.cards.index.IndexedCard``; the cards
+    package imports io's compile writer, so io names the shape instead of importing it)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def oracle_id(self) -> str | None: ...
+    @property
+    def layout(self) -> str: ...
+    @property
+    def type_line(self) -> str: ...
+    @property
+    def set(self) -> str: ...
+    @property
+    def oracle_text(self) -> str: ...
+    @property
+    def features(self) -> tuple[str, ...]: ...
+    @property
+    def compiled_json(self) -> str | None: ...
+    @property
+    def compile_error(self) -> str | None: ...
 
 
 def indexed_card_json(card: IndexedCard) -> JSONObject:

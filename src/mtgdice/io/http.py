@@ -9,8 +9,8 @@ one-line :class:`~mtgdice.errors.InputError` naming the field; :func:`encode` wr
 :func:`components` gives their JSON Schemas for the OpenAPI document (``mtgdice.web.openapi``).
 
 The roll's request (``resolve``'s request object) and outcome have models of their own elsewhere;
-here they are one component each, built by :func:`request_component` and
-:func:`outcome_component`. What this module leaves out: routes, status codes and paths (the web
+the outcome's component comes from its models (:func:`outcome_component`); the request is one
+component built by :func:`request_component`. What this module leaves out: routes, status codes and paths (the web
 app's), and reading a roll's request (:mod:`mtgdice.io.jsonio`).
 """
 
@@ -258,15 +258,17 @@ FORMS: tuple[type[Struct], ...] = (
 """The room pages' forms."""
 
 
-def outcome_component() -> dict[str, Any]:
-    """The JSON Schema of a roll's outcome (``resolve``'s output object), the ``Outcome`` component.
+def outcome_component() -> tuple[dict[str, Any], dict[str, Any]]:
+    """The ``Outcome`` component (a roll's outcome, ``resolve``'s output object, from the models of
+    :mod:`mtgdice.io.outcome_model`, open to the fields an answer adds) and the definitions it refers to.
 
-    The outcome's typed model is not in this module; until it is, the schema is any JSON object.
-
-    >>> outcome_component()["type"]
-    'object'
+    >>> top, parts = outcome_component()
+    >>> top["anyOf"][0], "DieShown" in parts
+    ({'$ref': '#/components/schemas/DiceOutcome'}, True)
     """
-    return {"type": "object", "description": "the roll's outcome, as `mtgdice resolve` writes it"}
+    from mtgdice.io.schemas import components as published
+
+    return published("outcome", closed=False)
 
 
 REQUEST_FIELDS = (

@@ -545,7 +545,9 @@ def card_from(data: Mapping[str, Any], field: str, cards: CardSource | None) -> 
 
 def compile_json(data: Mapping[str, Any], cards: CardSource | None) -> dict[str, Any]:
     """The ``compile`` output for ``{"card": name}`` or ``{"text": ..., "name": ...}``."""
-    return card_from(data, "card", cards).to_json()
+    from mtgdice.io.compiled import card_json
+
+    return card_json(card_from(data, "card", cards))
 
 
 def resolve_json(

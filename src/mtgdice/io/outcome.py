@@ -1,11 +1,17 @@
 """Outcomes as JSON (spec/json-interface.md): a resolution of dice, a coin flip or a plain roll.
 
-:func:`outcome_json` writes any outcome as the ``resolve`` output object; :func:`die_json`,
-:func:`execution_json`, :func:`resolution_json`, :func:`flip_json` and :func:`plain_json` write
-its parts. :data:`JSON` is the type of a JSON value (what ``json.loads`` gives back).
+:func:`outcome_model` builds the typed outcome of :mod:`mtgdice.io.outcome_model` (a
+:class:`~mtgdice.io.outcome_model.DiceOutcome`, :class:`~mtgdice.io.outcome_model.FlipOutcome` or
+:class:`~mtgdice.io.outcome_model.PlainOutcome`) from a resolution, and :func:`outcome_text` encodes
+it with msgspec; :func:`outcome_json` gives the same object as plain Python values (what
+``json.loads`` of the text gives back), and :func:`die_json`, :func:`execution_json`,
+:func:`resolution_json`, :func:`flip_json` and :func:`plain_json` its parts. :data:`JSON` is the
+type of a JSON value.
 
-This module reads nothing (requests are read by ``mtgdice.io.jsonio``) and loads neither the request
-reader nor the compiler: a plain roll is written without them.
+A plain roll is written without msgspec (:func:`plain_json` builds plain values that
+:class:`~mtgdice.io.outcome_model.PlainOutcome` reads back strictly, a test checks it): a plain
+``mtgdice roll d20`` loads neither msgspec, the request reader nor the compiler. This module reads
+nothing (requests are read by ``mtgdice.io.jsonio``).
 """
 
 from __future__ import annotations
@@ -14,13 +20,16 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, TypeAlias
 
-from mtgdice.rules.dice import DieRoll, PlanarFace
+from mtgdice.rules.dice import DieRoll
 from mtgdice.rules.plain import GroupResult, PlainResult
-from mtgdice.rules.players import YOU, seat_name
 
 if TYPE_CHECKING:
-    from mtgdice.rules.choices import Answer, Decision
-    from mtgdice.rules.coins import FlipExecution, FlipResolution
+    from mtgdice.io.outcome_model import (
+        DiceOutcome,
+        FlipOutcome,
+        PlainOutcome,
+    )
+    from mtgdice.rules.coins import FlipResolution
     from mtgdice.rules.resolution import Execution, Resolution
 
     Outcome: TypeAlias = Resolution | FlipResolution | PlainResult
@@ -39,141 +48,45 @@ __all__ = [
     "execution_json",
     "flip_json",
     "outcome_json",
+    "outcome_model",
+    "outcome_text",
     "plain_json",
+    "plain_model",
     "resolution_json",
 ]
 
 
 def die_json(roll: DieRoll) -> JSONObject:
-    """One physical die as json-interface.md writes it, with its modifiers and identity.
+    """One physical die as json-interface.md writes it (:func:`~mtgdice.io.outcome_model.die_model`), as plain values.
 
     >>> from mtgdice.rules.dice import Die
     >>> die_json(DieRoll(index=0, die=Die(20), face=7))
     {'sides': 20, 'natural': 7, 'result': 7, 'ignored': False, 'index': 0}
     """
-    data: JSONObject = {
-        "sides": "planar" if roll.die.planar else roll.die.sides,
-        "natural": roll.natural,
-        "result": roll.result if roll.counted else roll.natural,
-        "ignored": roll.fate.value == "ignored",
-    }
-    if roll.die.planar:
-        face = roll.planar_face
-        data["face"] = face.value if face is not None else None
-    if roll.fate.value == "rerolled":
-        data["rerolled"] = True
-    if roll.modifiers and roll.counted:
-        data["modifiers"] = [{"delta": m.delta, "source": m.source} for m in roll.modifiers]
-    data["index"] = roll.index
-    if roll.rerolls is not None:
-        data["rerolls"] = roll.rerolls
-    if roll.roller != YOU:
-        data["roller"] = seat_name(roll.roller)
-    return data
+    from mtgdice.io.outcome_model import die_model
+
+    return _builtins(die_model(roll))
 
 
 def execution_json(execution: Execution) -> JSONObject:
-    """One execution of an instruction: its dice, counted results, matched row and doubles."""
-    data: JSONObject = {
-        "dice": [die_json(roll) for roll in execution.dice],
-        "results": [r.value if isinstance(r, PlanarFace) else r for r in execution.results],
-        "row": execution.row,
-        "doubles": execution.doubles,
-    }
-    if execution.rows is not None:
-        data["rows"] = list(execution.rows)
-    if execution.chosen is not None:
-        data["chosen"] = execution.chosen
-    if execution.total is not None and len(execution.counted) > 1:
-        data["total"] = execution.total
-    if execution.outcomes:
-        data["outcomes"] = list(execution.outcomes)
-    if execution.standing:
-        data["standing"] = [seat_name(seat) for seat in execution.standing]
-    return data
+    """One execution of an instruction (:func:`~mtgdice.io.outcome_model.execution_model`), as plain values."""
+    from mtgdice.io.outcome_model import execution_model
 
-
-def _answer(answer: Answer) -> JSON:
-    return list(answer) if isinstance(answer, tuple) else answer
-
-
-def _decisions_json(decisions: tuple[tuple[Decision, Answer], ...]) -> list[JSON]:
-    return [
-        {
-            "ask": decision.ask.value,
-            "topic": decision.topic.value,
-            "prompt": decision.prompt,
-            "answer": _answer(answer),
-        }
-        for decision, answer in decisions
-    ]
+    return _builtins(execution_model(execution))
 
 
 def resolution_json(resolution: Resolution) -> JSONObject:
-    """The ``resolve`` output object of a resolution of dice."""
-    data: JSONObject = {
-        "rolls": [execution_json(execution) for execution in resolution.executions],
-        "triggers": [hit.card for hit in resolution.triggers],
-        "stored": {name: list(values) for name, values in resolution.stored.items()},
-        "source": resolution.source,
-        "decisions": _decisions_json(resolution.decisions),
-        "used": sorted(resolution.used),
-    }
-    if resolution.planar_cost is not None:
-        data["planar_cost"] = resolution.planar_cost
-    return data
+    """The outcome of a roll of dice (:func:`~mtgdice.io.outcome_model.resolution_model`), as plain values."""
+    from mtgdice.io.outcome_model import resolution_model
+
+    return _builtins(resolution_model(resolution))
 
 
 def flip_json(flip: FlipResolution) -> JSONObject:
-    """The outcome object of a flip (CR 705; json-interface.md "Coins on cards"): one entry of
-    ``rolls`` per execution with its coins, counted faces, flips won and lost; the win/lose
-    triggers; and, under ``flip``, every coin with its fate (the earlier shape of a bare flip)."""
-    coins: list[JSON] = []
-    for coin in flip.coins:
-        entry: JSONObject = {"side": coin.side.value, "ignored": coin.fate.value == "ignored", "index": coin.index}
-        if coin.fate.value == "rerolled":
-            entry["reflipped"] = True
-        if coin.reflips is not None:
-            entry["reflips"] = coin.reflips
-        coins.append(entry)
-    return {
-        "rolls": [_flip_execution_json(execution) for execution in flip.executions],
-        "flip": {
-            "coins": coins,
-            "results": [side.value for side in flip.results],
-            "call": flip.call.value if flip.call is not None else None,
-            "won": list(flip.won) if flip.won is not None else None,
-        },
-        "won": flip.flips_won,
-        "lost": flip.flips_lost,
-        "triggers": [hit.card for hit in flip.triggers],
-        "stored": {},
-        "source": flip.source,
-        "decisions": _decisions_json(flip.decisions),
-        "used": sorted(flip.used),
-    }
+    """The outcome of a coin flip (:func:`~mtgdice.io.outcome_model.flip_model`), as plain values."""
+    from mtgdice.io.outcome_model import flip_model
 
-
-def _flip_execution_json(execution: FlipExecution) -> JSONObject:
-    dice: list[JSON] = []
-    for coin in execution.coins:
-        entry: JSONObject = {
-            "sides": "coin",
-            "face": coin.side.value,
-            "call": coin.call.value if coin.call is not None else None,
-            "won": coin.won,
-            "ignored": coin.fate.value == "ignored",
-        }
-        if coin.fate.value == "rerolled":
-            entry["reflipped"] = True
-        dice.append(entry)
-    return {
-        "dice": dice,
-        "results": [side.value for side in execution.results],
-        "won": execution.won,
-        "lost": execution.lost,
-        "outcomes": list(execution.outcomes),
-    }
+    return _builtins(flip_model(flip))
 
 
 def plain_json(result: PlainResult) -> JSONObject:
@@ -216,17 +129,70 @@ def plain_json(result: PlainResult) -> JSONObject:
     return data
 
 
-def outcome_json(outcome: Outcome) -> JSONObject:
-    """The outcome object of a resolution, a coin flip or a plain roll."""
+def plain_model(result: PlainResult) -> PlainOutcome:
+    """:func:`plain_json` read into its model, strictly (an unknown or mistyped field is an error).
+
+    >>> from mtgdice.rules.plain import DiceGroup, PlainRoll, roll_plain
+    >>> from mtgdice.rules.sources import ScriptedSource
+    >>> plain_model(roll_plain(PlainRoll((DiceGroup(1, 20),)), ScriptedSource([7]))).total
+    7
+    """
+    import msgspec
+
+    from mtgdice.io.outcome_model import PlainOutcome
+
+    return msgspec.convert(plain_json(result), PlainOutcome, strict=True)
+
+
+def outcome_model(outcome: Outcome) -> DiceOutcome | FlipOutcome | PlainOutcome:
+    """The typed outcome object of a resolution, a coin flip or a plain roll."""
     if isinstance(outcome, PlainResult):
-        return plain_json(outcome)
+        return plain_model(outcome)
+    from mtgdice.io.outcome_model import flip_model, resolution_model
     from mtgdice.rules.coins import FlipResolution  # here: a plain roll loads no Magic rules
 
     if isinstance(outcome, FlipResolution):
-        return flip_json(outcome)
-    return resolution_json(outcome)
+        return flip_model(outcome)
+    return resolution_model(outcome)
+
+
+def outcome_json(outcome: Outcome) -> JSONObject:
+    """The outcome object of a resolution, a coin flip or a plain roll, as plain values."""
+    if isinstance(outcome, PlainResult):
+        return plain_json(outcome)
+    return _builtins(outcome_model(outcome))
+
+
+def outcome_text(outcome: Outcome) -> str:
+    """The outcome object as compact JSON text (as the roll log stores it): the model encoded by
+    msgspec, a plain roll by ``json`` (no msgspec on a plain roll's path).
+
+    >>> from mtgdice.rules.plain import DiceGroup, PlainRoll, roll_plain
+    >>> from mtgdice.rules.sources import ScriptedSource
+    >>> outcome_text(roll_plain(PlainRoll((DiceGroup(1, 4),)), ScriptedSource([3])))[:40]
+    '{"kind":"plain","notation":"d4","terms":'
+    """
+    if isinstance(outcome, PlainResult):
+        return json.dumps(plain_json(outcome), ensure_ascii=False, separators=(",", ":"))
+    import msgspec
+
+    return msgspec.json.encode(outcome_model(outcome)).decode()
+
+
+def _builtins(model: object) -> JSONObject:
+    import msgspec
+
+    data: JSONObject = msgspec.to_builtins(model)
+    return data
 
 
 def dumps(data: object) -> str:
-    """JSON text as the shells print it (UTF-8 characters kept)."""
-    return json.dumps(data, ensure_ascii=False)
+    """JSON text as the shells print it (UTF-8 characters kept, a space after ``,`` and ``:``): a
+    model or plain values, encoded by msgspec.
+
+    >>> dumps({"name": "Été", "rolls": [1, 2]})
+    '{"name": "Été", "rolls": [1, 2]}'
+    """
+    import msgspec
+
+    return msgspec.json.format(msgspec.json.encode(data), indent=0).decode()

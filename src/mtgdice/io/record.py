@@ -37,13 +37,18 @@ from typing import IO, TYPE_CHECKING, Protocol, TypeGuard
 from mtgdice.errors import InputError
 from mtgdice.fair.commit import Draw, join_client_seeds
 from mtgdice.game.record import LoggedCommitment, LoggedRoll, Proof, Provenance, RollRecord, Shown, SourceKind
-from mtgdice.io.outcome import JSON, JSONObject, outcome_json
+from mtgdice.io.outcome import JSON, JSONObject, outcome_text
 from mtgdice.rules.dice import PlanarFace
-from mtgdice.rules.plain import PlainRoll
+from mtgdice.rules.plain import PlainResult, PlainRoll
 
 if TYPE_CHECKING:
+    from msgspec import Raw
+
     from mtgdice.fair.verdict import VerifyReport
     from mtgdice.game.request import RollRequest
+    from mtgdice.io.log_model import ExportedCommitment, ExportedRoll
+    from mtgdice.rules.coins import FlipResolution
+    from mtgdice.rules.resolution import Resolution
 
 __all__ = [
     "CARD_HASH",
@@ -54,11 +59,13 @@ __all__ = [
     "card_hash",
     "card_refs",
     "commitment_json",
+    "commitment_model",
     "commitments_from_export",
     "decode",
     "differences",
     "encode",
     "export_csv",
+    "export_model",
     "export_roll",
     "export_text",
     "faces_json",
@@ -463,11 +470,13 @@ def _card_label(request: Mapping[str, JSON]) -> str | None:
     return None
 
 
-def _first_row(outcome: Mapping[str, JSON]) -> int | None:
-    rolls = outcome.get("rolls")
-    first = rolls[0] if isinstance(rolls, list) and rolls else None
-    row = first.get("row") if isinstance(first, dict) else None
-    return row if _whole(row) else None
+def _first_row(outcome: Resolution | FlipResolution | PlainResult | None) -> int | None:
+    """The row the first execution of a roll of dice matched (a copy for listing), else None."""
+    if outcome is None or isinstance(outcome, PlainResult):
+        return None  # a plain roll loads no Magic rules
+    from mtgdice.rules.resolution import Resolution
+
+    return outcome.executions[0].row if isinstance(outcome, Resolution) and outcome.executions else None
 
 
 def _checked(provenance: Provenance) -> None:
@@ -499,14 +508,13 @@ def encode(record: RollRecord, *, cards: CardLookup | None = None, prev: str | N
     _checked(provenance)
     faces = faces_json(faces_from_json(list(record.faces)))  # checked: each face is one its die has
     request, request_text = _logged_request(record.request, cards)
-    outcome: JSONObject = (
-        outcome_json(record.outcome) if record.outcome is not None else {"refused": record.refused or "refused"}
-    )
+    refused: JSONObject = {"refused": record.refused or "refused"}
+    written = outcome_text(record.outcome) if record.outcome is not None else _written(refused)
     proof = provenance.proof
     seeds = sorted(proof.client_seeds) if proof is not None else []
     commitment = proof.commitment if proof is not None else None
     nonce = proof.nonce if proof is not None else None
-    texts = {"faces": _written(faces), "request": request_text, "outcome": _written(outcome)}
+    texts = {"faces": _written(faces), "request": request_text, "outcome": written}
     chain = None
     if prev is not None:  # hashed as it reads back from the log
         head: JSONObject = {
@@ -520,7 +528,7 @@ def encode(record: RollRecord, *, cards: CardLookup | None = None, prev: str | N
         player=provenance.player,
         source=provenance.source.value,
         card=_card_label(request),
-        row=_first_row(outcome),
+        row=_first_row(record.outcome),
         commitment=commitment,
         client_seeds=_compact(list(seeds)),
         nonce=nonce,
@@ -578,39 +586,67 @@ def _object(text: str, field: str) -> JSONObject:
     return value
 
 
+def export_model(roll: LoggedRoll) -> ExportedRoll:
+    """The roll as it appears in an exported log (what ``mtgdice verify`` reads): its request and
+    outcome as the log stored their text (a row of an earlier version exported as it was written)."""
+    from mtgdice.io.log_model import ExportedRoll
+
+    return ExportedRoll(
+        id=roll.id,
+        nonce=roll.nonce,
+        client_seeds=list(roll.client_seeds),
+        commitment=roll.commitment,
+        source=roll.source,
+        room=roll.room,
+        time=roll.time,
+        player=roll.player,
+        by=roll.by,
+        request=_raw_object(roll.request, "request"),
+        outcome=_raw_object(roll.outcome, "outcome"),
+        faces=[[sides, face.value if isinstance(face, PlanarFace) else face] for sides, face in roll.faces],
+        chain=roll.chain,
+    )
+
+
+def _raw_object(text: str, field: str) -> Raw:
+    """Logged JSON text kept as it is, once msgspec has checked that it is one whole JSON object."""
+    import msgspec
+
+    try:
+        raw = msgspec.json.decode(text, type=msgspec.Raw)
+    except msgspec.DecodeError:
+        raw = None
+    if raw is None or not text.lstrip().startswith("{"):
+        raise InputError(field, f"expected a JSON object, got {text[:40]!r}")
+    return raw
+
+
 def export_roll(roll: LoggedRoll) -> JSONObject:
-    """The roll as it appears in an exported log (what ``mtgdice verify`` reads)."""
-    return {
-        "id": roll.id,
-        "nonce": roll.nonce,
-        "client_seeds": list(roll.client_seeds),
-        "commitment": roll.commitment,
-        "source": roll.source,
-        "room": roll.room,
-        "time": roll.time,
-        "player": roll.player,
-        "by": roll.by,
-        "request": _object(roll.request, "request"),
-        "outcome": _object(roll.outcome, "outcome"),
-        "faces": faces_json(roll.faces),
-        "chain": roll.chain,
-    }
+    """:func:`export_model` as plain values (what ``json.loads`` of it gives)."""
+    import msgspec
+
+    data: JSONObject = msgspec.json.decode(msgspec.json.encode(export_model(roll)))
+    return data
 
 
 def export_text(head: JSONObject, rolls: Iterable[LoggedRoll], batch: int = 100) -> Iterator[str]:
-    """An exported log as JSON text: ``head`` with ``rolls`` after it, in pieces of up to ``batch``
-    rolls (a large log is never held whole: a web server streams it)."""
-    opening = json.dumps(head, ensure_ascii=False)
-    yield opening[:-1] + ', "rolls": ['
-    pieces: list[str] = []
+    """An exported log (:class:`~mtgdice.io.log_model.ExportedLog`) as JSON text: ``head`` with
+    ``rolls`` after it, in pieces of up to ``batch`` rolls (a large log is never held whole: a web
+    server streams it). Each roll is its model, encoded by msgspec."""
+    import msgspec
+
+    encoder = msgspec.json.Encoder()
+    opening = encoder.encode(head).decode()
+    yield opening[:-1] + (',"rolls":[' if head else '"rolls":[')
+    pieces: list[bytes] = []
     first = True
     for roll in rolls:
-        pieces.append(json.dumps(export_roll(roll), ensure_ascii=False))
+        pieces.append(encoder.encode(export_model(roll)))
         if len(pieces) >= batch:
-            yield ("" if first else ", ") + ", ".join(pieces)
+            yield ("" if first else ",") + b",".join(pieces).decode()
             pieces, first = [], False
     if pieces:
-        yield ("" if first else ", ") + ", ".join(pieces)
+        yield ("" if first else ",") + b",".join(pieces).decode()
     yield "]}"
 
 
@@ -685,19 +721,29 @@ def _string(value: JSON) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def commitment_json(entry: LoggedCommitment) -> JSONObject:
+def commitment_model(entry: LoggedCommitment) -> ExportedCommitment:
     """A commitment as the exported log writes it."""
-    return {
-        "commitment": entry.commitment,
-        "seed_hash": entry.seed_hash,
-        "covers": entry.covers,
-        "from_nonce": entry.from_nonce,
-        "seed": entry.seed.hex() if entry.seed is not None else None,
-        "to_nonce": entry.to_nonce,
-        "count": entry.count,
-        "chain": entry.chain,
-        "room": entry.room,
-    }
+    from mtgdice.io.log_model import ExportedCommitment
+
+    return ExportedCommitment(
+        commitment=entry.commitment,
+        seed_hash=entry.seed_hash,
+        covers=entry.covers,
+        from_nonce=entry.from_nonce,
+        seed=entry.seed.hex() if entry.seed is not None else None,
+        to_nonce=entry.to_nonce,
+        count=entry.count,
+        chain=entry.chain,
+        room=entry.room,
+    )
+
+
+def commitment_json(entry: LoggedCommitment) -> JSONObject:
+    """:func:`commitment_model` as plain values."""
+    import msgspec
+
+    data: JSONObject = msgspec.to_builtins(commitment_model(entry))
+    return data
 
 
 def _hex64(value: JSON, where: str) -> str | None:

@@ -11,9 +11,14 @@ assigning to a field afterwards still raises.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, TypeVar
+from collections.abc import Callable
+from typing import TypeVar
 
 T = TypeVar("T")
+Setter = Callable[[object, object], None]
+"""A slot's descriptor ``__set__``: fills one field of an instance."""
+Factory = Callable[..., Callable[..., None]]
+"""The generated function that closes over the setters and defaults and returns ``__init__``."""
 
 
 def direct_init(cls: type[T]) -> type[T]:
@@ -29,20 +34,29 @@ def direct_init(cls: type[T]) -> type[T]:
     """
     fields = dataclasses.fields(cls)  # type: ignore[arg-type]
     names = [field.name for field in fields]
-    namespace: dict[str, Any] = {}
+    setters: list[Setter] = []
+    defaults: list[object] = []
     parameters = []
-    for position, field in enumerate(fields):
+    for field in fields:
         if field.default_factory is not dataclasses.MISSING:
             raise TypeError(f"{cls.__name__}.{field.name}: direct_init takes no default factories")
-        namespace[f"_set{position}"] = cls.__dict__[field.name].__set__
+        setters.append(cls.__dict__[field.name].__set__)
         if field.default is dataclasses.MISSING:
             parameters.append(field.name)
         else:
-            namespace[f"_default{position}"] = field.default
-            parameters.append(f"{field.name}=_default{position}")
-    body = "".join(f"    _set{position}(self, {name})\n" for position, name in enumerate(names))
-    exec(f"def __init__(self, {', '.join(parameters)}):\n{body or '    pass'}\n", namespace)  # noqa: S102
-    init = namespace["__init__"]
+            parameters.append(f"{field.name}=_default{len(defaults)}")
+            defaults.append(field.default)
+    # The setters and defaults reach the generated __init__ as a closure of the factory (fast cell reads).
+    outer = ", ".join([f"_set{i}" for i in range(len(setters))] + [f"_default{i}" for i in range(len(defaults))])
+    body = "".join(f"        _set{position}(self, {name})\n" for position, name in enumerate(names))
+    source = (
+        f"def make({outer}):\n"
+        f"    def __init__(self, {', '.join(parameters)}):\n{body or '        pass'}\n"
+        "    return __init__\n"
+    )
+    namespace: dict[str, Factory] = {}
+    exec(source, {}, namespace)  # noqa: S102 - only "make" lands in namespace (the builtins go to the fresh globals)
+    init = namespace["make"](*setters, *defaults)
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     init.__doc__ = cls.__init__.__doc__
     setattr(cls, "__init__", init)  # noqa: B010 - replacing a method, which mypy forbids written plainly

@@ -20,18 +20,15 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from mtgdice.text.amounts import amount_name
-    from mtgdice.text.card_json import roll_json
     from mtgdice.text.compiler import CompiledCard, compile_text, mentions_dice, parse_condition
 
-__all__ = ["CompiledCard", "amount_name", "compile_text", "mentions_dice", "parse_condition", "roll_json"]
+__all__ = ["CompiledCard", "amount_name", "compile_text", "mentions_dice", "parse_condition"]
 
 
 def __getattr__(name: str) -> Any:
     if name not in __all__:
         raise AttributeError(f"module 'mtgdice.text' has no attribute {name!r}")
-    module = {"amount_name": "mtgdice.text.amounts", "roll_json": "mtgdice.text.card_json"}.get(
-        name, "mtgdice.text.compiler"
-    )
+    module = {"amount_name": "mtgdice.text.amounts"}.get(name, "mtgdice.text.compiler")
     value = getattr(importlib.import_module(module), name)
     globals()[name] = value
     return value

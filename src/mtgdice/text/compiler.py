@@ -55,7 +55,6 @@ from mtgdice.rules.errors import CardTextError
 from mtgdice.text import detector
 from mtgdice.text import grammar as g
 from mtgdice.text.canonical import render
-from mtgdice.text.card_json import card_json
 from mtgdice.text.normalize import (
     for_matching,
     promote_defining_reminders,
@@ -108,10 +107,6 @@ class CompiledCard:
     def describe(self) -> str:
         """The card in canonical English, which compiles back to the same structure (``canonical.py``)."""
         return render(self)
-
-    def to_json(self) -> dict[str, Any]:
-        """The ``compile`` JSON object of json-interface.md."""
-        return card_json(self)
 
 
 def mentions_dice(text: str) -> bool:

@@ -214,13 +214,18 @@ def _operation(method: str, path: str, spec: Operation) -> dict[str, Any]:
 
 def _schemas() -> dict[str, Any]:
     schemas = components()
+    outcome, parts = outcome_component()
+    clash = set(parts) & set(schemas)
+    if clash:
+        raise RuntimeError(f"the outcome's definitions {sorted(clash)} share names with the bodies'")
+    schemas |= parts
     for schema in schemas.values():  # the models' docstring examples are for the package, not the document
         text = schema.get("description", "")
         if ">>>" in text:
             schema["description"] = text[: text.index(">>>")].strip()
     schemas["RollForm"]["patternProperties"] = {"^amount:": INTEGER}  # a card's X, by the amount's name
     schemas["RollForm"]["additionalProperties"] = False
-    schemas["Outcome"] = outcome_component()
+    schemas["Outcome"] = outcome
     schemas["RollRequest"] = request_component()
     schemas["RollAnswer"] = {
         "description": "the roll's outcome, its id in the room's log, its proof and its hash in the chain",
