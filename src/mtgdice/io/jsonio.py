@@ -14,8 +14,12 @@ from __future__ import annotations
 
 import difflib
 import json
-from collections.abc import Iterable, Mapping
-from typing import Any
+import re
+import types
+import typing
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+from typing import Annotated, Any, Union
 
 from mtgdice.errors import InputError
 from mtgdice.game.request import (
@@ -39,6 +43,9 @@ from mtgdice.io.outcome import (
     outcome_json,
     resolution_json,
 )
+from mtgdice.io.request_model import Card as WireCard
+from mtgdice.io.request_model import PendingCard, Request
+from mtgdice.io.request_model import Turn as WireTurn
 from mtgdice.rules import (
     Chooser,
     CoinFace,
@@ -81,42 +88,6 @@ MAX_REQUEST_BYTES = 1_000_000
 
 ZONES = ("battlefield", "opponents", "graveyard", "command")
 SEAT_ZONES = ("battlefield", "graveyard", "command")
-REQUEST_FIELDS = frozenset(
-    {
-        "card",
-        "seats",
-        "controller",
-        "roller",
-        "turn",
-        "pending",
-        "text",
-        "name",
-        "layout",
-        "roll",
-        *ZONES,
-        "amounts",
-        "dice",
-        "planar",
-        "coins",
-        "random",
-        "choices",
-        "used",
-        "dice_rolled",
-        "planar_actions",
-        "players",
-        "kind",
-        "notation",
-        "action",
-        "call",
-    }
-)
-"""Every field a ``resolve`` request may have (odds adds ``policy`` and ``method``)."""
-ITEM_FIELDS = frozenset({"card", "text", "name", "layout", "level", "counters", "tapped", "stored", "noted", "seat"})
-SEAT_ITEM_FIELDS = ITEM_FIELDS - {"seat"}
-"""A zone item of ``seats``: its seat is where it is listed."""
-TURN_FIELDS = frozenset({"used", "dice_rolled", "planar_actions", "totals", "flips"})
-PENDING_FIELDS = frozenset({"card", "text", "name", "layout", "controller", "target"})
-FLIP_FIELDS = frozenset({"won", "lost"})
 
 
 def parse_request(raw: str | bytes, field: str = "input") -> dict[str, Any]:
@@ -226,311 +197,317 @@ def _kind(value: object) -> str:
     return "a number"
 
 
-def check_fields(data: Mapping[str, Any], allowed: Iterable[str], where: str = "") -> None:
+# -- reading a request: msgspec checks the shapes, then the table is built ---------------------------
+
+
+def check_fields(data: Mapping[str, object], allowed: Iterable[str], where: str = "") -> None:
     """Refuse a field that is not one of ``allowed``, suggesting the nearest known one.
 
-    >>> check_fields({"batlefield": []}, REQUEST_FIELDS)
+    >>> check_fields({"batlefield": []}, ("battlefield", "graveyard"))
     Traceback (most recent call last):
       ...
     mtgdice.rules.errors.InputError: batlefield: not a field of this request; did you mean "battlefield"?
     """
-    known = sorted(allowed)
     for key in data:
-        if key in allowed:
-            continue
-        near = difflib.get_close_matches(str(key), known, n=1)
-        hint = f'; did you mean "{near[0]}"?' if near else f"; the fields are {', '.join(known)}"
-        name = f"{where}.{key}" if where else str(key)
-        raise InputError(name[:80], f"not a field of this {'item' if where else 'request'}{hint}")
+        if key not in allowed:
+            raise _unknown_field(str(key), sorted(allowed), where)
 
 
-# -- reading a request ------------------------------------------------------------------------------
+def _unknown_field(key: str, known: Sequence[str], where: str) -> InputError:
+    near = difflib.get_close_matches(key, known, n=1)
+    hint = f'; did you mean "{near[0]}"?' if near else f"; the fields are {', '.join(known)}"
+    name = f"{where}.{key}" if where else key
+    return InputError(name[:80], f"not a field of this {'item' if where else 'request'}{hint}")
 
 
-def _int(value: object, field: str, low: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InputError(field, f"expected a whole number, got {_kind(value)} {json.dumps(value)[:40]}")
-    if low is not None and value < low:
-        raise InputError(field, f"expected {low} or more, got {value}")
-    return value
+def wire_request(data: Mapping[str, object] | Request, *, allow: Iterable[str] = ()) -> Request:
+    """The request object as the typed wire model (:class:`~mtgdice.io.request_model.Request`),
+    every field's shape checked; fields named in ``allow`` (a shell's own) are left out of it.
+
+    >>> wire_request({"card": "Lucky Sprite", "roll": 1}).roll
+    1
+    >>> wire_request({"card": "Lucky Sprite", "roll": "one"})
+    Traceback (most recent call last):
+      ...
+    mtgdice.rules.errors.InputError: roll: expected a whole number, got a string "one"
+    """
+    import msgspec
+
+    if isinstance(data, Request):
+        return data
+    extra = frozenset(allow)
+    fields = {key: value for key, value in data.items() if key not in extra}
+    try:
+        return msgspec.convert(fields, Request)
+    except msgspec.ValidationError as error:
+        raise _wire_error(str(error), fields) from None
 
 
-def _list(value: object, field: str) -> list[Any]:
-    if not isinstance(value, list):
-        raise InputError(field, f"expected a list, got {_kind(value)}")
-    return value
+_AT = re.compile(r"^(?P<problem>.*?)(?: - at `\$(?P<path>[^`]*)`)?$", re.DOTALL)
+_STEP = re.compile(r"\.(?P<name>\w+)|\[(?P<index>\d+)\]|\[(?P<key>\.\.\.)\]")
+_WORDS = {
+    "int": "a whole number",
+    "str": "a string",
+    "bool": "true or false",
+    "array": "a list",
+    "object": "an object",
+    "null": "null",
+    "float": "a number with a fraction",
+}
 
 
-def _str(value: object, field: str) -> str:
-    if not isinstance(value, str):
-        raise InputError(field, f"expected a string, got {_kind(value)}")
-    return value
+def _wire_error(message: str, data: Mapping[str, object]) -> InputError:
+    """msgspec's complaint as our one-line error: the JSON path as the field, the problem in words."""
+    import msgspec
+
+    matched = _AT.match(message)
+    problem, path = (matched.group("problem"), matched.group("path") or "") if matched else (message, "")
+    annotation: object = Request
+    value: object = data
+    where = ""
+    for step in _STEP.finditer(path):
+        annotation = _unwrap(annotation, value)
+        if step.group("name") is not None:
+            name = step.group("name")
+            hints = typing.get_type_hints(annotation, include_extras=True) if isinstance(annotation, type) else {}
+            annotation = hints.get(name, object)
+            value = value.get(name) if isinstance(value, Mapping) else None
+            where = f"{where}.{name}" if where else name
+        elif step.group("index") is not None:
+            index = int(step.group("index"))
+            annotation = (typing.get_args(annotation) or (object,))[0]
+            value = value[index] if isinstance(value, list) and index < len(value) else None
+            where = f"{where}[{index}]"
+        else:  # a key of an object: the first whose value does not fit
+            item_type = (typing.get_args(annotation) or (object, object))[-1]
+            items = value.items() if isinstance(value, Mapping) else ()
+            for key, item in items:
+                try:
+                    msgspec.convert(item, item_type)
+                except msgspec.ValidationError:
+                    where, annotation, value = f"{where}.{key}", item_type, item
+                    break
+    unknown = re.fullmatch(r"Object contains unknown field `(?P<key>[^`]*)`", problem)
+    if unknown is not None:
+        struct = _unwrap(annotation, value)
+        known = sorted(getattr(struct, "__struct_fields__", ()))
+        return _unknown_field(unknown.group("key"), known, where)
+    return InputError(where or "input", _in_words(problem, value))
 
 
-def _ref(item: Mapping[str, Any], field: str) -> CardRef:
-    text = item.get("text")
-    layout = item.get("layout", "normal")
-    layout = layout if isinstance(layout, str) else "normal"
-    if text is not None:
-        name = item.get("name", item.get("card", "")) or ""
-        return CardRef(_str(name, f"{field}.name"), _str(text, f"{field}.text"), layout)
-    name = item.get("card")
-    if not isinstance(name, str) or not name.strip():
-        raise InputError(field, "give the card's name as 'card', or its text as 'text'")
-    return CardRef(name)
+def _unwrap(annotation: object, value: object) -> object:
+    """The type an annotation means for ``value``: ``Annotated`` stripped, the union member that
+    takes an object when ``value`` is one, else a list, else the first that is not ``None``."""
+    while typing.get_origin(annotation) is Annotated:
+        annotation = typing.get_args(annotation)[0]
+    members = typing.get_args(annotation) if typing.get_origin(annotation) in (Union, types.UnionType) else ()
+    if not members:
+        return annotation
+    wanted = dict if isinstance(value, Mapping) else list if isinstance(value, list) else None
+    for member in members:
+        bare = _unwrap(member, None)
+        origin = typing.get_origin(bare) or bare
+        if wanted is dict and (origin is dict or hasattr(bare, "__struct_fields__")):
+            return bare
+        if wanted is list and origin is list:
+            return bare
+    return next((_unwrap(m, None) for m in members if m is not type(None)), annotation)
 
 
-def _item(value: object, field: str, allowed: frozenset[str] = SEAT_ITEM_FIELDS) -> ZoneItem:
-    if isinstance(value, str):
-        return ZoneItem(_ref({"card": value}, field))
-    if not isinstance(value, dict):
-        raise InputError(field, f"expected a card name or an object, got {_kind(value)}")
-    check_fields(value, allowed, field)
-    counters: tuple[tuple[str, int], ...] | None = None
-    raw_counters = value.get("counters")
-    if raw_counters is not None:
-        if not isinstance(raw_counters, dict):
-            raise InputError(
-                f"{field}.counters", f'expected an object such as {{"+1/+1": 2}}, got {_kind(raw_counters)}'
-            )
-        counters = tuple(
-            (str(kind), _int(number, f"{field}.counters.{kind}", 0)) for kind, number in raw_counters.items()
-        )
-    tapped = value.get("tapped", False)
-    if not isinstance(tapped, bool):
-        raise InputError(f"{field}.tapped", f"expected true or false, got {_kind(tapped)}")
-    stored: tuple[int, ...] | None = None
-    if value.get("stored") is not None:
-        stored = tuple(_int(v, f"{field}.stored[{i}]") for i, v in enumerate(_list(value["stored"], f"{field}.stored")))
-    noted = _int(value["noted"], f"{field}.noted") if value.get("noted") is not None else None
-    return ZoneItem(
-        _ref(value, field), _int(value.get("level", 1), f"{field}.level", 1), counters, tapped, stored, noted
+def _in_words(problem: str, value: object) -> str:
+    """msgspec's problem (``Expected `int` >= 1``) in our words, with the value that was given."""
+    shown = json.dumps(value)[:40]
+    if (found := re.fullmatch(r"Expected `(?P<want>[^`]*)`, got `(?P<got>[^`]*)`", problem)) is not None:
+        wants = " or ".join(_WORDS.get(part.strip(), part.strip()) for part in found.group("want").split("|"))
+        got = _WORDS.get(found.group("got"), found.group("got"))
+        return f"expected {wants}, got {got}" + (f" {shown}" if found.group("got") in ("str", "float") else "")
+    if (found := re.fullmatch(r"Expected `int` (?P<op>>=|<=|<|>) (?P<bound>-?\d+)", problem)) is not None:
+        bound, op = int(found.group("bound")), found.group("op")
+        limit = {">=": f"{bound} or more", "<=": f"at most {bound}"}.get(op, f"{op} {bound}")
+        return f"expected {limit}, got {shown}"
+    if (found := re.fullmatch(r"Expected `array` of length (?P<op>>=|<=) (?P<bound>\d+)", problem)) is not None:
+        count = len(value) if isinstance(value, list) else 0
+        most = "at least" if found.group("op") == ">=" else "at most"
+        return f"{count} items; expected {most} {found.group('bound')} (a table has 1 to {MAX_SEATS} players)"
+    if problem.startswith("Invalid enum value"):
+        return f"{shown} is not one of the values this field takes"
+    return problem[:1].lower() + problem[1:]
+
+
+def request_from_json(data: Mapping[str, object] | Request, *, allow: Iterable[str] = ()) -> RollRequest:
+    """A typed request from a ``resolve`` request object (``allow``: more fields a shell reads).
+
+    >>> request_from_json({"card": "Lucky Sprite", "battlefield": ["Dice Goblin"]}).seats[0].battlefield[0].card.name
+    'Dice Goblin'
+    """
+    wire = wire_request(data, allow=allow)
+    extra = {key: data[key] for key in frozenset(allow) if isinstance(data, Mapping) and key in data}
+    kind = RollKind(wire.kind)
+    card = _ref(wire.card, wire.text, wire.name, wire.layout, "card") if kind is RollKind.CARD else None
+    seated = wire.seats is not None
+    seats = _seats(wire) if seated else _earlier_seats(wire)
+    players = len(seats)
+    return RollRequest(
+        kind=kind,
+        card=card,
+        roll=wire.roll,
+        notation=wire.notation,
+        seats=seats,
+        seated=seated,
+        controller=_seat(wire.controller, "controller", players),
+        roller=_seat(wire.roller, "roller", players) if wire.roller is not None else None,
+        pending=_pending(wire.pending, players),
+        amounts=tuple(wire.amounts.items()),
+        choices=tuple(wire.choices),
+        turn=_turn(wire, players),
+        action=wire.action,
+        call=CoinFace(wire.call) if wire.call is not None else None,
+        extra=extra,
     )
 
 
-def _zone(data: Mapping[str, Any], zone: str, where: str = "") -> tuple[ZoneItem, ...]:
-    field = f"{where}.{zone}" if where else zone
-    items = _list(data.get(zone, []) or [], field)
-    return tuple(_item(item, f"{field}[{i}]") for i, item in enumerate(items))
+def _ref(card: str | None, text: str | None, name: str | None, layout: str, field: str) -> CardRef:
+    if text is not None:
+        return CardRef(name or card or "", text, layout)
+    if card is None or not card.strip():
+        raise InputError(field, "give the card's name as 'card', or its text as 'text'")
+    return CardRef(card)
 
 
-def _seat(value: object, field: str, players: int | None = None) -> Seat:
-    """A seat number: a whole number from 0, below ``players`` when the table is known."""
-    seat = _int(value, field, 0)
-    if players is not None and seat >= players:
+def _item(entry: str | WireCard, field: str) -> ZoneItem:
+    if isinstance(entry, str):
+        return ZoneItem(_ref(entry, None, None, "normal", field))
+    return ZoneItem(
+        _ref(entry.card, entry.text, entry.name, entry.layout, field),
+        entry.level,
+        tuple(entry.counters.items()) if entry.counters is not None else None,
+        entry.tapped,
+        tuple(entry.stored) if entry.stored is not None else None,
+        entry.noted,
+    )
+
+
+def _zone(entries: Sequence[str | WireCard] | None, field: str) -> tuple[ZoneItem, ...]:
+    return tuple(_item(entry, f"{field}[{i}]") for i, entry in enumerate(entries or ()))
+
+
+def _seat(seat: int, field: str, players: int) -> Seat:
+    """A seat number below ``players``."""
+    if seat >= players:
         raise InputError(
             field, f"seat {seat} does not exist; this table has {players} player(s), seats 0 to {players - 1}"
         )
     return Seat(seat)
 
 
-def _seats(data: Mapping[str, Any]) -> tuple[SeatItems, ...]:
+def _seats(wire: Request) -> tuple[SeatItems, ...]:
     """Version 3 ``seats``: every player's zones in turn order."""
-    earlier = [key for key in (*ZONES, "players") if key in data]
+    earlier = [key for key in (*ZONES, "players") if getattr(wire, key) is not None]
     if earlier:
         raise InputError(
             "seats", f'give the zones either as "seats" or as "{earlier[0]}" and the other earlier fields, not both'
         )
-    raw = _list(data["seats"], "seats")
-    if not 1 <= len(raw) <= MAX_SEATS:
-        raise InputError("seats", f"{len(raw)} seats; a table has 1 to {MAX_SEATS} players")
-    seats: list[SeatItems] = []
-    for i, value in enumerate(raw):
-        where = f"seats[{i}]"
-        if not isinstance(value, dict):
-            raise InputError(where, f"expected an object with battlefield, graveyard, command, got {_kind(value)}")
-        check_fields(value, SEAT_ZONES, where)
-        seats.append(SeatItems(*(_zone(value, zone, where) for zone in SEAT_ZONES)))
-    return tuple(seats)
+    assert wire.seats is not None
+    return tuple(
+        SeatItems(
+            _zone(seat.battlefield, f"seats[{i}].battlefield"),
+            _zone(seat.graveyard, f"seats[{i}].graveyard"),
+            _zone(seat.command, f"seats[{i}].command"),
+        )
+        for i, seat in enumerate(wire.seats)
+    )
 
 
-def _earlier_seats(data: Mapping[str, Any]) -> tuple[SeatItems, ...]:
+def _earlier_seats(wire: Request) -> tuple[SeatItems, ...]:
     """The earlier zones as seats: seat 0 has battlefield, graveyard, command; each opponents item
     is on the battlefield of its ``seat`` (default 1). ``players`` is the seat count."""
-    players = _int(data.get("players", 2), "players", 1)
-    if players > MAX_SEATS:
-        raise InputError("players", f"{players} players is more than the {MAX_SEATS} a table may have")
-    raw = _list(data.get("opponents", []) or [], "opponents")
     opponents: list[tuple[int, ZoneItem]] = []
-    for i, value in enumerate(raw):
-        field = f"opponents[{i}]"
-        item = _item(value, field, ITEM_FIELDS)
-        seat = _int(value.get("seat", 1), f"{field}.seat", 1) if isinstance(value, dict) else 1
-        if seat >= MAX_SEATS:
-            raise InputError(f"{field}.seat", f"seat {seat} does not exist; a table has at most {MAX_SEATS} players")
-        opponents.append((seat, item))
+    for i, entry in enumerate(wire.opponents or ()):
+        seat = entry.seat if not isinstance(entry, str) else 1
+        opponents.append((seat, _item(entry, f"opponents[{i}]")))
+    players = wire.players if wire.players is not None else 2
     count = max([players, 2 if opponents else 1, *(seat + 1 for seat, _ in opponents)])
     seats = list(empty_seats(count))
-    seats[0] = SeatItems(*(_zone(data, zone) for zone in SEAT_ZONES))
+    seats[0] = SeatItems(_zone(wire.battlefield, "battlefield"), _zone(wire.graveyard, "graveyard"))
+    seats[0] = replace(seats[0], command=_zone(wire.command, "command"))
     for seat in range(1, count):
         seats[seat] = SeatItems(tuple(item for where, item in opponents if where == seat))
     return tuple(seats)
 
 
-def _pending(data: Mapping[str, Any], players: int) -> tuple[PendingItem, ...]:
-    items: list[PendingItem] = []
-    for i, value in enumerate(_list(data.get("pending", []) or [], "pending")):
-        field = f"pending[{i}]"
-        if not isinstance(value, dict):
-            raise InputError(
-                field, f"expected an object with card (or text and name), controller, target, got {_kind(value)}"
-            )
-        check_fields(value, PENDING_FIELDS, field)
-        target = value.get("target")
-        items.append(
-            PendingItem(
-                _ref(value, field),
-                _seat(value.get("controller", 0), f"{field}.controller", players),
-                _seat(target, f"{field}.target", players) if target is not None else None,
-            )
+def _pending(items: Sequence[PendingCard], players: int) -> tuple[PendingItem, ...]:
+    return tuple(
+        PendingItem(
+            _ref(item.card, item.text, item.name, item.layout, f"pending[{i}]"),
+            _seat(item.controller, f"pending[{i}].controller", players),
+            _seat(item.target, f"pending[{i}].target", players) if item.target is not None else None,
         )
-    return tuple(items)
+        for i, item in enumerate(items)
+    )
 
 
-def turn_from_json(turn: Mapping[str, Any], players: int) -> TurnState:
+def turn_from_json(turn: Mapping[str, object], players: int) -> TurnState:
     """A ``turn`` object (as the output gives it, to pass to the next request of the turn)."""
-    return _turn({"turn": turn}, players)
+    return _turn(wire_request({"turn": turn}), players)
 
 
-def _turn(data: Mapping[str, Any], players: int) -> TurnState:
+def _turn(wire: Request, players: int) -> TurnState:
     """What the turn remembers: ``turn`` (version 3) and the earlier top-level fields."""
-    turn = data.get("turn", {})
-    if turn is None:
-        turn = {}
-    if not isinstance(turn, dict):
-        raise InputError("turn", f"expected an object with {', '.join(sorted(TURN_FIELDS))}, got {_kind(turn)}")
-    check_fields(turn, TURN_FIELDS, "turn")
+    turn = wire.turn if wire.turn is not None else WireTurn()
     for key in ("dice_rolled", "planar_actions"):
-        if key in turn and key in data:
+        if getattr(turn, key) is not None and getattr(wire, key) is not None:
             raise InputError(f"turn.{key}", f'give it in "turn" or as the earlier top-level "{key}", not both')
-    used = frozenset(str(key) for key in _list(data.get("used", []) or [], "used"))
     permanents: set[str] = set()
-    for i, name in enumerate(_list(turn.get("used", []) or [], "turn.used")):
-        name = _str(name, f"turn.used[{i}]")
+    for name in turn.used:
         base, mark, k = name.rpartition("#")
         permanents.add(name if mark and k.isdigit() and base else f"{name}#0")
-    rolled: list[int] = [_int(data.get("dice_rolled", 0), "dice_rolled", 0)]
-    if "dice_rolled" in turn:
-        counts = _list(turn["dice_rolled"], "turn.dice_rolled")
-        if len(counts) > players:
+    rolled: list[int] = [wire.dice_rolled or 0]
+    if turn.dice_rolled is not None:
+        if len(turn.dice_rolled) > players:
             raise InputError(
-                "turn.dice_rolled", f"{len(counts)} counts for a table of {players} player(s); one per seat"
+                "turn.dice_rolled", f"{len(turn.dice_rolled)} counts for a table of {players} player(s); one per seat"
             )
-        rolled = [_int(count, f"turn.dice_rolled[{i}]", 0) for i, count in enumerate(counts)] or [0]
-    planar = _int(turn.get("planar_actions", data.get("planar_actions", 0)), "planar_actions", 0)
-    totals_raw = turn.get("totals", {}) or {}
-    if not isinstance(totals_raw, dict):
-        raise InputError(
-            "turn.totals", f"expected an object of permanents and lists of totals, got {_kind(totals_raw)}"
-        )
-    totals = tuple(
-        (
-            str(name),
-            tuple(_int(v, f"turn.totals.{name}[{i}]") for i, v in enumerate(_list(values, f"turn.totals.{name}"))),
-        )
-        for name, values in totals_raw.items()
-    )
-    flips: list[tuple[int, int]] = []
-    raw_flips = _list(turn.get("flips", []) or [], "turn.flips")
-    if len(raw_flips) > players:
-        raise InputError("turn.flips", f"{len(raw_flips)} entries for a table of {players} player(s); one per seat")
-    for i, entry in enumerate(raw_flips):
-        if not isinstance(entry, dict):
-            raise InputError(f"turn.flips[{i}]", f'expected {{"won": N, "lost": N}}, got {_kind(entry)}')
-        check_fields(entry, FLIP_FIELDS, f"turn.flips[{i}]")
-        flips.append(
-            (
-                _int(entry.get("won", 0), f"turn.flips[{i}].won", 0),
-                _int(entry.get("lost", 0), f"turn.flips[{i}].lost", 0),
-            )
-        )
-    return TurnState(used, rolled[0], planar, tuple(rolled[1:]), frozenset(permanents), totals, tuple(flips))
-
-
-def amounts_from(data: Mapping[str, Any]) -> dict[str, int]:
-    value = data.get("amounts", {}) or {}
-    if not isinstance(value, dict):
-        raise InputError("amounts", f"expected an object of names and numbers, got {_kind(value)}")
-    return {str(name): _int(number, f"amounts.{name}") for name, number in value.items()}
-
-
-def request_from_json(data: Mapping[str, Any], *, allow: Iterable[str] = ()) -> RollRequest:
-    """A typed request from a ``resolve`` request object (``allow``: more fields a shell reads).
-
-    >>> request_from_json({"card": "Lucky Sprite", "battlefield": ["Dice Goblin"]}).seats[0].battlefield[0].card.name
-    'Dice Goblin'
-    """
-    extra = frozenset(allow)
-    check_fields(data, REQUEST_FIELDS | extra)
-    kind_value = data.get("kind", "card")
-    try:
-        kind = RollKind(kind_value)
-    except ValueError:
-        raise InputError(
-            "kind", f"{json.dumps(kind_value)[:40]} is not a kind; use card, dice, planar, coin or plain"
-        ) from None
-    card: CardRef | None = None
-    if kind is RollKind.CARD:
-        card = _ref(data, "card")
-    call = data.get("call")
-    if call is not None:
-        try:
-            call = CoinFace(call)
-        except ValueError:
-            raise InputError("call", f'expected "heads" or "tails", got {json.dumps(call)[:40]}') from None
-    action = data.get("action", False)
-    if not isinstance(action, bool):
-        raise InputError("action", f"expected true or false, got {_kind(action)}")
-    seated = "seats" in data
-    seats = _seats(data) if seated else _earlier_seats(data)
-    players = len(seats)
-    roller = data.get("roller")
-    return RollRequest(
-        kind=kind,
-        card=card,
-        roll=_int(data.get("roll", 0), "roll", 0),
-        notation=_str(data.get("notation", ""), "notation"),
-        seats=seats,
-        seated=seated,
-        controller=_seat(data.get("controller", 0), "controller", players),
-        roller=_seat(roller, "roller", players) if roller is not None else None,
-        pending=_pending(data, players),
-        amounts=tuple(amounts_from(data).items()),
-        choices=tuple(_list(data.get("choices", []) or [], "choices")),
-        turn=_turn(data, players),
-        action=action,
-        call=call,
-        extra={key: data[key] for key in extra if key in data},
+        rolled = list(turn.dice_rolled) or [0]
+    if len(turn.flips) > players:
+        raise InputError("turn.flips", f"{len(turn.flips)} entries for a table of {players} player(s); one per seat")
+    planar = turn.planar_actions if turn.planar_actions is not None else wire.planar_actions or 0
+    return TurnState(
+        frozenset(wire.used),
+        rolled[0],
+        planar,
+        tuple(rolled[1:]),
+        frozenset(permanents),
+        tuple((name, tuple(values)) for name, values in turn.totals.items()),
+        tuple((flips.won, flips.lost) for flips in turn.flips),
     )
 
 
-def source_from(data: Mapping[str, Any]) -> DiceSource:
+def amounts_from(data: Mapping[str, object] | Request) -> dict[str, int]:
+    """The request's ``amounts``, checked."""
+    return dict(wire_request({"amounts": data.get("amounts") or {}} if isinstance(data, Mapping) else data).amounts)
+
+
+def source_from(data: Mapping[str, object] | Request) -> DiceSource:
     """``dice``, ``planar`` and ``coins`` as a scripted source, or a secure one with ``random``."""
-    if data.get("random") is True:
+    wire = wire_request(
+        {key: data[key] for key in ("dice", "planar", "coins", "random") if key in data}
+        if isinstance(data, Mapping)
+        else data
+    )
+    if wire.random:
         return SecureSource()
-    numbers = [_int(v, f"dice[{i}]", 1) for i, v in enumerate(_list(data.get("dice", []) or [], "dice"))]
-    for i, value in enumerate(_list(data.get("coins", []) or [], "coins")):
-        try:
-            numbers.append(CoinFace(value).face)
-        except ValueError:
-            raise InputError(f"coins[{i}]", f'expected "heads" or "tails", got {json.dumps(value)[:40]}') from None
-    faces: list[PlanarFace] = []
-    for i, value in enumerate(_list(data.get("planar", []) or [], "planar")):
-        try:
-            faces.append(PlanarFace(value))
-        except ValueError:
-            raise InputError(
-                f"planar[{i}]", f'expected "blank", "chaos" or "planeswalk", got {json.dumps(value)[:40]}'
-            ) from None
-    return ScriptedSource(numbers, faces)
+    numbers = list(wire.dice) + [CoinFace(value).face for value in wire.coins]
+    return ScriptedSource(numbers, [PlanarFace(value) for value in wire.planar])
 
 
 # -- the request's parts, for shells that read a request object -----------------------------------
 
 
-def card_from(data: Mapping[str, Any], field: str, cards: CardSource | None) -> CompiledCard:
-    """A compiled card from ``{"card": name}`` or ``{"text": ..., "name": ...}``."""
-    return compile_ref(_ref(data, field), field, cards)
+def card_from(data: Mapping[str, object] | Request, field: str, cards: CardSource | None) -> CompiledCard:
+    """A compiled card from ``{"card": name}`` or ``{"text": ..., "name": ...}`` (the card fields of a request)."""
+    if isinstance(data, Mapping):
+        data = wire_request({key: data[key] for key in ("card", "text", "name", "layout") if key in data})
+    return compile_ref(_ref(data.card, data.text, data.name, data.layout, field), field, cards)
 
 
 def compile_json(data: Mapping[str, Any], cards: CardSource | None) -> dict[str, Any]:
