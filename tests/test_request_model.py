@@ -67,7 +67,7 @@ def test_a_bad_field_is_one_line_naming_its_path(data: dict[str, Any], field: st
 
 
 def test_a_shells_own_field_is_kept_aside() -> None:
-    request = request_from_json({"card": "A", "policy": "maximize"}, allow=("policy",))
+    request = request_from_json({"text": "Roll a d6.", "policy": "maximize"}, allow=("policy",))
     assert request.extra == {"policy": "maximize"}
     with pytest.raises(InputError, match="policy"):
         request_from_json({"card": "A", "policy": "maximize"})

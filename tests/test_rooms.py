@@ -35,7 +35,7 @@ SPELLBOOK = {"card": "Wizard's Spellbook", "battlefield": ["Pixie Guide"]}
 
 
 def test_a_game_snapshot_rebuilds_the_same_game(catalog: Any) -> None:
-    game = Game()
+    game = Game(catalog)
     alice, bob = game.add_player("Alice"), game.add_player("Bob")
     game.add_card(alice.id, "Wizard's Spellbook")
     thumb = game.add_card(alice.id, "Krark's Other Thumb", zone="graveyard")
@@ -47,7 +47,7 @@ def test_a_game_snapshot_rebuilds_the_same_game(catalog: Any) -> None:
     game.dice_rolled[bob.id] = 3
     game.planar_rolls = 2
     state = GameState.of(game)
-    again = state_from_json(json.loads(json.dumps(state_json(state)))).game()
+    again = state_from_json(json.loads(json.dumps(state_json(state)))).game(catalog)
     assert GameState.of(again) == state
     assert again.add_card(alice.id, "Pixie Guide").id == game.add_card(alice.id, "Pixie Guide").id  # ids go on
     from mtgdice.fair.commit import CommitRevealSource

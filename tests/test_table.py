@@ -15,7 +15,6 @@ import pytest
 
 import mtgdice.game.request as request_module
 from mtgdice.game import Game, Roll, RollSpec
-from mtgdice.game.request import board_of
 from mtgdice.io.jsonio import request_from_json, resolve_json
 from mtgdice.rules import SeededSource
 
@@ -33,15 +32,13 @@ def compilations(monkeypatch: pytest.MonkeyPatch) -> Iterator[Counter[str]]:
         return compile_foreign(text, name, **kwargs)
 
     request_module._compiled.cache_clear()
-    request_module._TABLES.clear()
     monkeypatch.setattr(request_module, "compile_foreign", counting)
     yield counted
     request_module._compiled.cache_clear()
-    request_module._TABLES.clear()
 
 
 def test_a_room_table_compiles_each_card_once_across_100_rolls(compilations: Counter[str], catalog: Any) -> None:
-    game = Game()
+    game = Game(catalog)
     alice, bob = game.add_player("Alice").id, game.add_player("Bob").id
     game.add_card(alice, "Pixie Guide")
     game.add_card(alice, "Critical Hit", zone="graveyard")
@@ -52,7 +49,7 @@ def test_a_room_table_compiles_each_card_once_across_100_rolls(compilations: Cou
         roll = game.resolve_roll(alice, RollSpec("card", card_id=spellbook.id), SeededSource(nonce), (), catalog, True)
         assert isinstance(roll, Roll)
         game.record(roll)
-        boards.add(id(board_of(roll.request, catalog)))
+        boards.add(id(roll.request.board))
     assert compilations == Counter({"Pixie Guide": 1, "Critical Hit": 1, "Brazen Dwarf": 1, "Wizard's Spellbook": 1}), (
         compilations
     )
@@ -73,11 +70,12 @@ def test_a_json_batch_at_one_table_compiles_each_card_once(compilations: Counter
 
 
 def test_a_changed_table_enters_only_the_new_card(compilations: Counter[str], catalog: Any) -> None:
-    first = request_from_json({"card": "Hoarding Ogre", "seats": [{"battlefield": ["Pixie Guide"]}]})
-    board_of(first, catalog)
-    second = request_from_json({"card": "Hoarding Ogre", "seats": [{"battlefield": ["Pixie Guide", "Brazen Dwarf"]}]})
-    assert board_of(second, catalog) is not board_of(first, catalog)
-    assert compilations == Counter({"Pixie Guide": 1, "Brazen Dwarf": 1})
+    first = request_from_json({"card": "Hoarding Ogre", "seats": [{"battlefield": ["Pixie Guide"]}]}, catalog)
+    second = request_from_json(
+        {"card": "Hoarding Ogre", "seats": [{"battlefield": ["Pixie Guide", "Brazen Dwarf"]}]}, catalog
+    )
+    assert second.board is not first.board
+    assert compilations == Counter({"Hoarding Ogre": 1, "Pixie Guide": 1, "Brazen Dwarf": 1})
 
 
 BEEBLE = (
@@ -89,12 +87,12 @@ BEEBLE = (
 def test_a_room_keeps_an_activated_replacement_until_it_is_used_up(catalog: Any) -> None:
     from mtgdice.game.snapshot import GameState, state_from_json, state_json
 
-    game = Game()
+    game = Game(catalog)
     alice, bob = game.add_player("Alice").id, game.add_player("Bob").id
     ogre = game.add_card(alice, "Hoarding Ogre")
     beeble = game.add_card(bob, "Bamboozling Beeble", text=BEEBLE)
     game.activate(bob, beeble.id, target=alice)
-    again = state_from_json(state_json(GameState.of(game))).game()  # kept in the room's snapshot
+    again = state_from_json(state_json(GameState.of(game))).game(catalog)  # kept in the room's snapshot
     assert [(w.controller, w.card.name, w.target) for w in again.pending] == [(bob, "Bamboozling Beeble", alice)]
     asked = game.resolve_roll(alice, RollSpec("card", card_id=ogre.id), SeededSource(1), (), catalog)
     assert not isinstance(asked, Roll) and asked.question.player == bob  # the Beeble's controller picks

@@ -18,24 +18,25 @@ import re
 import types
 import typing
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import replace
-from typing import Annotated, Any, Union
+from typing import Annotated, Union
 
 from mtgdice.errors import InputError
 from mtgdice.game.request import (
-    CardRef,
     CardSource,
     Outcome,
-    PendingItem,
     RollKind,
     RollRequest,
-    SeatItems,
-    ZoneItem,
-    compile_ref,
-    empty_seats,
+    compile_card,
+    empty_board,
+    enter_card,
+    enter_source,
+    enter_waiting,
+    no_seat,
     resolve_request,
 )
 from mtgdice.io.outcome import (
+    JSON,
+    JSONObject,
     die_json,
     dumps,
     execution_json,
@@ -47,6 +48,7 @@ from mtgdice.io.request_model import Card as WireCard
 from mtgdice.io.request_model import PendingCard, Request
 from mtgdice.io.request_model import Turn as WireTurn
 from mtgdice.rules import (
+    Board,
     Chooser,
     CoinFace,
     DiceSource,
@@ -59,7 +61,7 @@ from mtgdice.rules import (
     SecureSource,
     TurnState,
 )
-from mtgdice.rules.board import MAX_SEATS
+from mtgdice.rules.board import MAX_SEATS, Permanent, PlayerZones, Waiting
 from mtgdice.rules.errors import DieSizeError, MissingAmountError
 from mtgdice.text import CompiledCard
 
@@ -81,6 +83,7 @@ __all__ = [
     "resolve_json",
     "resolve_table_json",
     "source_from",
+    "wire_request",
 ]
 
 MAX_REQUEST_BYTES = 1_000_000
@@ -90,7 +93,7 @@ ZONES = ("battlefield", "opponents", "graveyard", "command")
 SEAT_ZONES = ("battlefield", "graveyard", "command")
 
 
-def parse_request(raw: str | bytes, field: str = "input") -> dict[str, Any]:
+def parse_request(raw: str | bytes, field: str = "input") -> JSONObject:
     """Parse a JSON request object, with a one-line error for anything else.
 
     >>> parse_request('{"card": "Example"}')
@@ -334,29 +337,36 @@ def _in_words(problem: str, value: object) -> str:
     return problem[:1].lower() + problem[1:]
 
 
-def request_from_json(data: Mapping[str, object] | Request, *, allow: Iterable[str] = ()) -> RollRequest:
+def request_from_json(
+    data: Mapping[str, object] | Request, cards: CardSource | None = None, *, allow: Iterable[str] = ()
+) -> RollRequest:
     """A typed request from a ``resolve`` request object (``allow``: more fields a shell reads).
+    Its cards enter the table here: looked up in ``cards`` by name (or given by their text) and
+    compiled, once; a name with no card data is an error naming ``cards``.
 
-    >>> request_from_json({"card": "Lucky Sprite", "battlefield": ["Dice Goblin"]}).seats[0].battlefield[0].card.name
-    'Dice Goblin'
+    >>> request = request_from_json({"text": "Roll a d6.", "battlefield": [{"text": "Roll a d4.", "name": "B"}]})
+    >>> request.seats[0].battlefield[0].name, request.card.compiled.rolls[0].die.name
+    ('B', 'd6')
     """
     wire = wire_request(data, allow=allow)
     extra = {key: data[key] for key in frozenset(allow) if isinstance(data, Mapping) and key in data}
     kind = RollKind(wire.kind)
-    card = _ref(wire.card, wire.text, wire.name, wire.layout, "card") if kind is RollKind.CARD else None
     seated = wire.seats is not None
-    seats = _seats(wire) if seated else _earlier_seats(wire)
+    seats = _seats(wire, cards) if seated else _earlier_seats(wire, cards)
     players = len(seats)
+    card = None
+    if kind is RollKind.CARD:
+        name, text = _named(wire.card, wire.text, wire.name, "card")
+        card = enter_source(name, cards, "card", text=text, layout=wire.layout)
     return RollRequest(
         kind=kind,
         card=card,
         roll=wire.roll,
         notation=wire.notation,
-        seats=seats,
+        board=Board(seats, _pending(wire.pending, players, cards)),
         seated=seated,
         controller=_seat(wire.controller, "controller", players),
         roller=_seat(wire.roller, "roller", players) if wire.roller is not None else None,
-        pending=_pending(wire.pending, players),
         amounts=tuple(wire.amounts.items()),
         choices=tuple(wire.choices),
         turn=_turn(wire, players),
@@ -366,41 +376,45 @@ def request_from_json(data: Mapping[str, object] | Request, *, allow: Iterable[s
     )
 
 
-def _ref(card: str | None, text: str | None, name: str | None, layout: str, field: str) -> CardRef:
+def _named(card: str | None, text: str | None, name: str | None, field: str) -> tuple[str, str | None]:
+    """A card reference's name and its own text (``None``: look the name up)."""
     if text is not None:
-        return CardRef(name or card or "", text, layout)
+        return name or card or "", text
     if card is None or not card.strip():
         raise InputError(field, "give the card's name as 'card', or its text as 'text'")
-    return CardRef(card)
+    return card, None
 
 
-def _item(entry: str | WireCard, field: str) -> ZoneItem:
+def _entered(entry: str | WireCard, field: str, cards: CardSource | None) -> Permanent:
     if isinstance(entry, str):
-        return ZoneItem(_ref(entry, None, None, "normal", field))
-    return ZoneItem(
-        _ref(entry.card, entry.text, entry.name, entry.layout, field),
-        entry.level,
-        tuple(entry.counters.items()) if entry.counters is not None else None,
-        entry.tapped,
-        tuple(entry.stored) if entry.stored is not None else None,
-        entry.noted,
+        return enter_card(_named(entry, None, None, field)[0], cards, field)
+    name, text = _named(entry.card, entry.text, entry.name, field)
+    return enter_card(
+        name,
+        cards,
+        field,
+        text=text,
+        layout=entry.layout,
+        level=entry.level,
+        counters=tuple(entry.counters.items()) if entry.counters is not None else None,
+        tapped=entry.tapped,
+        stored=tuple(entry.stored) if entry.stored is not None else None,
+        noted=entry.noted,
     )
 
 
-def _zone(entries: Sequence[str | WireCard] | None, field: str) -> tuple[ZoneItem, ...]:
-    return tuple(_item(entry, f"{field}[{i}]") for i, entry in enumerate(entries or ()))
+def _zone(entries: Sequence[str | WireCard] | None, field: str, cards: CardSource | None) -> tuple[Permanent, ...]:
+    return tuple(_entered(entry, f"{field}[{i}]", cards) for i, entry in enumerate(entries or ()))
 
 
 def _seat(seat: int, field: str, players: int) -> Seat:
     """A seat number below ``players``."""
     if seat >= players:
-        raise InputError(
-            field, f"seat {seat} does not exist; this table has {players} player(s), seats 0 to {players - 1}"
-        )
+        raise InputError(field, no_seat(seat, players))
     return Seat(seat)
 
 
-def _seats(wire: Request) -> tuple[SeatItems, ...]:
+def _seats(wire: Request, cards: CardSource | None) -> tuple[PlayerZones, ...]:
     """Version 3 ``seats``: every player's zones in turn order."""
     earlier = [key for key in (*ZONES, "players") if getattr(wire, key) is not None]
     if earlier:
@@ -409,44 +423,47 @@ def _seats(wire: Request) -> tuple[SeatItems, ...]:
         )
     assert wire.seats is not None
     return tuple(
-        SeatItems(
-            _zone(seat.battlefield, f"seats[{i}].battlefield"),
-            _zone(seat.graveyard, f"seats[{i}].graveyard"),
-            _zone(seat.command, f"seats[{i}].command"),
+        PlayerZones(
+            _zone(seat.battlefield, f"seats[{i}].battlefield", cards),
+            _zone(seat.graveyard, f"seats[{i}].graveyard", cards),
+            _zone(seat.command, f"seats[{i}].command", cards),
         )
         for i, seat in enumerate(wire.seats)
     )
 
 
-def _earlier_seats(wire: Request) -> tuple[SeatItems, ...]:
+def _earlier_seats(wire: Request, cards: CardSource | None) -> tuple[PlayerZones, ...]:
     """The earlier zones as seats: seat 0 has battlefield, graveyard, command; each opponents item
     is on the battlefield of its ``seat`` (default 1). ``players`` is the seat count."""
-    opponents: list[tuple[int, ZoneItem]] = []
+    opponents: list[tuple[int, Permanent]] = []
     for i, entry in enumerate(wire.opponents or ()):
         seat = entry.seat if not isinstance(entry, str) else 1
-        opponents.append((seat, _item(entry, f"opponents[{i}]")))
+        opponents.append((seat, _entered(entry, f"opponents[{i}]", cards)))
     players = wire.players if wire.players is not None else 2
     count = max([players, 2 if opponents else 1, *(seat + 1 for seat, _ in opponents)])
-    seats = list(empty_seats(count))
-    seats[0] = SeatItems(_zone(wire.battlefield, "battlefield"), _zone(wire.graveyard, "graveyard"))
-    seats[0] = replace(seats[0], command=_zone(wire.command, "command"))
+    seats = list(empty_board(count).seats)
+    seats[0] = PlayerZones(
+        _zone(wire.battlefield, "battlefield", cards),
+        _zone(wire.graveyard, "graveyard", cards),
+        _zone(wire.command, "command", cards),
+    )
     for seat in range(1, count):
-        seats[seat] = SeatItems(tuple(item for where, item in opponents if where == seat))
+        seats[seat] = PlayerZones(tuple(permanent for where, permanent in opponents if where == seat))
     return tuple(seats)
 
 
-def _pending(items: Sequence[PendingCard], players: int) -> tuple[PendingItem, ...]:
-    return tuple(
-        PendingItem(
-            _ref(item.card, item.text, item.name, item.layout, f"pending[{i}]"),
-            _seat(item.controller, f"pending[{i}].controller", players),
-            _seat(item.target, f"pending[{i}].target", players) if item.target is not None else None,
-        )
-        for i, item in enumerate(items)
-    )
+def _pending(items: Sequence[PendingCard], players: int, cards: CardSource | None) -> tuple[Waiting, ...]:
+    waiting: list[Waiting] = []
+    for i, item in enumerate(items):
+        field = f"pending[{i}]"
+        controller = _seat(item.controller, f"{field}.controller", players)
+        target = _seat(item.target, f"{field}.target", players) if item.target is not None else None
+        name, text = _named(item.card, item.text, item.name, field)
+        waiting.append(enter_waiting(name, cards, field, controller, target, text=text, layout=item.layout))
+    return tuple(waiting)
 
 
-def turn_from_json(turn: Mapping[str, object], players: int) -> TurnState:
+def turn_from_json(turn: Mapping[str, JSON], players: int) -> TurnState:
     """A ``turn`` object (as the output gives it, to pass to the next request of the turn)."""
     return _turn(wire_request({"turn": turn}), players)
 
@@ -507,31 +524,32 @@ def card_from(data: Mapping[str, object] | Request, field: str, cards: CardSourc
     """A compiled card from ``{"card": name}`` or ``{"text": ..., "name": ...}`` (the card fields of a request)."""
     if isinstance(data, Mapping):
         data = wire_request({key: data[key] for key in ("card", "text", "name", "layout") if key in data})
-    return compile_ref(_ref(data.card, data.text, data.name, data.layout, field), field, cards)
+    name, text = _named(data.card, data.text, data.name, field)
+    return compile_card(name, text, field, cards, data.layout)
 
 
-def compile_json(data: Mapping[str, Any], cards: CardSource | None) -> dict[str, Any]:
+def compile_json(data: Mapping[str, JSON] | Request, cards: CardSource | None) -> JSONObject:
     """The ``compile`` output for ``{"card": name}`` or ``{"text": ..., "name": ...}``."""
     return card_from(data, "card", cards).to_json()
 
 
 def resolve_json(
-    data: Mapping[str, Any],
+    data: Mapping[str, JSON] | Request,
     cards: CardSource | None,
     source: DiceSource | None = None,
     chooser: Chooser | None = None,
-) -> dict[str, Any]:
+) -> JSONObject:
     """Resolve a ``resolve`` request object and return the outcome object of json-interface.md (the
     record of the roll, as the log keeps it; :func:`resolve_table_json` adds what the table keeps)."""
     return outcome_json(_resolved(data, cards, source, chooser)[1])
 
 
 def resolve_table_json(
-    data: Mapping[str, Any],
+    data: Mapping[str, JSON] | Request,
     cards: CardSource | None,
     source: DiceSource | None = None,
     chooser: Chooser | None = None,
-) -> dict[str, Any]:
+) -> JSONObject:
     """What ``mtgdice resolve`` answers: the outcome object and the table after it (json-interface.md
     v3: ``turn``, ``pending``, ``noted``)."""
     request, outcome = _resolved(data, cards, source, chooser)
@@ -539,14 +557,15 @@ def resolve_table_json(
 
 
 def _resolved(
-    data: Mapping[str, Any], cards: CardSource | None, source: DiceSource | None, chooser: Chooser | None
+    data: Mapping[str, JSON] | Request, cards: CardSource | None, source: DiceSource | None, chooser: Chooser | None
 ) -> tuple[RollRequest, Outcome]:
-    request = request_from_json(data)
+    wire = wire_request(data)
+    request = request_from_json(wire, cards)
     try:
         outcome = resolve_request(
             request,
             cards,
-            source or source_from(data),
+            source or source_from(wire),
             chooser or ScriptedChooser(request.choices),
         )
     except MissingAmountError as error:  # the rules name the amount; the request names its field
@@ -556,7 +575,7 @@ def _resolved(
     return request, outcome
 
 
-def table_json(request: RollRequest, outcome: Outcome) -> dict[str, Any]:
+def table_json(request: RollRequest, outcome: Outcome) -> JSONObject:
     """What the table keeps after a resolution (json-interface.md v3): ``turn`` as it stands, the
     ``pending`` replacements still waiting, and the ``noted`` values that changed."""
     used_up: frozenset[int] = frozenset()
@@ -575,7 +594,7 @@ def table_json(request: RollRequest, outcome: Outcome) -> dict[str, Any]:
         )
     return {
         "turn": turn_json(turn, request.players),
-        "pending": [pending_json(item) for i, item in enumerate(request.pending) if i not in used_up],
+        "pending": [pending_json(waiting) for i, waiting in enumerate(request.pending) if i not in used_up],
         "noted": {},
     }
 
@@ -583,33 +602,34 @@ def table_json(request: RollRequest, outcome: Outcome) -> dict[str, Any]:
 # -- writing ---------------------------------------------------------------------------------------
 
 
-def _ref_json(ref: CardRef) -> dict[str, Any]:
-    if ref.text is None:
-        return {"card": ref.name}
-    data: dict[str, Any] = {"text": ref.text}
-    if ref.name:
-        data["name"] = ref.name
-    if ref.layout != "normal":
-        data["layout"] = ref.layout
+def _card_json(card: Permanent) -> JSONObject:
+    """How a card is named in a request: ``card`` (looked up by name), or its own ``text``."""
+    if card.text is None:
+        return {"card": card.name}
+    data: JSONObject = {"text": card.text}
+    if card.name:
+        data["name"] = card.name
+    if card.layout != "normal":
+        data["layout"] = card.layout
     return data
 
 
-def _item_json(item: ZoneItem) -> dict[str, Any] | str:
-    data = _ref_json(item.card)
-    if item.level != 1:
-        data["level"] = item.level
-    if item.counters is not None:
-        data["counters"] = dict(item.counters)
-    if item.tapped:
+def _item_json(card: Permanent) -> JSON:
+    data = _card_json(card)
+    if card.level != 1:
+        data["level"] = card.level
+    if card.counters is not None:
+        data["counters"] = dict(card.counters)
+    if card.tapped:
         data["tapped"] = True
-    if item.stored is not None:
-        data["stored"] = list(item.stored)
-    if item.noted is not None:
-        data["noted"] = item.noted
+    if card.stored is not None:
+        data["stored"] = list(card.stored)
+    if card.noted is not None:
+        data["noted"] = card.noted
     return data["card"] if list(data) == ["card"] else data
 
 
-def turn_json(turn: TurnState, players: int) -> dict[str, Any]:
+def turn_json(turn: TurnState, players: int) -> JSONObject:
     """The ``turn`` object of json-interface.md v3: what the turn remembers, for the next request."""
     rolled = [turn.rolled(Seat(seat)) for seat in range(max(players, len(turn.others_rolled) + 1))]
     return {
@@ -621,30 +641,30 @@ def turn_json(turn: TurnState, players: int) -> dict[str, Any]:
     }
 
 
-def pending_json(item: PendingItem) -> dict[str, Any]:
+def pending_json(waiting: Waiting) -> JSONObject:
     """A waiting replacement: ``card`` names it (beside its ``text`` when given so), its seats."""
-    data: dict[str, Any] = {"card": item.card.name}
-    if item.card.text is not None:
-        data["text"] = item.card.text
-    if item.card.layout != "normal":
-        data["layout"] = item.card.layout
-    data["controller"] = item.controller
-    if item.target is not None:
-        data["target"] = item.target
+    data: JSONObject = {"card": waiting.card.name}
+    if waiting.card.text is not None:
+        data["text"] = waiting.card.text
+    if waiting.card.layout != "normal":
+        data["layout"] = waiting.card.layout
+    data["controller"] = waiting.controller
+    if waiting.target is not None:
+        data["target"] = waiting.target
     return data
 
 
-def request_json(request: RollRequest) -> dict[str, Any]:
+def request_json(request: RollRequest) -> JSONObject:
     """The request object of a typed request (what :func:`request_from_json` reads back).
 
     >>> request_json(RollRequest(RollKind.DICE, notation="2d10"))
     {'kind': 'dice', 'notation': '2d10'}
     """
-    data: dict[str, Any] = {}
+    data: JSONObject = {}
     if request.kind is not RollKind.CARD:
         data["kind"] = request.kind.value
     if request.card is not None:
-        data.update(_ref_json(request.card))
+        data.update(_card_json(request.card.card))
     if request.roll:
         data["roll"] = request.roll
     if request.notation:
@@ -654,21 +674,21 @@ def request_json(request: RollRequest) -> dict[str, Any]:
     turn = request.turn
     if request.seated:
         data["seats"] = [
-            {zone: [_item_json(item) for item in getattr(seat, zone)] for zone in SEAT_ZONES if getattr(seat, zone)}
+            {zone: [_item_json(card) for card in cards] for zone, cards in _zones(seat) if cards}
             for seat in request.seats
         ]
     else:
-        for zone in SEAT_ZONES:
-            items = getattr(request.seats[0], zone)
-            if items:
-                data[zone] = [_item_json(item) for item in items]
-        opponents: list[dict[str, Any] | str] = []
-        for seat, items in enumerate(request.seats[1:], start=1):
-            for item in items.battlefield:
-                written = _item_json(item)
+        for zone, cards in _zones(request.seats[0]):
+            if cards:
+                data[zone] = [_item_json(card) for card in cards]
+        opponents: list[JSON] = []
+        for seat, zones in enumerate(request.seats[1:], start=1):
+            for card in zones.battlefield:
+                written = _item_json(card)
                 if seat != 1:
-                    written = {"card": written} if isinstance(written, str) else written
-                    written["seat"] = seat
+                    item: JSONObject = {"card": written} if isinstance(written, str) else dict(written)  # type: ignore[arg-type]
+                    item["seat"] = seat
+                    written = item
                 opponents.append(written)
         if opponents:
             data["opponents"] = opponents
@@ -679,21 +699,35 @@ def request_json(request: RollRequest) -> dict[str, Any]:
     if request.roller is not None:
         data["roller"] = request.roller
     if request.pending:
-        data["pending"] = [pending_json(item) for item in request.pending]
+        data["pending"] = [pending_json(waiting) for waiting in request.pending]
     if request.amounts:
         data["amounts"] = dict(request.amounts)
     if request.choices:
-        data["choices"] = list(request.choices)
+        data["choices"] = [_answer_json(answer) for answer in request.choices]
     if turn.used:
         data["used"] = sorted(turn.used)
     if turn.others_rolled or turn.used_permanents or turn.totals or turn.flips:
         data["turn"] = turn_json(turn, request.players)
     else:
-        for name in ("dice_rolled", "planar_actions"):
-            if getattr(turn, name):
-                data[name] = getattr(turn, name)
+        if turn.dice_rolled:
+            data["dice_rolled"] = turn.dice_rolled
+        if turn.planar_actions:
+            data["planar_actions"] = turn.planar_actions
     if request.action:
         data["action"] = True
     if request.call is not None:
         data["call"] = request.call.value
     return data
+
+
+def _zones(seat: PlayerZones) -> tuple[tuple[str, tuple[Permanent, ...]], ...]:
+    return (("battlefield", seat.battlefield), ("graveyard", seat.graveyard), ("command", seat.command))
+
+
+def _answer_json(answer: object) -> JSON:
+    """An answer of ``choices`` as written: yes/no, an index, a list of indices."""
+    if isinstance(answer, bool | int):
+        return answer
+    if isinstance(answer, list | tuple):
+        return [int(index) for index in answer]
+    raise InputError("choices", f"{answer!r} is not an answer (true/false, an index, a list of indices)")

@@ -19,9 +19,9 @@ from fastapi import Request, WebSocket
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from markupsafe import Markup
 
-from mtgdice.game import Card
-from mtgdice.game.request import CardSource, compile_ref
+from mtgdice.game.request import CardSource, compile_card
 from mtgdice.log import SqlLog
+from mtgdice.rules import Permanent
 from mtgdice.web.fanout import Broker, Fanout
 from mtgdice.web.limits import Limits, SocketCaps
 from mtgdice.web.rooms import Changes, Finished, Rooms, RoomState
@@ -103,7 +103,7 @@ class Deps:
     def status_html(self, state: RoomState) -> str:
         return self.pages.render("_status.html", game=state.game, fair=state.fair, room=state)
 
-    def levels_of(self, card: Card) -> int | None:
+    def levels_of(self, card: Permanent) -> int | None:
         """A card's Class levels (None: no Class), from its text or the card data."""
         if card.text is not None:
             return class_levels(card.text)
@@ -112,7 +112,7 @@ class Deps:
 
     def board_html(self, state: RoomState, player_id: str) -> Markup:
         listed = [
-            (zone, card, compile_ref(card.ref(), "card", self.cards).rolls, self.levels_of(card))
+            (zone, card, compile_card(card.name, card.text, "card", self.cards).rolls, self.levels_of(card))
             for zone, card in state.game.player(player_id).cards()
         ]
         return self.pages.render("_board.html", room=state, cards=listed)
