@@ -32,9 +32,11 @@ def compilations(monkeypatch: pytest.MonkeyPatch) -> Iterator[Counter[str]]:
         return compile_foreign(text, name, **kwargs)
 
     request_module._compiled.cache_clear()
+    request_module._ENTERED.clear()
     monkeypatch.setattr(request_module, "compile_foreign", counting)
     yield counted
     request_module._compiled.cache_clear()
+    request_module._ENTERED.clear()
 
 
 def test_a_room_table_compiles_each_card_once_across_100_rolls(compilations: Counter[str], catalog: Any) -> None:
@@ -104,3 +106,33 @@ def test_a_room_keeps_an_activated_replacement_until_it_is_used_up(catalog: Any)
     second = game.resolve_roll(alice, RollSpec("card", card_id=ogre.id), SeededSource(2), (), catalog, True)
     assert isinstance(second, Roll) and second.resolution is not None
     assert len(second.resolution.executions[0].dice) == 1
+
+
+def test_a_room_keeps_the_rules_board_and_replaces_it_on_each_change(catalog: Any) -> None:
+    game = Game(catalog)
+    alice, bob = game.add_player("Alice").id, game.add_player("Bob").id
+    guide = game.add_card(alice, "Pixie Guide")
+    game.add_card(bob, "Critical Hit", zone="graveyard")
+    before, table = game.board, game.table()
+    assert game.table() is table  # nothing changed: the same table for the next roll
+    assert [p.name for p in before.seat(1).graveyard] == ["Critical Hit"]
+    game.update_card(alice, guide.id, tapped=True, counters=(("lore", 1),))
+    assert before.seat(0).battlefield[0].tapped is False  # the old board is a value: unchanged
+    assert game.board.seat(0).battlefield[0].tapped and game.board.seat(0).battlefield[0].counter("lore") == 1
+    assert game.table() is not table
+    game.update_card(alice, guide.id, zone="graveyard")
+    assert game.board.seat(0).battlefield == () and game.board.seat(0).graveyard[0].id == guide.id
+    assert game.players[alice].graveyard[0].effects is guide.effects  # compiled once, kept as it moves
+
+
+def test_a_json_request_holds_the_table_as_permanents(catalog: Any) -> None:
+    from mtgdice.errors import InputError
+
+    request = request_from_json(
+        {"card": "Hoarding Ogre", "seats": [{"battlefield": [{"card": "Barbarian Class", "level": 2}]}, {}]}, catalog
+    )
+    assert request.board.seat(0).battlefield[0].level == 2 and request.board.seat(0).battlefield[0].effects
+    assert request.card is not None and request.card.compiled.rolls
+    with pytest.raises(InputError) as raised:
+        request_from_json({"card": "Hoarding Ogre"})  # a name and no card data: refused where it enters
+    assert raised.value.field == "cards"

@@ -236,6 +236,28 @@ def compile_card(
     return _card(name, text, layout, field, cards)[0]
 
 
+_ENTERED: dict[tuple[int, str, str | None, str], tuple[CardSource | None, CompiledCard, bool, Permanent]] = {}
+MAX_ENTERED = 4096
+
+
+def _entered(
+    name: str, text: str | None, layout: str, field: str, cards: CardSource | None
+) -> tuple[CompiledCard, bool, Permanent]:
+    """A card entering: compiled, whether it is a permanent card, and its :class:`Permanent` with
+    no state — the same objects for the same card and card data (a batch of requests at one table
+    looks nothing up again)."""
+    key = (id(cards), name, text, layout)
+    known = _ENTERED.get(key)
+    if known is not None and known[0] is cards:
+        return known[1], known[2], known[3]
+    compiled, permanent = _card(name, text, layout, field, cards)
+    entered = _permanent(compiled, name, text, layout)
+    if len(_ENTERED) >= MAX_ENTERED:
+        _ENTERED.clear()
+    _ENTERED[key] = (cards, compiled, permanent, entered)
+    return compiled, permanent, entered
+
+
 def _card(name: str, text: str | None, layout: str, field: str, cards: CardSource | None) -> tuple[CompiledCard, bool]:
     """The compiled card and whether it is a permanent card (its type line names a permanent
     type; a card given by its text is taken as one, json-interface.md v3)."""
@@ -288,8 +310,9 @@ def enter_card(
     """
     if level < 1:
         raise InputError(f"{field}.level", f"expected 1 or more, got {level} (a Class starts at level 1)")
-    compiled, _ = _card(name, text, layout, field, cards)
-    entered = _permanent(compiled, name, text, layout)
+    _, _, entered = _entered(name, text, layout, field, cards)
+    if level == 1 and counters is None and not tapped and stored is None and noted is None and card_id == 0:
+        return entered
     return replace(entered, level=level, counters=counters, tapped=tapped, stored=stored, noted=noted, id=card_id)
 
 
@@ -301,8 +324,8 @@ def enter_source(
     >>> enter_source("", None, text="Roll a d6.").compiled.rolls[0].die.name
     'd6'
     """
-    compiled, permanent = _card(name, text, layout, field, cards)
-    return SourceCard(_permanent(compiled, name, text, layout), compiled, permanent)
+    compiled, permanent, entered = _entered(name, text, layout, field, cards)
+    return SourceCard(entered, compiled, permanent)
 
 
 def enter_waiting(
@@ -317,7 +340,7 @@ def enter_waiting(
 ) -> Waiting:
     """A replacement created earlier that waits for the next roll it applies to (json-interface.md
     ``pending``): the card's replacement effects only; a card with none is an error naming ``field``."""
-    compiled, _ = _card(name, text, layout, field, cards)
+    compiled, _, card = _entered(name, text, layout, field, cards)
     replacements = tuple(effect for effect in compiled.effects if isinstance(effect, Replacement))
     if not replacements:
         raise InputError(
@@ -325,7 +348,6 @@ def enter_waiting(
             f"{compiled.name or 'this text'} has no replacement effect on a roll; pending lists only "
             "replacements that wait for a later roll",
         )
-    card = _permanent(compiled, name, text, layout)
     return Waiting(replace(card, effects=replacements), controller, target)
 
 
