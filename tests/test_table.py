@@ -136,3 +136,24 @@ def test_a_json_request_holds_the_table_as_permanents(catalog: Any) -> None:
     with pytest.raises(InputError) as raised:
         request_from_json({"card": "Hoarding Ogre"})  # a name and no card data: refused where it enters
     assert raised.value.field == "cards"
+
+
+@pytest.mark.parametrize(
+    ("text", "zone"),
+    [
+        ("{T}: Roll a d20.", "battlefield"),
+        ("As this creature enters, roll a d20.", None),
+        ("When this creature dies, roll a d20.", "graveyard"),
+        ("Flip a coin.", "battlefield"),
+    ],
+)
+def test_where_an_instruction_functions_from_is_declared_by_the_compiler(text: str, zone: str | None) -> None:
+    from mtgdice.text import compile_text
+
+    instruction = compile_text(text).instructions[0]
+    assert (instruction.functions_from.value if instruction.functions_from is not None else None) == zone
+    request = request_from_json({"text": text, "name": "Source", "seats": [{}, {}]})
+    from mtgdice.game.request import prepare
+
+    placed = [p.name for p in prepare(request).board.seat(0).battlefield]
+    assert placed == (["Source"] if zone == "battlefield" else [])  # the source sees its own roll from there

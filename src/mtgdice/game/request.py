@@ -49,6 +49,7 @@ from mtgdice.rules.board import MAX_SEATS, PlayerZones, Waiting
 from mtgdice.rules.budget import Meter
 from mtgdice.rules.effects.replacement import Replacement
 from mtgdice.rules.plain import PlainResult, PlainRoll, roll_plain
+from mtgdice.rules.zones import Zone
 from mtgdice.text import CompiledCard
 from mtgdice.text.notation import dice_text
 from mtgdice.text.translate import compile_foreign
@@ -387,13 +388,10 @@ def _instruction(request: RollRequest) -> tuple[CompiledCard | None, RollInstruc
 
 
 def _from_battlefield(instruction: RollInstruction | FlipInstruction) -> bool:
-    """Whether an instruction is an ability of its permanent on the battlefield: not a roll made
-    as the permanent enters (CR 614.1c) nor one of an ability that works from another zone (as it
-    dies, from the graveyard) — json-interface.md v3, the source."""
-    words = instruction.text.casefold().replace(",", " ").split()
-    if words[:1] == ["as"] and any(word.startswith("enter") for word in words):
-        return False
-    return not ({"dies", "graveyard"} & set(words))
+    """Whether an instruction is an ability of its permanent on the battlefield, as the compiler
+    declared it (``functions_from``): not a roll made as the permanent enters (CR 614.1c) nor one
+    of an ability that works from another zone — json-interface.md v3, the source."""
+    return instruction.functions_from is Zone.BATTLEFIELD
 
 
 def prepare(request: RollRequest, cards: CardSource | None = None) -> Prepared:

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import cast
 
 from mtgdice.rules.amounts import Amount
@@ -41,6 +41,7 @@ from mtgdice.rules.errors import InputError, RollLimitError
 from mtgdice.rules.players import YOU, Seat
 from mtgdice.rules.resolution import MAX_DICE, MAX_EXECUTIONS, MAX_REROLLS, Decisions, TurnState, effects_of
 from mtgdice.rules.sources import DiceSource
+from mtgdice.rules.zones import Zone
 
 COIN = Die(2)
 """How a coin is drawn from a dice source: a two-sided face, 1 heads and 2 tails (CR 705.3)."""
@@ -171,6 +172,8 @@ class FlipInstruction:
     flipper: Flipper = Flipper.YOU
     outcomes: tuple[FlipOutcome, ...] = ()
     text: str = "Flip a coin."
+    functions_from: Zone | None = field(default=Zone.BATTLEFIELD, compare=False)
+    """Where the ability that flips functions from (as :attr:`RollInstruction.functions_from`)."""
 
     @property
     def amounts(self) -> tuple[str, ...]:

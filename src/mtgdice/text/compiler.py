@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from mtgdice.rules import (
     Amount,
@@ -172,11 +172,11 @@ class _Compiler:
     flip_positions: list[int] = field(default_factory=list)
 
     def result(self) -> CompiledCard:
-        rolls = [_named_roll(roll, self.name) for roll in _link_stored(self.rolls)]
+        rolls = [_placed(_named_roll(roll, self.name)) for roll in _link_stored(self.rolls)]
         effects = [_named_effect(effect, self.name) for effect in self.effects]
         unsupported = [_named(text, self.name) for text in self.unsupported]
         wins = any(isinstance(effect, CoinTrigger) for effect in self.effects)
-        flips = tuple(_called(flip, wins, self.name) for flip in self.flips)
+        flips = tuple(_placed(_called(flip, wins, self.name)) for flip in self.flips)
         return CompiledCard(
             self.name,
             tuple(rolls),
@@ -987,6 +987,25 @@ def _roll(phrase: g.RollPhrase, original: str, where: str | None) -> tuple[RollI
 def _named(text: str, name: str) -> str:
     """Texts are kept for people: the card's name where the grammar read ``~``."""
     return text.replace("~", name) if name else text
+
+
+_Instruction = TypeVar("_Instruction", RollInstruction, FlipInstruction)
+
+
+def _placed(instruction: _Instruction) -> _Instruction:
+    """The instruction with the zone its ability functions from, read from its text: ``None`` for
+    a roll made as its permanent enters ("As ~ enters", CR 614.1c), the graveyard for an ability of
+    a dying permanent or of a card in the graveyard, else the battlefield.
+
+    >>> compile_text("When this creature dies, roll a d20.").rolls[0].functions_from
+    <Zone.GRAVEYARD: 'graveyard'>
+    """
+    words = instruction.text.casefold().replace(",", " ").split()
+    if words[:1] == ["as"] and any(word.startswith("enter") for word in words):
+        return replace(instruction, functions_from=None)
+    if {"dies", "graveyard"} & set(words):
+        return replace(instruction, functions_from=Zone.GRAVEYARD)
+    return instruction
 
 
 def _named_roll(roll: RollInstruction, name: str) -> RollInstruction:
