@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any, TypeVar
+from typing import Any
 
 from mtgdice.rules import (
     Amount,
@@ -176,7 +176,7 @@ class _Compiler:
         effects = [_named_effect(effect, self.name) for effect in self.effects]
         unsupported = [_named(text, self.name) for text in self.unsupported]
         wins = any(isinstance(effect, CoinTrigger) for effect in self.effects)
-        flips = tuple(_placed(_called(flip, wins, self.name)) for flip in self.flips)
+        flips = tuple(_placed_flip(_called(flip, wins, self.name)) for flip in self.flips)
         return CompiledCard(
             self.name,
             tuple(rolls),
@@ -989,23 +989,20 @@ def _named(text: str, name: str) -> str:
     return text.replace("~", name) if name else text
 
 
-_Instruction = TypeVar("_Instruction", RollInstruction, FlipInstruction)
-
-
-def _placed(instruction: _Instruction) -> _Instruction:
-    """The instruction with the zone its ability functions from, read from its text: ``None`` for
-    a roll made as its permanent enters ("As ~ enters", CR 614.1c), the graveyard for an ability of
-    a dying permanent or of a card in the graveyard, else the battlefield.
+def _placed(roll: RollInstruction) -> RollInstruction:
+    """The roll with the zone its ability functions from (the grammar reads it from its text).
 
     >>> compile_text("When this creature dies, roll a d20.").rolls[0].functions_from
     <Zone.GRAVEYARD: 'graveyard'>
     """
-    words = instruction.text.casefold().replace(",", " ").split()
-    if words[:1] == ["as"] and any(word.startswith("enter") for word in words):
-        return replace(instruction, functions_from=None)
-    if {"dies", "graveyard"} & set(words):
-        return replace(instruction, functions_from=Zone.GRAVEYARD)
-    return instruction
+    zone = g.functions_from(roll.text)
+    return roll if zone is Zone.BATTLEFIELD else replace(roll, functions_from=zone)
+
+
+def _placed_flip(flip: FlipInstruction) -> FlipInstruction:
+    """The flip with the zone its ability functions from (as :func:`_placed`)."""
+    zone = g.functions_from(flip.text)
+    return flip if zone is Zone.BATTLEFIELD else replace(flip, functions_from=zone)
 
 
 def _named_roll(roll: RollInstruction, name: str) -> RollInstruction:
