@@ -18,7 +18,7 @@ import re
 import types
 import typing
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Annotated, Union
+from typing import Annotated, Literal, Union
 
 from mtgdice.errors import InputError
 from mtgdice.game.request import (
@@ -295,7 +295,7 @@ def _wire_error(message: str, data: Mapping[str, object]) -> InputError:
         struct = _unwrap(annotation, value)
         known = sorted(getattr(struct, "__struct_fields__", ()))
         return _unknown_field(unknown.group("key"), known, where)
-    return InputError(where or "input", _in_words(problem, value))
+    return InputError(where or "input", _in_words(problem, value, _choices(annotation)))
 
 
 def _unwrap(annotation: object, value: object) -> object:
@@ -317,7 +317,13 @@ def _unwrap(annotation: object, value: object) -> object:
     return next((_unwrap(m, None) for m in members if m is not type(None)), annotation)
 
 
-def _in_words(problem: str, value: object) -> str:
+def _choices(annotation: object) -> tuple[str, ...]:
+    """The values a ``Literal`` field takes (through ``Annotated`` and ``| None``), else none."""
+    bare = _unwrap(annotation, "")
+    return tuple(str(choice) for choice in typing.get_args(bare)) if typing.get_origin(bare) is Literal else ()
+
+
+def _in_words(problem: str, value: object, choices: tuple[str, ...] = ()) -> str:
     """msgspec's problem (``Expected `int` >= 1``) in our words, with the value that was given."""
     shown = json.dumps(value)[:40]
     if (found := re.fullmatch(r"Expected `(?P<want>[^`]*)`, got `(?P<got>[^`]*)`", problem)) is not None:
@@ -333,7 +339,8 @@ def _in_words(problem: str, value: object) -> str:
         most = "at least" if found.group("op") == ">=" else "at most"
         return f"{count} items; expected {most} {found.group('bound')} (a table has 1 to {MAX_SEATS} players)"
     if problem.startswith("Invalid enum value"):
-        return f"{shown} is not one of the values this field takes"
+        listed = ", ".join(f'"{choice}"' for choice in choices)
+        return f"{shown} is not one of {listed}" if choices else f"{shown} is not one of the values this field takes"
     return problem[:1].lower() + problem[1:]
 
 
