@@ -54,7 +54,7 @@ def mtgdice_odds(catalog: Any, request: Mapping[str, Any], policy: str) -> Any:
     from mtgdice.io.jsonio import request_from_json
     from mtgdice.odds import odds
 
-    prepared = prepare(request_from_json(dict(request)), catalog)
+    prepared = prepare(request_from_json(dict(request), catalog), catalog)
     return odds(
         prepared.instruction, source=prepared.name, board=prepared.board, policy=policy, amounts=prepared.amounts
     )

@@ -14,6 +14,6 @@ def record(
 ) -> int:
     """Resolve ``request`` (a JSON request object) with ``source`` and log it (with ``hashes``, its
     cards by name and text hash, as rooms log them); the roll's id."""
-    typed = request_from_json(request)
+    typed = request_from_json(request, cards)
     outcome = resolve_request(typed, cards, source, ScriptedChooser(typed.choices))
     return int(log.record(typed, outcome, source, cards=cards if hashes else None, **where))

@@ -24,7 +24,7 @@ except SystemExit:
 print(json.dumps(sorted(sys.modules)), file=sys.stderr)
 """
 
-HEAVY = ("mtgdice.text.compiler", "mtgdice.io.jsonio", "mtgdice.cards", "rich", "numpy", "httpx")
+HEAVY = ("mtgdice.text.compiler", "mtgdice.io.jsonio", "msgspec", "mtgdice.cards", "rich", "numpy", "httpx")
 
 
 def loaded(*args: str) -> set[str]:

@@ -96,7 +96,7 @@ def _setting(catalog: Any, name: str, roll: int, amounts: tuple[str, ...], board
     data.update({zone: list(items) for zone, items in zones.items()})  # a copy: BOARDS stays as written
     if any(word in name for word in ("Centaur",)) and roll == 1:
         data.setdefault("battlefield", []).append({"card": name, "stored": [1, 2, 3, 4, 5]})
-    request = request_from_json(data)
+    request = request_from_json(data, catalog)
     prepared = prepare(request, catalog)
     assert prepared.instruction is not None
     return prepared.instruction, prepared.name, prepared.board, policy, prepared.amounts
@@ -265,7 +265,7 @@ SMALL_ROLLS = (
 def test_boards_from_the_corpus_agree(catalog: Any, card: str, board: list[str], policy: str) -> None:
     items: list[Any] = [{"text": THIRD_DIE, "name": "Third"} if name == "third" else name for name in board]
     data = {"card": card, "amounts": {"X": 2}, "battlefield": items}
-    prepared = prepare(request_from_json(data), catalog)
+    prepared = prepare(request_from_json(data, catalog), catalog)
     assert prepared.instruction is not None
     footprint = prepared.board.footprint()
     setting = (prepared.instruction, prepared.name, prepared.board, policy, prepared.amounts)

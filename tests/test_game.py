@@ -28,8 +28,8 @@ def finish(game: Game, player: str, spec: RollSpec, nonce: int, catalog: Any, an
 
 
 @pytest.fixture
-def table() -> tuple[Game, str, str]:
-    game = Game()
+def table(catalog: Any) -> tuple[Game, str, str]:
+    game = Game(catalog)
     return game, game.add_player("Alice").id, game.add_player("Bob").id
 
 
@@ -45,11 +45,11 @@ def test_request_seats_every_player_with_the_roller_controlling(table: tuple[Gam
     assert request.card is not None and request.card.name == "Wizard's Spellbook" and request.roll == 0
     assert request.seated and request.controller == 0 and request.players == 2
     mine, theirs = request.seats
-    assert [item.card.name for item in mine.battlefield] == ["Pixie Guide", "Wizard's Spellbook"]
-    assert [item.card.name for item in theirs.battlefield] == ["Clam-I-Am"]
-    assert [item.card.name for item in mine.graveyard] == ["Critical Hit"]
-    assert [item.card.name for item in theirs.graveyard] == ["Critical Hit"]  # every player's graveyard
-    assert mine.command[0].card.name == "Example Plane"  # the active player's command zone (CR 901.3)
+    assert [item.name for item in mine.battlefield] == ["Pixie Guide", "Wizard's Spellbook"]
+    assert [item.name for item in theirs.battlefield] == ["Clam-I-Am"]
+    assert [item.name for item in mine.graveyard] == ["Critical Hit"]
+    assert [item.name for item in theirs.graveyard] == ["Critical Hit"]  # every player's graveyard
+    assert mine.command[0].name == "Example Plane"  # the active player's command zone (CR 901.3)
     bobs = game.request_for(bob, RollSpec.plain("d20"))
     assert bobs.controller == 1 and bobs.seats == request.seats
     assert guide.id != spellbook.id

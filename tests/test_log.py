@@ -237,7 +237,7 @@ CHILD = textwrap.dedent(
     from mtgdice.rules import ScriptedChooser
 
     def record(log, request, cards, source, **where):
-        typed = request_from_json(request)
+        typed = request_from_json(request, cards)
         return log.record(typed, resolve_request(typed, cards, source, ScriptedChooser()), source, **where)
 
     log = RollLog(sys.argv[1])
@@ -399,7 +399,7 @@ WRITER = textwrap.dedent(
     from mtgdice.rules import ScriptedChooser
 
     def record(log, request, cards, source, **where):
-        typed = request_from_json(request)
+        typed = request_from_json(request, cards)
         return log.record(typed, resolve_request(typed, cards, source, ScriptedChooser()), source, **where)
 
     log = RollLog(sys.argv[1])
@@ -485,7 +485,7 @@ def test_a_record_comes_back_from_the_log_as_it_went_in(
     from mtgdice.log import faces_of, record_of
     from mtgdice.rules import ScriptedChooser, SeededSource
 
-    request = request_from_json(request_object)
+    request = request_from_json(request_object, catalog)
     for seed in range(4):
         source = SeededSource(seed)
         outcome = resolve_request(request, catalog, source, ScriptedChooser(request.choices))

@@ -11,10 +11,14 @@ from __future__ import annotations
 import functools
 import re
 import sys
-from collections.abc import Callable, Iterable, Sequence
-from typing import Any, NoReturn
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
+
+if TYPE_CHECKING:
+    from mtgdice.io.outcome import JSON, JSONObject
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -134,7 +138,7 @@ def catalog(cards: str | None, required: bool = True) -> Any:
     return default_catalog(cards) if required else optional_catalog(cards)
 
 
-def read_request(file: str | None, command: str, other: str = "") -> dict[str, Any]:
+def read_request(file: str | None, command: str, other: str = "") -> JSONObject:
     """A JSON request from ``file`` (``-`` or nothing: standard input), bounded in size; ``other``
     names the command's other way in, for the error when there is no request at all."""
     from mtgdice.errors import InputError
@@ -156,10 +160,10 @@ def read_request(file: str | None, command: str, other: str = "") -> dict[str, A
     return parse_request(raw)
 
 
-def needs_cards(request: dict[str, Any]) -> bool:
+def needs_cards(request: Mapping[str, JSON]) -> bool:
     """Whether a request names any card (then card data is required)."""
 
-    def by_name(item: Any) -> bool:
+    def by_name(item: JSON) -> bool:
         return isinstance(item, str) or (isinstance(item, dict) and "text" not in item)
 
     if "text" not in request:
@@ -207,14 +211,38 @@ def board_entries(options: Iterable[str]) -> list[str]:
     return [entry.strip() for option in options for entry in option.split(";") if entry.strip()]
 
 
-def board_item(entry: str, flag: str = "--with") -> str | dict[str, Any]:
-    """One board entry as a request's zone item: a card name, or an object with level, counters, tapped, stored.
+@dataclass(frozen=True, slots=True)
+class BoardEntry:
+    """One board option entry as typed: a card's name and the state written after it."""
+
+    name: str
+    level: int = 1
+    counters: tuple[tuple[str, int], ...] | None = None
+    tapped: bool = False
+    stored: tuple[int, ...] | None = None
+
+    def json(self) -> JSON:
+        """The entry as a request's zone item: the name alone, or an object with its state."""
+        item: JSONObject = {"card": self.name}
+        if self.level != 1:
+            item["level"] = self.level
+        if self.counters is not None:
+            item["counters"] = dict(self.counters)
+        if self.tapped:
+            item["tapped"] = True
+        if self.stored is not None:
+            item["stored"] = list(self.stored)
+        return self.name if len(item) == 1 else item
+
+
+def board_item(entry: str, flag: str = "--with") -> BoardEntry:
+    """One board entry as typed: a card name with its level, counters, tapped, stored.
 
     >>> board_item("Lucky Sprite")
-    'Lucky Sprite'
-    >>> board_item("Some Class@2"), board_item("Counting Squirrel+2!tapped")
+    BoardEntry(name='Lucky Sprite', level=1, counters=None, tapped=False, stored=None)
+    >>> board_item("Some Class@2").json(), board_item("Counting Squirrel+2!tapped").json()
     ({'card': 'Some Class', 'level': 2}, {'card': 'Counting Squirrel', 'counters': {'+1/+1': 2}, 'tapped': True})
-    >>> board_item("Charged Box[charge=30, tapped]"), board_item("Dice Box[stored=4/6]")
+    >>> board_item("Charged Box[charge=30, tapped]").json(), board_item("Dice Box[stored=4/6]").json()
     ({'card': 'Charged Box', 'counters': {'charge': 30}, 'tapped': True}, {'card': 'Dice Box', 'stored': [4, 6]})
     >>> board_item("Some Class@x")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -223,27 +251,29 @@ def board_item(entry: str, flag: str = "--with") -> str | dict[str, Any]:
     from mtgdice.errors import InputError
 
     name = entry.strip()
-    item: dict[str, Any] = {}
+    level = 1
+    tapped = False
+    stored: tuple[int, ...] | None = None
     counters: dict[str, int] = {}
     while (match := _SUFFIX.search(name)) is not None and match.start() > 0:
         name = name[: match.start()].rstrip()
         if match.group("level") is not None:
-            item["level"] = int(match.group("level"))
+            level = int(match.group("level"))
         elif match.group("plus") is not None:
             counters["+1/+1"] = counters.get("+1/+1", 0) + int(match.group("plus"))
         elif match.group("tapped") is not None:
-            item["tapped"] = True
+            tapped = True
         else:
             for part in (p.strip() for p in match.group("items").split(",")):
                 key, equals, value = (s.strip() for s in part.partition("="))
                 if not part:
                     continue
                 if key.lower() == "tapped" and not equals:
-                    item["tapped"] = True
+                    tapped = True
                 elif key.lower() == "level" and value.isdigit():
-                    item["level"] = int(value)
+                    level = int(value)
                 elif key.lower() == "stored" and re.fullmatch(r"\d{1,6}(/\d{1,6})*", value):
-                    item["stored"] = [int(v) for v in value.split("/")]
+                    stored = tuple(int(v) for v in value.split("/"))
                 elif key and equals and value.isdigit() and len(value) <= 6:
                     counters[key] = counters.get(key, 0) + int(value)
                 else:
@@ -257,17 +287,14 @@ def board_item(entry: str, flag: str = "--with") -> str | dict[str, Any]:
             f"{bad.group().strip()!r} is not a state: write NAME@LEVEL, NAME+N (+1/+1 counters), NAME!tapped "
             "or NAME[KIND=N, stored=N/N, tapped]",
         )
-    if counters:
-        item["counters"] = dict(reversed(counters.items()))  # read right to left: back in typed order
-    if not item:
-        return name
-    return {"card": name, **{key: item[key] for key in ("level", "counters", "tapped", "stored") if key in item}}
+    typed = tuple(reversed(counters.items())) if counters else None  # read right to left: back in typed order
+    return BoardEntry(name, level, typed, tapped, stored)
 
 
-def board_request(zones: dict[str, Sequence[str]]) -> dict[str, list[Any]]:
+def board_request(zones: dict[str, Sequence[str]]) -> JSONObject:
     """The zone lists of a request from the board options (``{"battlefield": [--with values], ...}``)."""
     return {
-        zone: [board_item(entry, ZONE_FLAGS[zone]) for entry in board_entries(options)]
+        zone: [board_item(entry, ZONE_FLAGS[zone]).json() for entry in board_entries(options)]
         for zone, options in zones.items()
     }
 
@@ -388,11 +415,14 @@ class CardOptions:
         self.entries = {zone: board_entries(options) for zone, options in zones.items()}
         self.cards = cards
 
-    def request(self) -> dict[str, Any]:
-        board = {
-            zone: [board_item(entry, ZONE_FLAGS[zone]) for entry in entries] for zone, entries in self.entries.items()
+    def request(self) -> JSONObject:
+        """The options as a request object (``odds`` and ``simulate`` read one)."""
+        board: JSONObject = {
+            zone: [board_item(entry, ZONE_FLAGS[zone]).json() for entry in entries]
+            for zone, entries in self.entries.items()
         }
-        return {"card": self.card or "", "roll": self.roll_number - 1, "amounts": amounts(self.amount), **board}
+        given: JSONObject = {"card": self.card or "", "roll": self.roll_number - 1}
+        return given | {"amounts": dict(amounts(self.amount))} | board
 
     def fail(self, error: Exception) -> NoReturn:
         """Stop with ``error`` in the terms of these options."""

@@ -22,7 +22,7 @@ import click
 from mtgdice.cli.common import CARDS_HELP, CONTEXT, DB_HELP, LazyGroup, console, fail, out
 
 if TYPE_CHECKING:
-    from mtgdice.game.request import CardRef, CardSource, RollRequest
+    from mtgdice.game.request import CardSource, RollRequest, SourceCard
     from mtgdice.log import LoggedRoll, RollLog
     from mtgdice.rules import ResultsTable
 
@@ -47,13 +47,14 @@ def _open(db: str | None) -> RollLog:
     return RollLog(path)
 
 
-def _request(roll: LoggedRoll) -> RollRequest | None:
-    """The logged request, typed (None when this version cannot read it)."""
+def _request(roll: LoggedRoll, cards: CardSource | None = None) -> RollRequest | None:
+    """The logged request, typed, its cards looked up in ``cards`` (None when this version cannot
+    read it, or it names a card and there is no card data)."""
     from mtgdice.errors import MtgDiceError
     from mtgdice.io.record import request_of
 
     try:
-        return request_of(roll)
+        return request_of(roll, cards)
     except (MtgDiceError, ValueError):
         return None
 
@@ -125,7 +126,7 @@ class RowLabels:
     def label(self, roll: LoggedRoll) -> str:
         if roll.row is None:
             return ""
-        request = _request(roll)
+        request = _request(roll, self._catalog_now())
         table = None
         if request is not None and request.card is not None:
             key = (request.card.name, request.card.text, request.roll)
@@ -136,24 +137,17 @@ class RowLabels:
             return str(table.rows[roll.row].label)
         return f"row {roll.row + 1}"
 
-    def _table(self, card: CardRef, roll_index: int) -> ResultsTable | None:
-        from mtgdice.errors import MtgDiceError
-        from mtgdice.game.request import compile_ref
+    def _catalog_now(self) -> CardSource | None:
+        """The card data, loaded the first time a label needs it (``None``: there is none)."""
+        if not self._loaded:
+            from mtgdice.cards.catalog import optional_catalog
 
-        try:
-            cards = None
-            if card.text is None:
-                if not self._loaded:
-                    from mtgdice.cards.catalog import optional_catalog
+            self._catalog, self._loaded = optional_catalog(self._cards), True
+        return self._catalog
 
-                    self._catalog, self._loaded = optional_catalog(self._cards), True
-                cards = self._catalog
-                if cards is None:
-                    return None
-            compiled = compile_ref(card, "card", cards)
-        except (MtgDiceError, ValueError, TypeError):
-            return None
-        return compiled.rolls[roll_index].table if roll_index < len(compiled.rolls) else None
+    def _table(self, card: SourceCard, roll_index: int) -> ResultsTable | None:
+        rolls = card.compiled.rolls  # compiled when the logged request was read
+        return rolls[roll_index].table if roll_index < len(rolls) else None
 
 
 @log_group.command("list", context_settings=CONTEXT)

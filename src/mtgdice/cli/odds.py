@@ -82,7 +82,7 @@ def odds_request(
     policy = request.get("policy", "decline")
     if not isinstance(policy, str) or policy not in POLICIES:
         raise InputError("policy", f"{policy!r} is not a policy; use one of {', '.join(POLICIES)}")
-    typed = request_from_json(request, allow=("policy",))
+    typed = request_from_json(request, cards, allow=("policy",))
     prepared = prepare(typed, cards)
     if prepared.instruction is None and prepared.flip is not None:  # a coin flip (CR 705)
         from mtgdice.odds.coins import coin_odds
@@ -490,7 +490,7 @@ def simulate_command(
         card_data = catalog(options.cards, required=needs_cards(request))
         if card is not None:
             options.check_roll_number(card_from(request, "card", card_data))
-        typed = request_from_json(request, allow=("policy",))
+        typed = request_from_json(request, card_data, allow=("policy",))
         prepared = prepare(typed, card_data)
         instruction = prepared.instruction
         if instruction is None and prepared.flip is not None:  # a coin flip (CR 705)

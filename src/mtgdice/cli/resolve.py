@@ -7,8 +7,6 @@ stderr, exit status 2. This module leaves out the compiler and the rules.
 
 from __future__ import annotations
 
-from typing import Any
-
 import click
 
 from mtgdice.cli.common import CARDS_HELP, CONTEXT, catalog, console, fail, needs_cards, out, read_request
@@ -53,6 +51,7 @@ def compile_command(
     them), table rows, outcome sentences and effects."""
     from mtgdice.errors import InputError, MtgDiceError
     from mtgdice.io.jsonio import card_from, dumps
+    from mtgdice.io.request_model import Request
 
     try:
         if (card is None) == (text is None):
@@ -61,8 +60,7 @@ def compile_command(
             if card is None:
                 raise InputError("--lang", "goes with --card NAME (with --text, the language is detected)")
             text, name = _printed_text(card, lang, cards), card
-        request: dict[str, Any] = {"card": card} if text is None else {"text": text, "name": name}
-        compiled = card_from(request, "card", catalog(cards) if text is None else None)
+        compiled = card_from(Request(card=card, text=text, name=name), "card", catalog(cards) if text is None else None)
     except MtgDiceError as error:
         fail(str(error).replace("card: ", "--card: ", 1) if str(error).startswith("card: ") else str(error))
     if as_json:

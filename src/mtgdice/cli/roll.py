@@ -13,11 +13,16 @@ data and rich are loaded when a card, the planar die or a coin is rolled.
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from mtgdice.cli.common import CONTEXT, DB_HELP, CardOptions, card_options, out
+
+if TYPE_CHECKING:
+    from mtgdice.game.request import CardSource, RollRequest
+    from mtgdice.io.outcome import JSON
+    from mtgdice.rules import TurnState
 
 PLANAR_WORDS = ("planar", "planar die", "the planar die")
 COIN_WORDS = ("coin", "flip")
@@ -83,94 +88,113 @@ def pending_flag(value: str) -> tuple[int, int | None, str]:
     return int(controller), int(target) if arrow else None, name.strip()
 
 
-def table_request(
-    options: CardOptions, table: TableFlags, kind: str, answers: tuple[object, ...] = ()
-) -> tuple[Any, dict[tuple[int, str, int], str]]:
-    """The typed request of a command line, built from its flags (no JSON in between), and the
-    flag entry that gave each zone item (so errors name the flag)."""
-    from mtgdice.cli.common import amounts, board_entries, board_item
+def table_request(options: CardOptions, table: TableFlags, kind: str, answers: tuple[object, ...] = ()) -> RollRequest:
+    """The typed request of a command line, built from its flags (no JSON in between): each card
+    enters the table here (looked up in the card data and compiled, once), and an error names the
+    flag entry that gave it."""
+    from mtgdice.cli.common import board_entries, catalog
     from mtgdice.errors import InputError
-    from mtgdice.game.request import CardRef, PendingItem, RollKind, RollRequest, SeatItems, ZoneItem
-    from mtgdice.rules import Seat
+    from mtgdice.game.request import no_seat
     from mtgdice.rules.board import MAX_SEATS
 
-    zones: dict[tuple[int, str], list[ZoneItem]] = {}
-    names: dict[tuple[int, str, int], str] = {}
-
-    def put(seat: int, zone: str, flag: str, entries: list[str]) -> None:
-        listed = zones.setdefault((seat, zone), [])
-        for entry in entries:
-            names[(seat, zone, len(listed))] = f"{flag} {entry!r}"
-            try:
-                listed.append(zone_item(board_item(entry, flag)))
-            except InputError as error:
-                raise InputError(f"{flag} {entry!r}", f"{error.field}: {error.problem}") from None
-
+    placed: list[tuple[int, str, str, str]] = []  # (seat, zone, flag, entry) in the order given
     for zone, flag in (("battlefield", "--with"), ("graveyard", "--graveyard"), ("command", "--command")):
-        put(0, zone, flag, options.entries.get(zone, []))
-    put(1, "battlefield", "--opponents", options.entries.get("opponents", []))
+        placed += [(0, zone, flag, entry) for entry in options.entries.get(zone, [])]
+    placed += [(1, "battlefield", "--opponents", entry) for entry in options.entries.get("opponents", [])]
     for value in table.seat:
         seat, zone, given = seat_flag(value)
         if seat >= MAX_SEATS:
             raise InputError(
                 f"--seat {value!r}", f"seat {seat} does not exist; a table has at most {MAX_SEATS} players"
             )
-        put(seat, zone, f"--seat {seat}:{zone}", board_entries([given]))
-    highest = max((seat for (seat, _), listed in zones.items() if listed), default=0)
+        placed += [(seat, zone, f"--seat {seat}:{zone}", entry) for entry in board_entries([given])]
+    highest = max((seat for seat, _, _, _ in placed), default=0)
     players = table.players if table.players is not None else max(2, highest + 1)
     if highest >= players:
         raise InputError("--players", f"{players} player(s), but a card is given for seat {highest}")
-    pending: list[PendingItem] = []
-    for value in table.pending:
-        names[(PENDING, "pending", len(pending))] = f"--pending {value!r}"
-        controller, target, name = pending_flag(value)
-        pending.append(PendingItem(CardRef(name), Seat(controller), Seat(target) if target is not None else None))
+    pending = [(value, *pending_flag(value)) for value in table.pending]
     checks: list[tuple[str, int | None]] = [
         ("--controller", table.controller),
         ("--roller", table.roller),
-        *((f"--pending {v!r}", p.controller) for v, p in zip(table.pending, pending, strict=True)),
-        *((f"--pending {v!r}", p.target) for v, p in zip(table.pending, pending, strict=True)),
+        *((f"--pending {value!r}", controller) for value, controller, _, _ in pending),
+        *((f"--pending {value!r}", target) for value, _, target, _ in pending),
     ]
     for flag, given_seat in checks:
         if given_seat is not None and not 0 <= given_seat < players:
-            raise InputError(
-                flag, f"seat {given_seat} does not exist; this table has {players} players, seats 0 to {players - 1}"
+            raise InputError(flag, no_seat(given_seat, players))
+    named = bool(placed or pending or (kind == "card" and options.card is not None))
+    cards = catalog(options.cards) if named else None
+    try:
+        return _entered(options, table, kind, answers, players, placed, pending, cards)
+    except InputError as error:  # a card's problem, said for the command line
+        field, problem = (
+            error.field,
+            error.problem.replace(
+                'with "text" instead', 'by its Oracle text ("text") in a JSON request to `mtgdice resolve`'
+            ),
+        )
+        if field.startswith("--") and field.endswith(".level"):  # the entry's state: --with 'NAME@0'
+            field, problem = field.removesuffix(".level"), f"level: {problem}"
+        raise InputError(field, problem) from None
+
+
+def _entered(
+    options: CardOptions,
+    table: TableFlags,
+    kind: str,
+    answers: tuple[object, ...],
+    players: int,
+    placed: list[tuple[int, str, str, str]],
+    pending: list[tuple[str, int, int | None, str]],
+    cards: CardSource | None,
+) -> RollRequest:
+    """The request with every card of the command line entered (errors name each flag entry)."""
+    from mtgdice.cli.common import amounts, board_item
+    from mtgdice.game.request import RollKind, RollRequest, enter_card, enter_source, enter_waiting
+    from mtgdice.rules import Board, Permanent, Seat
+    from mtgdice.rules.board import PlayerZones
+
+    zones: dict[tuple[int, str], list[Permanent]] = {}
+    for seat, zone, flag, entry in placed:
+        where = f"{flag} {entry!r}"
+        typed = board_item(entry, flag)
+        zones.setdefault((seat, zone), []).append(
+            enter_card(
+                typed.name,
+                cards,
+                where,
+                level=typed.level,
+                counters=typed.counters,
+                tapped=typed.tapped,
+                stored=typed.stored,
             )
-    seats = tuple(SeatItems(*(tuple(zones.get((seat, zone), ())) for zone in SEAT_ZONES)) for seat in range(players))
-    request = RollRequest(
+        )
+    waiting = tuple(
+        enter_waiting(
+            name, cards, f"--pending {value!r}", Seat(controller), Seat(target) if target is not None else None
+        )
+        for value, controller, target, name in pending
+    )
+    seats = tuple(PlayerZones(*(tuple(zones.get((seat, zone), ())) for zone in SEAT_ZONES)) for seat in range(players))
+    source = None
+    if kind == "card" and options.card is not None:
+        source = enter_source(options.card, cards, "--card")
+        options.check_roll_number(source.compiled)
+    return RollRequest(
         kind=RollKind(kind),
-        card=CardRef(options.card) if kind == "card" and options.card is not None else None,
+        card=source,
         roll=options.roll_number - 1,
-        seats=seats,
+        board=Board(seats, waiting),
         seated=True,
         controller=Seat(table.controller),
         roller=Seat(table.roller) if table.roller is not None else None,
-        pending=tuple(pending),
         amounts=tuple(amounts(options.amount).items()),
         choices=answers,
         turn=read_turn(table.turn, players),
     )
-    return request, names
 
 
-def zone_item(item: str | dict[str, Any]) -> Any:
-    """A parsed board entry as the request's typed zone item."""
-    from mtgdice.game.request import CardRef, ZoneItem
-
-    if isinstance(item, str):
-        return ZoneItem(CardRef(item))
-    counters = item.get("counters")
-    stored = item.get("stored")
-    return ZoneItem(
-        CardRef(item["card"]),
-        item.get("level", 1),
-        tuple(counters.items()) if counters is not None else None,
-        item.get("tapped", False),
-        tuple(stored) if stored is not None else None,
-    )
-
-
-def read_turn(path: str | None, players: int) -> Any:
+def read_turn(path: str | None, players: int) -> TurnState:
     """``--turn FILE``: what the turn remembers, the ``turn`` object an earlier roll wrote."""
     from mtgdice.errors import InputError
     from mtgdice.rules import TurnState
@@ -294,9 +318,9 @@ def roll_command(
             if dice:
                 raise InputError("dice", f"roll either --card NAME or plain dice, not both ({' '.join(dice)!r})")
             answers = _answers(choices)
-            request, names = table_request(options, table, "card", answers)  # bad input fails before the log opens
+            request = table_request(options, table, "card", answers)  # bad input fails before the log opens
             roll_log = _open_log(log, db)
-            _roll_card(options, table, request, names, source, as_json, ask, roll_log)
+            _roll_card(table, request, source, as_json, ask, roll_log)
             return
         roll_log = _open_log(log, db)
         specs = join_specs(dice)
@@ -360,36 +384,32 @@ def _roll_plain(spec: str, source: Any, as_json: bool, roll_log: Any) -> None:
 
 def _roll_planar(options: CardOptions, table: TableFlags, source: Any, as_json: bool, roll_log: Any) -> None:
     """The planar die through the rules (CR 706.7), at the table the options give."""
-    request, names = table_request(options, table, "planar")
-    _roll_request(options, table, request, names, source, as_json, roll_log, None, "The planar die (CR 706.7)")
+    request = table_request(options, table, "planar")
+    _roll_request(table, request, source, as_json, roll_log, None, "The planar die (CR 706.7)")
 
 
 def _flip_coin(options: CardOptions, table: TableFlags, source: Any, as_json: bool, roll_log: Any) -> None:
     """A coin flip (CR 705) through the rules' coins: partner coins and reflips on the board apply,
     no die effect does."""
-    request, names = table_request(options, table, "coin")
-    _roll_request(options, table, request, names, source, as_json, roll_log, None, "Coin (CR 705)")
+    request = table_request(options, table, "coin")
+    _roll_request(table, request, source, as_json, roll_log, None, "Coin (CR 705)")
 
 
 def _roll_card(
-    options: CardOptions,
     table: TableFlags,
-    request: Any,
-    names: dict[tuple[int, str, int], str],
+    request: RollRequest,
     source: Any,
     as_json: bool,
     ask: bool | None,
     roll_log: Any,
 ) -> None:
     prompt = ask or (ask is None and not request.choices and sys.stdin.isatty() and not as_json)
-    _roll_request(options, table, request, names, source, as_json, roll_log, PromptChooser() if prompt else None)
+    _roll_request(table, request, source, as_json, roll_log, PromptChooser() if prompt else None)
 
 
 def _roll_request(
-    options: CardOptions,
     table: TableFlags,
-    request: Any,
-    names: dict[tuple[int, str, int], str],
+    request: RollRequest,
     source: Any,
     as_json: bool,
     roll_log: Any,
@@ -399,21 +419,14 @@ def _roll_request(
     """Resolve a typed request with ``source``, commit it to the log, then show it: a roll that
     was shown is a roll that was logged (a kill while printing loses nothing shown). Errors name
     the flags that gave what they are about."""
-    from mtgdice.cli.common import catalog
     from mtgdice.errors import InputError
-    from mtgdice.game.request import compile_ref, prepare, resolve_prepared
+    from mtgdice.game.request import prepare, resolve_prepared
     from mtgdice.io.jsonio import dumps, outcome_json, table_json
     from mtgdice.rules import ScriptedChooser
     from mtgdice.rules.errors import MissingAmountError
 
-    def flag(seat: int, zone: str, position: int) -> str:
-        return names.get((seat, zone, position), f"--seat {seat}:{zone} entry {position + 1}")
-
-    cards = catalog(options.cards) if request.needs_cards() else None
     try:
-        if request.card is not None:
-            options.check_roll_number(compile_ref(request.card, "--card", cards))
-        prepared = prepare(request, cards, flag)
+        prepared = prepare(request)
     except InputError as error:
         problem = error.problem.replace(
             'with "text" instead', 'by its Oracle text ("text") in a JSON request to `mtgdice resolve`'
@@ -442,7 +455,7 @@ def _roll_request(
         _say_policy(policy, outcome.decisions[len(request.choices) :])
 
 
-def _policy(name: str, request: Any) -> Any:
+def _policy(name: str, request: RollRequest) -> Any:
     """The chooser for decisions nobody answers: ``best`` for the seats that roll, or a named policy."""
     from mtgdice.rules import PolicyChooser
     from mtgdice.rules.choices import RollerBest
@@ -453,7 +466,7 @@ def _policy(name: str, request: Any) -> Any:
     return RollerBest(rolling | ({request.controller} if request.roller is not None else set()))
 
 
-def _write_turn(path: str, turn: dict[str, Any]) -> None:
+def _write_turn(path: str, turn: JSON) -> None:
     from mtgdice.errors import InputError
     from mtgdice.io.jsonio import dumps
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import inspect
 import os
-from typing import Any
 
 import click
 
@@ -141,10 +140,10 @@ def serve_command(
         **options,  # type: ignore[arg-type]
     )
     # uvicorn's own supervisor, as `uvicorn --workers` runs it; older versions take the worker's target.
-    extra: dict[str, Any] = {}
     if "target" in inspect.signature(Multiprocess).parameters:
-        extra["target"] = uvicorn.Server(config).run
-    Multiprocess(config, sockets=[listener], **extra).run()
+        Multiprocess(config, sockets=[listener], target=uvicorn.Server(config).run).run()  # type: ignore[call-arg]
+    else:
+        Multiprocess(config, sockets=[listener]).run()
 
 
 def _check_broker(url: str) -> None:

@@ -12,26 +12,25 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from mtgdice.game.choices import AnsweringChooser, DecisionPending, Question
-    from mtgdice.game.table import Activated, Card, Game, Pending, Player, Roll, RollSpec, dice_text, row_texts
+    from mtgdice.game.table import Activated, Game, Pending, Roll, RollSpec, Seated, dice_text, row_texts
 
 __all__ = [
     "Activated",
     "AnsweringChooser",
-    "Card",
     "DecisionPending",
     "Game",
     "Pending",
-    "Player",
     "Question",
     "Roll",
     "RollSpec",
+    "Seated",
     "dice_text",
     "row_texts",
 ]
 
 _MODULES = {name: "mtgdice.game.choices" for name in ("AnsweringChooser", "DecisionPending", "Question")} | {
     name: "mtgdice.game.table"
-    for name in ("Activated", "Card", "Game", "Pending", "Player", "Roll", "RollSpec", "dice_text", "row_texts")
+    for name in ("Activated", "Game", "Pending", "Roll", "RollSpec", "Seated", "dice_text", "row_texts")
 }
 """Where each public name lives: loaded on first use, so that the roll record (``game.record``),
 which logging a plain roll needs, loads neither the table nor the compiler."""

@@ -15,10 +15,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 from mtgdice.rules import Ask, Decision
 from mtgdice.rules.choices import Answer, check_answer
+
+
+class QuestionJSON(TypedDict):
+    """A question as JSON (a room's stored state, the pages' messages)."""
+
+    player: str
+    ask: str
+    topic: str
+    prompt: str
+    options: list[str]
+    position: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +64,7 @@ class Question:
             return numbers[0]
         return tuple(numbers)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> QuestionJSON:
         return {
             "player": self.player,
             "ask": self.ask,

@@ -2,17 +2,18 @@
 
 A :class:`RollRequest` is what the JSON ``resolve`` request says (spec/json-interface.md), typed:
 the game builds one from its table, the JSON reader (:mod:`mtgdice.io.jsonio`) from a request object,
-the CLI from its flags, the log stores one and replays it. Its table is ``seats`` (every player's
-zones in turn order, seat 0 first), ``pending`` (replacements that wait) and ``turn`` (what the
-turn remembers); the earlier request form (``battlefield``, ``opponents``, ...) is read into the
-same seats (seat 0 and seat 1). :func:`prepare` turns it into rule objects — the source card
-compiled, the roll instruction (or coin flip) it picks, the :class:`~mtgdice.rules.Board` — and
-:func:`resolve_request` resolves it with a dice source and a chooser. Kinds of roll: a card's
-instruction, plain dice (notation such as ``2d10``), the planar die (as a special action or not),
-a coin flip (CR 705).
+the CLI from its flags, the log stores one and replays it. Its table is the rules' own model, a
+:class:`~mtgdice.rules.Board`: every player's zones in turn order, seat 0 first, and the
+replacements that wait; the earlier request form (``battlefield``, ``opponents``, ...) is read into
+the same seats. A card enters the table here, once, whichever edge brings it (:func:`enter_card`,
+:func:`enter_source`, :func:`enter_waiting`): it is looked up by name in the card data (or given
+by its own text) and compiled, and the request holds the result, never the name to look up again.
+:func:`prepare` picks the roll instruction (or coin flip) and :func:`resolve_request` resolves it
+with a dice source and a chooser. Kinds of roll: a card's instruction, plain dice (notation such
+as ``2d10``), the planar die (as a special action or not), a coin flip (CR 705).
 
-Errors name the request's fields (``seats[1].battlefield[0]``, ``amounts.X``); shells say them in
-their own terms. This module leaves out JSON (``jsonio``) and where card data comes from (``cards``).
+Errors name the field the edge gave (``seats[1].battlefield[0]``, ``--with 'NAME'``, ``amounts.X``).
+This module leaves out JSON (``jsonio``) and where card data comes from (``cards``).
 """
 
 from __future__ import annotations
@@ -20,10 +21,10 @@ from __future__ import annotations
 import contextvars
 import enum
 import functools
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Protocol
 
 from mtgdice.errors import InputError
 from mtgdice.rules import (
@@ -48,6 +49,7 @@ from mtgdice.rules.board import MAX_SEATS, PlayerZones, Waiting
 from mtgdice.rules.budget import Meter
 from mtgdice.rules.effects.replacement import Replacement
 from mtgdice.rules.plain import PlainResult, PlainRoll, roll_plain
+from mtgdice.rules.zones import Zone
 from mtgdice.text import CompiledCard
 from mtgdice.text.notation import dice_text
 from mtgdice.text.translate import compile_foreign
@@ -56,10 +58,17 @@ Outcome = Resolution | FlipResolution | PlainResult
 """What resolving a request comes to: a resolution of dice, a coin flip, or a plain roll."""
 
 
+class CardRecord(Protocol):
+    """A card of the card data: its name (and, read when present, ``oracle_text``, ``layout``, ``type_line``)."""
+
+    @property
+    def name(self) -> str: ...
+
+
 class CardSource(Protocol):
     """Anything that finds a card by name (``mtgdice.cards.CardCatalog``)."""
 
-    def lookup(self, name: str) -> Any: ...
+    def lookup(self, name: str) -> CardRecord: ...
 
 
 class RollKind(enum.Enum):
@@ -75,51 +84,26 @@ class RollKind(enum.Enum):
 
 
 @dataclass(frozen=True, slots=True)
-class CardRef:
-    """A card by its name in the card data, or by its own ``text`` (then ``name`` is what it is called)."""
+class SourceCard:
+    """The card whose instruction a request resolves, entered once when the request was built: as a
+    table holds it (``card``: its name, its own text when given so, no state) and its compiled
+    instructions. ``permanent``: its type line names a permanent type (a card given by its text is
+    taken as one, json-interface.md v3)."""
 
-    name: str
-    text: str | None = None
-    layout: str = "normal"
+    card: Permanent
+    compiled: CompiledCard
+    permanent: bool = True
 
+    @property
+    def name(self) -> str:
+        return self.card.name
 
-@dataclass(frozen=True, slots=True)
-class ZoneItem:
-    """A card in a zone with its state: Class level, counters, tapped, stored results (CR 706.8),
-    a value noted on it for later turns."""
-
-    card: CardRef
-    level: int = 1
-    counters: tuple[tuple[str, int], ...] | None = None
-    tapped: bool = False
-    stored: tuple[int, ...] | None = None
-    noted: int | None = None
-
-    def __post_init__(self) -> None:
-        if self.level < 1:
-            raise InputError("level", f"expected 1 or more, got {self.level} (a Class starts at level 1)")
+    @property
+    def text(self) -> str | None:
+        return self.card.text
 
 
-@dataclass(frozen=True, slots=True)
-class SeatItems:
-    """One player's zones as a request gives them: battlefield, graveyard, command zone."""
-
-    battlefield: tuple[ZoneItem, ...] = ()
-    graveyard: tuple[ZoneItem, ...] = ()
-    command: tuple[ZoneItem, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class PendingItem:
-    """A replacement created earlier that waits for the next roll it applies to: the card whose
-    ability made it, its controller and the player it targets (json-interface.md ``pending``)."""
-
-    card: CardRef
-    controller: Seat = YOU
-    target: Seat | None = None
-
-
-TWO_SEATS = (SeatItems(), SeatItems())
+TWO_SEATS = Board((PlayerZones(), PlayerZones()))
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,48 +112,59 @@ class RollRequest:
 
     ``card`` and ``roll`` pick a card's roll instruction; ``notation`` is plain dice; ``action``
     marks the planar die rolled as the special action (CR 901.9); ``call`` is the side called for
-    a coin flip that is won or lost (CR 705.1). ``seats`` are the players' zones in turn order
-    (``players`` is how many); ``seated`` says the request gave them as ``seats`` (version 3:
-    the source's own ability sees its roll from its controller's battlefield); ``controller``
-    controls the source; ``roller`` is the player a "that player rolls" text names; ``pending``
-    the replacements that wait; ``turn`` what the turn has done so far.
+    a coin flip that is won or lost (CR 705.1). ``board`` is the table: every player's zones in
+    turn order and the replacements that wait, each card compiled when it entered
+    (:func:`enter_card`); ``seated`` says the request gave the table as ``seats`` (version 3: the
+    source's own ability sees its roll from its controller's battlefield); ``controller`` controls
+    the source; ``roller`` is the player a "that player rolls" text names; ``turn`` what the turn
+    has done so far.
 
     >>> RollRequest(RollKind.DICE, notation="2d10").label
     '2d10'
     """
 
     kind: RollKind = RollKind.CARD
-    card: CardRef | None = None
+    card: SourceCard | None = None
     roll: int = 0
     notation: str = ""
-    seats: tuple[SeatItems, ...] = TWO_SEATS
+    board: Board = TWO_SEATS
     seated: bool = False
     controller: Seat = YOU
     roller: Seat | None = None
-    pending: tuple[PendingItem, ...] = ()
     amounts: tuple[tuple[str, int], ...] = ()
     choices: tuple[object, ...] = ()
     turn: TurnState = TurnState()
     action: bool = False
     call: CoinFace | None = None
-    extra: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False)
+    extra: Mapping[str, object] = field(default_factory=dict, compare=False, hash=False)
     """Fields a shell adds for itself (``policy`` for odds); never read by the rules."""
 
     def __post_init__(self) -> None:
-        if not 1 <= len(self.seats) <= MAX_SEATS:
-            raise InputError("seats", f"{len(self.seats)} players; a table has 1 to {MAX_SEATS}")
+        players = len(self.board.seats)
+        if not 1 <= players <= MAX_SEATS:
+            raise InputError("seats", f"{players} players; a table has 1 to {MAX_SEATS}")
         for name, seat in (("controller", self.controller), ("roller", self.roller)):
-            if seat is not None and not 0 <= seat < len(self.seats):
-                raise InputError(name, _no_seat(seat, len(self.seats)))
-        for i, item in enumerate(self.pending):
-            for name, seat in (("controller", item.controller), ("target", item.target)):
-                if seat is not None and not 0 <= seat < len(self.seats):
-                    raise InputError(f"pending[{i}].{name}", _no_seat(seat, len(self.seats)))
+            if seat is not None and not 0 <= seat < players:
+                raise InputError(name, no_seat(seat, players))
+        for i, waiting in enumerate(self.board.pending):
+            for name, seat in (("controller", waiting.controller), ("target", waiting.target)):
+                if seat is not None and not 0 <= seat < players:
+                    raise InputError(f"pending[{i}].{name}", no_seat(seat, players))
+
+    @property
+    def seats(self) -> tuple[PlayerZones, ...]:
+        """Every player's zones in turn order."""
+        return self.board.seats
+
+    @property
+    def pending(self) -> tuple[Waiting, ...]:
+        """The replacements that wait for the next roll they apply to."""
+        return self.board.pending
 
     @property
     def players(self) -> int:
         """How many players are at the table."""
-        return len(self.seats)
+        return len(self.board.seats)
 
     @property
     def used(self) -> frozenset[str]:
@@ -186,28 +181,17 @@ class RollRequest:
             return "coin"
         return self.card.name if self.card is not None and self.card.name else "text"
 
-    def needs_cards(self) -> bool:
-        """Whether resolving this request looks a card up by name."""
-        refs = [item.card for items in self.seats for zone in _zones(items) for item in zone]
-        refs.extend(item.card for item in self.pending)
-        if self.kind is RollKind.CARD and self.card is not None:
-            refs.append(self.card)
-        return any(ref.text is None for ref in refs)
 
-
-def _no_seat(seat: int, players: int) -> str:
+def no_seat(seat: int, players: int) -> str:
+    """The problem of a seat that is not at a table of ``players``."""
     return f"seat {seat} does not exist; this table has {players} player(s), seats 0 to {players - 1}"
 
 
-def _zones(items: SeatItems) -> tuple[tuple[ZoneItem, ...], ...]:
-    return (items.battlefield, items.graveyard, items.command)
-
-
-def empty_seats(players: int) -> tuple[SeatItems, ...]:
-    """``players`` seats with nothing in their zones (checked against :data:`MAX_SEATS`)."""
+def empty_board(players: int) -> Board:
+    """A table of ``players`` seats with nothing in their zones (checked against :data:`MAX_SEATS`)."""
     if not 1 <= players <= MAX_SEATS:
         raise InputError("players", f"{players} players; a table has 1 to {MAX_SEATS}")
-    return (SeatItems(),) * players
+    return Board((PlayerZones(),) * players)
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,13 +207,16 @@ class Prepared:
     plain: PlainRoll | None = None
 
 
+# -- a card enters the table: looked up once, compiled once ------------------------------------------
+
+
 @functools.lru_cache(maxsize=4096)
 def _compiled(text: str, name: str, layout: str, type_line: str) -> CompiledCard:
     # Oracle text is English; printed text in another language goes through its lexicon.
     return compile_foreign(text, name, layout=layout, type_line=type_line)
 
 
-def compile_record(record: Any) -> CompiledCard:
+def compile_record(record: CardRecord) -> CompiledCard:
     """Compile a card record (anything with ``name``, ``oracle_text``, ``layout``, ``type_line``)."""
     return _compiled(
         getattr(record, "oracle_text", "") or "",
@@ -239,134 +226,145 @@ def compile_record(record: Any) -> CompiledCard:
     )
 
 
-def compile_ref(ref: CardRef, field: str, cards: CardSource | None) -> CompiledCard:
-    """The compiled card a reference names (its own text, or the card data's)."""
-    return _card(ref, field, cards)[0]
-
-
 _PERMANENT_TYPES = frozenset({"artifact", "battle", "creature", "enchantment", "land", "planeswalker"})
 
 
-def _card(ref: CardRef, field: str, cards: CardSource | None) -> tuple[CompiledCard, bool]:
+def compile_card(
+    name: str, text: str | None, field: str, cards: CardSource | None, layout: str = "normal"
+) -> CompiledCard:
+    """The compiled card ``name`` (from the card data) or ``text`` (its own text; ``name`` is
+    what it is called). Errors name ``field``."""
+    return _card(name, text, layout, field, cards)[0]
+
+
+_ENTERED: dict[tuple[int, str, str | None, str], tuple[CardSource | None, CompiledCard, bool, Permanent]] = {}
+MAX_ENTERED = 4096
+
+
+def _entered(
+    name: str, text: str | None, layout: str, field: str, cards: CardSource | None
+) -> tuple[CompiledCard, bool, Permanent]:
+    """A card entering: compiled, whether it is a permanent card, and its :class:`Permanent` with
+    no state — the same objects for the same card and card data (a batch of requests at one table
+    looks nothing up again)."""
+    key = (id(cards), name, text, layout)
+    known = _ENTERED.get(key)
+    if known is not None and known[0] is cards:
+        return known[1], known[2], known[3]
+    compiled, permanent = _card(name, text, layout, field, cards)
+    entered = _permanent(compiled, name, text, layout)
+    if len(_ENTERED) >= MAX_ENTERED:
+        _ENTERED.clear()
+    _ENTERED[key] = (cards, compiled, permanent, entered)
+    return compiled, permanent, entered
+
+
+def _card(name: str, text: str | None, layout: str, field: str, cards: CardSource | None) -> tuple[CompiledCard, bool]:
     """The compiled card and whether it is a permanent card (its type line names a permanent
     type; a card given by its text is taken as one, json-interface.md v3)."""
-    if ref.text is not None:
-        return _compiled(ref.text, ref.name, ref.layout, ""), True
-    if not ref.name.strip():
+    if text is not None:
+        return _compiled(text, name, layout, ""), True
+    if not name.strip():
         raise InputError(field, "give the card's name as 'card', or its text as 'text'")
     if cards is None:
         raise InputError("cards", "no card data: pass --cards PATH or set MTGDICE_CARDS")
     try:
-        record = cards.lookup(ref.name)
+        record = cards.lookup(name)
     except LookupError as error:
         raise InputError(field, str(error).removeprefix("card: ")) from None
     type_line = (getattr(record, "type_line", "") or "").casefold()
     return compile_record(record), bool(_PERMANENT_TYPES & set(type_line.replace("—", " ").split()))
 
 
-def permanent_from(compiled: CompiledCard, item: ZoneItem) -> Permanent:
-    """A compiled card with a zone item's state, as the rules see it."""
+def _permanent(compiled: CompiledCard, name: str, text: str | None, layout: str) -> Permanent:
     store_rolls = [roll for roll in compiled.rolls if roll.store]
     return Permanent(
-        compiled.name or item.card.name,
+        compiled.name or name,
         compiled.effects,
-        item.level,
-        item.counters,
-        item.tapped,
-        item.stored,
-        store_rolls[0].die if store_rolls else None,
-        item.noted,
+        stored_die=store_rolls[0].die if store_rolls else None,
+        text=text,
+        layout=layout,
     )
 
 
-def permanent_of(item: ZoneItem, field: str, cards: CardSource | None) -> Permanent:
-    return permanent_from(compile_ref(item.card, field, cards), item)
+def enter_card(
+    name: str,
+    cards: CardSource | None,
+    field: str,
+    *,
+    text: str | None = None,
+    layout: str = "normal",
+    level: int = 1,
+    counters: tuple[tuple[str, int], ...] | None = None,
+    tapped: bool = False,
+    stored: tuple[int, ...] | None = None,
+    noted: int | None = None,
+    card_id: int = 0,
+) -> Permanent:
+    """A card entering a zone of the table, as the rules see it: looked up by ``name`` in the card
+    data (or given by its own ``text``), compiled once, with its state. The one way a card gets
+    onto a table — from a JSON request, the command line's flags or a room; errors name ``field``
+    (each edge's own: ``seats[1].graveyard[0]``, ``--with 'NAME'``, ``card``).
 
-
-def _field(request: RollRequest, seat: int, zone: str) -> str:
-    """How the request named a zone: ``seats[1].graveyard`` in version 3, else the earlier field
-    (``pending`` for the waiting replacements, seat -1)."""
-    if seat < 0:
-        return zone
-    if request.seated:
-        return f"seats[{seat}].{zone}"
-    if seat == 0:
-        return zone
-    return "opponents"
-
-
-FieldNamer = Callable[[int, str, int], str]
-"""How an edge names a zone item for its errors: (seat, zone, position) -> ``seats[1].graveyard[0]``,
-``--seat 1:graveyard 'NAME'``, ... (each edge names its own field); seat -1 and zone ``pending``
-name a waiting replacement."""
-
-_TABLES: dict[tuple[object, ...], tuple[CardSource | None, Board]] = {}
-MAX_TABLES = 256
-
-
-def board_of(request: RollRequest, cards: CardSource | None, namer: FieldNamer | None = None) -> Board:
-    """The request's seats and waiting replacements as a :class:`Board`: the table's entry point.
-
-    A card enters the table here and is compiled once; a table already entered with the same cards
-    in the same state (a room rolling again, a batch of requests at one table) is the same
-    :class:`Board` object, so nothing is compiled or built again per roll.
+    >>> enter_card("Test", None, "card", text="Roll a d6.", level=2).level
+    2
     """
-    key = (request.seats, request.pending)
-    known = _TABLES.get(key)
-    if known is not None and known[0] is cards:
-        return known[1]
-    board = _enter(request, cards, namer or (lambda seat, zone, i: f"{_field(request, seat, zone)}[{i}]"))
-    if len(_TABLES) >= MAX_TABLES:
-        _TABLES.clear()
-    _TABLES[key] = (cards, board)
-    return board
+    if level < 1:
+        raise InputError(f"{field}.level", f"expected 1 or more, got {level} (a Class starts at level 1)")
+    _, _, entered = _entered(name, text, layout, field, cards)
+    if level == 1 and counters is None and not tapped and stored is None and noted is None and card_id == 0:
+        return entered
+    return replace(entered, level=level, counters=counters, tapped=tapped, stored=stored, noted=noted, id=card_id)
 
 
-def _enter(request: RollRequest, cards: CardSource | None, namer: FieldNamer) -> Board:
-    seats: list[PlayerZones] = []
-    for seat, items in enumerate(request.seats):
+def enter_source(
+    name: str, cards: CardSource | None, field: str = "card", *, text: str | None = None, layout: str = "normal"
+) -> SourceCard:
+    """The card whose instruction a request resolves, entered like any card (:func:`enter_card`).
 
-        def zone(name: str, listed: tuple[ZoneItem, ...], seat: int = seat) -> tuple[Permanent, ...]:
-            return tuple(permanent_of(item, namer(seat, name, i), cards) for i, item in enumerate(listed))
+    >>> enter_source("", None, text="Roll a d6.").compiled.rolls[0].die.name
+    'd6'
+    """
+    compiled, permanent, entered = _entered(name, text, layout, field, cards)
+    return SourceCard(entered, compiled, permanent)
 
-        seats.append(
-            PlayerZones(
-                zone("battlefield", items.battlefield),
-                zone("graveyard", items.graveyard),
-                zone("command", items.command),
-            )
+
+def enter_waiting(
+    name: str,
+    cards: CardSource | None,
+    field: str,
+    controller: Seat = YOU,
+    target: Seat | None = None,
+    *,
+    text: str | None = None,
+    layout: str = "normal",
+) -> Waiting:
+    """A replacement created earlier that waits for the next roll it applies to (json-interface.md
+    ``pending``): the card's replacement effects only; a card with none is an error naming ``field``."""
+    compiled, _, card = _entered(name, text, layout, field, cards)
+    replacements = tuple(effect for effect in compiled.effects if isinstance(effect, Replacement))
+    if not replacements:
+        raise InputError(
+            field,
+            f"{compiled.name or 'this text'} has no replacement effect on a roll; pending lists only "
+            "replacements that wait for a later roll",
         )
-    pending: list[Waiting] = []
-    for i, item in enumerate(request.pending):
-        where = namer(-1, "pending", i)
-        compiled = compile_ref(item.card, where, cards)
-        replacements = tuple(effect for effect in compiled.effects if isinstance(effect, Replacement))
-        if not replacements:
-            raise InputError(
-                where,
-                f"{compiled.name or 'this text'} has no replacement effect on a roll; pending lists only "
-                "replacements that wait for a later roll",
-            )
-        card = permanent_from(compiled, ZoneItem(item.card))
-        pending.append(Waiting(replace(card, effects=replacements), item.controller, item.target))
-    return Board(tuple(seats), tuple(pending))
+    return Waiting(replace(card, effects=replacements), controller, target)
 
 
 PLANAR_ROLL = RollInstruction(Amount(1), PLANAR_DIE, text="Roll the planar die.")
 
 
 def instruction_of(
-    request: RollRequest, cards: CardSource | None
+    request: RollRequest, cards: CardSource | None = None
 ) -> tuple[CompiledCard | None, RollInstruction | FlipInstruction]:
     """The instruction a request picks: its card's (``roll``: a roll or a flip, in text order),
-    plain dice, or the planar die."""
-    compiled, instruction, _ = _instruction(request, cards)
+    plain dice, or the planar die. (``cards`` is not read: the request's cards entered when it was built.)"""
+    compiled, instruction, _ = _instruction(request)
     return compiled, instruction
 
 
-def _instruction(
-    request: RollRequest, cards: CardSource | None
-) -> tuple[CompiledCard | None, RollInstruction | FlipInstruction, bool]:
+def _instruction(request: RollRequest) -> tuple[CompiledCard | None, RollInstruction | FlipInstruction, bool]:
     if request.kind is RollKind.PLANAR:
         return None, PLANAR_ROLL, False
     if request.kind is RollKind.DICE:
@@ -374,7 +372,7 @@ def _instruction(
         return compiled, compiled.rolls[0], False
     if request.card is None:
         raise InputError("card", "give the card's name as 'card', or its text as 'text'")
-    compiled, permanent = _card(request.card, "card", cards)
+    compiled, permanent = request.card.compiled, request.card.permanent
     instructions = compiled.instructions
     if not instructions:
         reason = f"; {compiled.notes[0]}" if compiled.notes else ""
@@ -390,17 +388,15 @@ def _instruction(
 
 
 def _from_battlefield(instruction: RollInstruction | FlipInstruction) -> bool:
-    """Whether an instruction is an ability of its permanent on the battlefield: not a roll made
-    as the permanent enters (CR 614.1c) nor one of an ability that works from another zone (as it
-    dies, from the graveyard) — json-interface.md v3, the source."""
-    words = instruction.text.casefold().replace(",", " ").split()
-    if words[:1] == ["as"] and any(word.startswith("enter") for word in words):
-        return False
-    return not ({"dies", "graveyard"} & set(words))
+    """Whether an instruction is an ability of its permanent on the battlefield, as the compiler
+    declared it (``functions_from``): not a roll made as the permanent enters (CR 614.1c) nor one
+    of an ability that works from another zone — json-interface.md v3, the source."""
+    return instruction.functions_from is Zone.BATTLEFIELD
 
 
-def prepare(request: RollRequest, cards: CardSource | None, namer: FieldNamer | None = None) -> Prepared:
-    """The rule objects a request stands for."""
+def prepare(request: RollRequest, cards: CardSource | None = None) -> Prepared:
+    """The rule objects a request stands for. (``cards`` is not read: every card of the request
+    entered the table, looked up and compiled, when the request was built.)"""
     amounts = dict(request.amounts)
     if request.roller is not None and request.kind in (RollKind.PLAIN, RollKind.COIN, RollKind.PLANAR):
         raise InputError("roller", f"a {request.label} has no text naming another player; leave roller out")
@@ -408,16 +404,14 @@ def prepare(request: RollRequest, cards: CardSource | None, namer: FieldNamer | 
         from mtgdice.text.notation import parse_plain
 
         return Prepared(request.label, None, None, None, Board(), amounts, parse_plain(request.notation))
-    board = board_of(request, cards, namer)
+    board = request.board
     if request.kind is RollKind.COIN:
         return Prepared("coin", None, None, FlipInstruction(call=request.call is not None), board, amounts)
-    compiled, instruction, permanent = _instruction(request, cards)
+    compiled, instruction, permanent = _instruction(request)
     name = compiled.name if compiled is not None and compiled.name else request.label
-    placed = request.seated and compiled is not None and permanent and _from_battlefield(instruction)
-    if placed:
+    if request.seated and request.card is not None and permanent and _from_battlefield(instruction):
         # The source's own ability resolves: it is on its controller's battlefield (json-interface.md v3).
-        assert request.card is not None and compiled is not None
-        board = _with_source(board, request.controller, permanent_from(compiled, ZoneItem(request.card)))
+        board = _with_source(board, request.controller, request.card.card)
     if isinstance(instruction, FlipInstruction):  # a card's coin flip (CR 705)
         if request.roller is not None and request.roller != request.controller:
             raise InputError(
@@ -435,11 +429,13 @@ def prepare(request: RollRequest, cards: CardSource | None, namer: FieldNamer | 
     return Prepared(name, compiled, instruction, None, board, amounts)
 
 
+MAX_TABLES = 256
 _SOURCED: dict[tuple[int, Seat, str, int], tuple[Board, Board]] = {}
 
 
 def _with_source(board: Board, controller: Seat, source: Permanent) -> Board:
-    """:meth:`Board.with_source`, the same object for the same table and source (kept like the table)."""
+    """:meth:`Board.with_source`, the same object for the same table and source (a room rolling
+    again places its source once)."""
     key = (id(board), controller, source.name, id(source.effects))  # effects: the compiled card's own tuple
     known = _SOURCED.get(key)
     if known is not None and known[0] is board:
@@ -518,5 +514,6 @@ def resolve_prepared(
 def resolve_request(
     request: RollRequest, cards: CardSource | None, source: DiceSource, chooser: Chooser, meter: Meter | None = None
 ) -> Outcome:
-    """Resolve ``request`` with faces from ``source`` and decisions from ``chooser`` (within ``meter``)."""
+    """Resolve ``request`` with faces from ``source`` and decisions from ``chooser`` (within ``meter``).
+    (``cards`` is not read: the request's cards entered the table when it was built.)"""
     return resolve_prepared(prepare(request, cards), request, source, chooser, meter)

@@ -8,13 +8,17 @@ same outcome with the same dice. :func:`state_json` and :func:`state_from_json` 
 edge (JSON); an open decision (:class:`~mtgdice.game.Pending`) has :func:`pending_json` and
 :func:`pending_from_json`. Reading checks every field and names the first wrong one.
 
+A card in a snapshot is the rules' :class:`~mtgdice.rules.Permanent` without its compiled effects
+(its name or own text, its state, its id); :meth:`GameState.game` enters each card again into the
+new game's table (looked up in the card data it is given, compiled once).
+
 What this module leaves out: the history of finished rolls (the roll log keeps them) and where a
 snapshot is stored (``mtgdice.log.rooms``).
 
 >>> from mtgdice.game import Game
 >>> game = Game()
 >>> alice = game.add_player("Alice")
->>> _ = game.add_card(alice.id, "Example Permanent", level=2)
+>>> _ = game.add_card(alice.id, "Example Permanent", text="Roll a d6.", level=2)
 >>> game.next_turn()
 >>> again = state_from_json(state_json(GameState.of(game))).game()
 >>> again.turn, [card.level for card in again.player(alice.id).battlefield], GameState.of(again) == GameState.of(game)
@@ -24,14 +28,18 @@ snapshot is stored (``mtgdice.log.rooms``).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, TypeGuard, cast, get_args
+from dataclasses import dataclass, replace
+from typing import Any, TypedDict, TypeGuard, cast, get_args
 
 from mtgdice.errors import InputError
-from mtgdice.game.choices import Question
+from mtgdice.game.choices import Question, QuestionJSON
 from mtgdice.game.memory import TableMemory
-from mtgdice.game.table import Activated, Card, Game, Pending, Player, RollKindName, RollSpec
+from mtgdice.game.request import CardSource, enter_card
+from mtgdice.game.table import Activated, Game, Pending, RollKindName, RollSpec
+from mtgdice.rules import Permanent
+from mtgdice.rules.board import PlayerZones
 from mtgdice.rules.choices import Answer
+from mtgdice.rules.effects.replacement import Replacement
 
 FORMAT = 1
 """Version of the JSON form; a stored state of another version is refused, not guessed at."""
@@ -39,12 +47,12 @@ FORMAT = 1
 
 @dataclass(frozen=True, slots=True)
 class PlayerState:
-    """A player's part of a snapshot: name and zones (cards are values already)."""
+    """A player's part of a snapshot: name and zones (each card without its compiled effects)."""
 
     id: str
     name: str
-    battlefield: tuple[Card, ...] = ()
-    graveyard: tuple[Card, ...] = ()
+    battlefield: tuple[Permanent, ...] = ()
+    graveyard: tuple[Permanent, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +65,7 @@ class GameState:
     used: tuple[str, ...] = ()
     dice_rolled: tuple[tuple[str, int], ...] = ()
     planar_rolls: int = 0
-    plane: Card | None = None
+    plane: Permanent | None = None
     next_card_id: int = 1
     next_player_id: int = 1
     pending: tuple[Activated, ...] = ()
@@ -68,7 +76,7 @@ class GameState:
         """The snapshot of ``game`` (its roll history aside)."""
         return cls(
             players=tuple(
-                PlayerState(player.id, player.name, tuple(player.battlefield), tuple(player.graveyard))
+                PlayerState(player.id, player.name, _stored(player.battlefield), _stored(player.graveyard))
                 for player in game.players.values()
             ),
             turn=game.turn,
@@ -76,38 +84,151 @@ class GameState:
             used=tuple(sorted(game.used)),
             dice_rolled=tuple(sorted(game.dice_rolled.items())),
             planar_rolls=game.planar_rolls,
-            plane=game.plane,
+            plane=_stored((game.plane,))[0] if game.plane is not None else None,
             next_card_id=game.next_card_id,
             next_player_id=game.next_player_id,
-            pending=tuple(game.pending),
+            pending=tuple(replace(waiting, card=_stored((waiting.card,))[0]) for waiting in game.pending),
             memory=game.memory,
         )
 
-    def game(self) -> Game:
-        """A new :class:`Game` in this state (with an empty history)."""
-        game = Game()
-        for player in self.players:
-            game.players[player.id] = Player(player.id, player.name, list(player.battlefield), list(player.graveyard))
+    def game(self, cards: CardSource | None = None) -> Game:
+        """A new :class:`Game` in this state (with an empty history): every card enters its table
+        again, looked up in ``cards`` by name (or given by its text)."""
+        game = Game(cards)
+        seats: list[PlayerZones] = []
+        for position, player in enumerate(self.players):
+            where = f"players[{position}]"
+            game.names[player.id] = player.name
+            seats.append(
+                PlayerZones(
+                    _entered(player.battlefield, f"{where}.battlefield", cards),
+                    _entered(player.graveyard, f"{where}.graveyard", cards),
+                )
+            )
+        game.board = replace(game.board, seats=tuple(seats))
         game.turn = self.turn
         game.active = self.active
         game.used = set(self.used)
         game.dice_rolled = dict(self.dice_rolled)
         game.planar_rolls = self.planar_rolls
-        game.plane = self.plane
+        game.plane = _entered((self.plane,), "plane", cards)[0] if self.plane is not None else None
         game.next_card_id = self.next_card_id
         game.next_player_id = self.next_player_id
-        game.pending = list(self.pending)
         game.memory = self.memory
+        for position, waiting in enumerate(self.pending):
+            card = _entered((waiting.card,), f"pending[{position}]", cards)[0]
+            replacements = tuple(effect for effect in card.effects if isinstance(effect, Replacement))
+            game.pending.append(replace(waiting, card=replace(card, effects=replacements)))
         return game
+
+
+def _stored(cards: tuple[Permanent, ...]) -> tuple[Permanent, ...]:
+    """Cards as a snapshot keeps them: without their compiled effects."""
+    return tuple(replace(card, effects=(), stored_die=None) for card in cards)
+
+
+def _entered(cards: tuple[Permanent, ...], where: str, source: CardSource | None) -> tuple[Permanent, ...]:
+    """A snapshot's cards entering a table again, compiled, with their state and ids."""
+    return tuple(
+        enter_card(
+            card.name,
+            source,
+            f"{where}[{position}]",
+            text=card.text,
+            layout=card.layout,
+            level=card.level,
+            counters=card.counters,
+            tapped=card.tapped,
+            stored=card.stored,
+            noted=card.noted,
+            card_id=card.id,
+        )
+        for position, card in enumerate(cards)
+    )
 
 
 # -- JSON: writing ---------------------------------------------------------------------------------
 
 
-def card_json(card: Card) -> dict[str, Any]:
+class CardJSON(TypedDict):
+    """A card of a stored game."""
+
+    id: int
+    name: str
+    text: str | None
+    level: int
+    counters: list[list[str | int]]
+    tapped: bool
+    stored: list[int] | None
+
+
+class PlayerJSON(TypedDict):
+    id: str
+    name: str
+    battlefield: list[CardJSON]
+    graveyard: list[CardJSON]
+
+
+class ActivatedJSON(TypedDict):
+    controller: str
+    target: str | None
+    card: CardJSON
+
+
+class StateJSON(TypedDict):
+    """A stored game (:func:`state_json`)."""
+
+    format: int
+    players: list[PlayerJSON]
+    turn: int
+    active: str | None
+    used: list[str]
+    dice_rolled: list[list[str | int]]
+    planar_rolls: int
+    plane: CardJSON | None
+    next_card_id: int
+    next_player_id: int
+    pending: list[ActivatedJSON]
+    memory: MemoryJSON
+
+
+class MemoryJSON(TypedDict):
+    """What abilities remembered (:func:`memory_json`): the turn, totals by ability, flips won and
+    lost by player, values noted by card id."""
+
+    turn: int
+    totals: list[list[str | list[int]]]
+    flips: list[list[str | int]]
+    noted: list[list[int]]
+
+
+class SpecJSON(TypedDict):
+    """What a roll rolls (:func:`spec_json`)."""
+
+    kind: str
+    card_id: int | None
+    roll: int
+    dice: str
+    cause: str
+    amounts: dict[str, int]
+
+
+AnswerJSON = bool | int | list[int]
+
+
+class PendingJSON(TypedDict):
+    """An open decision of a roll (:func:`pending_json`)."""
+
+    player: str
+    spec: SpecJSON
+    answers: list[AnswerJSON]
+    question: QuestionJSON
+
+
+def card_json(card: Permanent) -> CardJSON:
     """A card as JSON.
 
-    >>> card_json(Card(3, "Example", counters=(("lore", 2),), stored=(4, 5)))["counters"]
+    >>> card_json(Permanent("Example", counters=(("lore", 2),), stored=(4, 5), id=3))["counters"]
     [['lore', 2]]
     """
     return {
@@ -115,13 +236,13 @@ def card_json(card: Card) -> dict[str, Any]:
         "name": card.name,
         "text": card.text,
         "level": card.level,
-        "counters": [[name, count] for name, count in card.counters],
+        "counters": [[name, count] for name, count in card.counters or ()],
         "tapped": card.tapped,
         "stored": list(card.stored) if card.stored is not None else None,
     }
 
 
-def state_json(state: GameState) -> dict[str, Any]:
+def state_json(state: GameState) -> StateJSON:
     """A snapshot as JSON (the storage edge)."""
     return {
         "format": FORMAT,
@@ -150,7 +271,7 @@ def state_json(state: GameState) -> dict[str, Any]:
     }
 
 
-def spec_json(spec: RollSpec) -> dict[str, Any]:
+def spec_json(spec: RollSpec) -> SpecJSON:
     """What a roll rolls, as JSON."""
     return {
         "kind": spec.kind,
@@ -162,12 +283,14 @@ def spec_json(spec: RollSpec) -> dict[str, Any]:
     }
 
 
-def answer_json(answer: object) -> Any:
+def answer_json(answer: object) -> AnswerJSON:
     """An answer as JSON: a bool, a number, or a list of option numbers."""
-    return list(cast(tuple[int, ...], answer)) if isinstance(answer, tuple) else answer
+    if isinstance(answer, bool | int):
+        return answer
+    return list(cast(tuple[int, ...], answer))
 
 
-def pending_json(pending: Pending) -> dict[str, Any]:
+def pending_json(pending: Pending) -> PendingJSON:
     """An open decision of a roll as JSON: the roll, the answers so far, the question.
 
     >>> question = Question("p2", "yes/no", "reroll", "Reroll the 3?", ("no", "yes"), 1)
@@ -221,7 +344,7 @@ def _items(data: object, key: str, where: str) -> list[Any]:
     return value
 
 
-def card_from_json(data: object, where: str = "card") -> Card:
+def card_from_json(data: object, where: str = "card") -> Permanent:
     """A card from :func:`card_json`; a wrong field is an :class:`InputError` naming it."""
     counters = []
     for position, pair in enumerate(_items(data, "counters", where)):
@@ -234,18 +357,18 @@ def card_from_json(data: object, where: str = "card") -> Card:
     tapped = _get(data, "tapped", where)
     if not isinstance(tapped, bool):
         raise InputError(f"{where}.tapped", f"expected true or false, got {tapped!r}")
-    return Card(
-        _int(data, "id", where, 1),
+    return Permanent(
         _text(data, "name", where),
-        _text(data, "text", where, optional=True),
-        _int(data, "level", where, 1),
-        tuple(counters),
-        tapped,
-        tuple(stored) if stored is not None else None,
+        level=_int(data, "level", where, 1),
+        counters=tuple(counters) or None,
+        tapped=tapped,
+        stored=tuple(stored) if stored is not None else None,
+        text=_text(data, "text", where, optional=True),
+        id=_int(data, "id", where, 1),
     )
 
 
-def _cards(data: object, key: str, where: str) -> tuple[Card, ...]:
+def _cards(data: object, key: str, where: str) -> tuple[Permanent, ...]:
     return tuple(
         card_from_json(item, f"{where}.{key}[{position}]") for position, item in enumerate(_items(data, key, where))
     )
@@ -357,7 +480,7 @@ def pending_from_json(data: object, where: str = "pending") -> Pending:
     )
 
 
-def memory_json(memory: TableMemory) -> dict[str, object]:
+def memory_json(memory: TableMemory) -> MemoryJSON:
     """What abilities remembered, as JSON (:class:`~mtgdice.game.memory.TableMemory`)."""
     return {
         "turn": memory.turn,

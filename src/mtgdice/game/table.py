@@ -25,29 +25,30 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Literal, cast
 
 from mtgdice.errors import InputError
 from mtgdice.game.choices import AnsweringChooser, DecisionPending, Question
 from mtgdice.game.memory import TableMemory
 from mtgdice.game.request import (
-    CardRef,
     CardSource,
     Outcome,
-    PendingItem,
     Prepared,
     RollKind,
     RollRequest,
-    SeatItems,
-    ZoneItem,
+    SourceCard,
+    enter_card,
+    enter_source,
     prepare,
     resolve_prepared,
 )
 from mtgdice.rules import (
+    Board,
     Decision,
     DiceSource,
     Execution,
     FlipResolution,
+    Permanent,
     Resolution,
     RollInstruction,
     ScriptedChooser,
@@ -55,6 +56,8 @@ from mtgdice.rules import (
     TurnState,
     check_planar_action,
 )
+from mtgdice.rules.board import PlayerZones, Waiting
+from mtgdice.rules.effects.replacement import Replacement
 from mtgdice.text.notation import dice_text as notation_text
 from mtgdice.text.notation import instruction_text, parse_plain
 
@@ -63,31 +66,9 @@ MAX_CARDS_PER_PLAYER = 60
 MAX_HISTORY = 500
 
 GameZone = Literal["battlefield", "graveyard"]
+CardChange = int | bool | tuple[int, ...] | tuple[tuple[str, int], ...] | str | None
+"""A value :meth:`Game.update_card` sets: a level, tapped, stored results, counters, or a zone to move to."""
 RollKindName = Literal["card", "dice", "planar", "coin"]
-
-
-@dataclass(frozen=True, slots=True)
-class Card:
-    """A card a player has: from the card data (``text`` is None) or given by its own text.
-
-    >>> Card(1, "Example Permanent", level=2).item().level
-    2
-    """
-
-    id: int
-    name: str
-    text: str | None = None
-    level: int = 1
-    counters: tuple[tuple[str, int], ...] = ()
-    tapped: bool = False
-    stored: tuple[int, ...] | None = None
-
-    def ref(self) -> CardRef:
-        return CardRef(self.name, self.text)
-
-    def item(self) -> ZoneItem:
-        """The card as a zone item of a request."""
-        return ZoneItem(self.ref(), self.level, self.counters or None, self.tapped, self.stored)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,23 +78,35 @@ class Activated:
     targets (json-interface.md ``pending``). It lasts until used up or the turn ends."""
 
     controller: str
-    card: Card
+    card: Permanent
     target: str | None = None
 
 
-@dataclass(slots=True)
-class Player:
-    """A player: a name, permanents on the battlefield, a graveyard."""
+@dataclass(frozen=True, slots=True)
+class Seated:
+    """A player at the table as a room shows them: their id, their name and their seat's zones
+    (read from the game's :class:`~mtgdice.rules.Board`; a read-only view, changed through the game).
+
+    >>> Seated("p1", "Alice").battlefield
+    ()
+    """
 
     id: str
     name: str
-    battlefield: list[Card] = field(default_factory=list)
-    graveyard: list[Card] = field(default_factory=list)
+    zones: PlayerZones = PlayerZones()
 
-    def zone(self, zone: GameZone) -> list[Card]:
-        return self.battlefield if zone == "battlefield" else self.graveyard
+    @property
+    def battlefield(self) -> tuple[Permanent, ...]:
+        return self.zones.battlefield
 
-    def cards(self) -> Iterator[tuple[GameZone, Card]]:
+    @property
+    def graveyard(self) -> tuple[Permanent, ...]:
+        return self.zones.graveyard
+
+    def zone(self, zone: GameZone) -> tuple[Permanent, ...]:
+        return self.zones.battlefield if zone == "battlefield" else self.zones.graveyard
+
+    def cards(self) -> Iterator[tuple[GameZone, Permanent]]:
         zones: tuple[GameZone, GameZone] = ("battlefield", "graveyard")
         for zone in zones:
             for card in self.zone(zone):
@@ -222,48 +215,77 @@ class _View:
 class Game:
     """Players at one table, their boards and the turn.
 
+    The table is the rules' own model: :attr:`board`, a :class:`~mtgdice.rules.Board` with one
+    seat per player in join order, each card a :class:`~mtgdice.rules.Permanent` entered once (looked
+    up in :attr:`cards` by name, or given by its text, and compiled) with its room state (``id``,
+    Class level, counters, tapped, stored results). Every change replaces the board with a new one;
+    a roll reads it as it is, so rolling again at an unchanged table builds and compiles nothing.
+
     >>> game = Game()
     >>> alice = game.add_player("Alice")
+    >>> game.add_card(alice.id, "Die", text="Roll a d6.").id, game.board.seat(0).battlefield[0].name
+    (1, 'Die')
     >>> game.planar_cost()
     0
     >>> game.next_turn(); game.turn
     2
     """
 
-    def __init__(self) -> None:
-        self.players: dict[str, Player] = {}
+    def __init__(self, cards: CardSource | None = None) -> None:
+        self.cards = cards
+        """The card data a card named by its name is looked up in when it enters the table."""
+        self.board = Board()
+        """Every player's zones, one seat per player in join order (the plane and the waiting
+        replacements are added for a roll: :meth:`table`)."""
+        self.names: dict[str, str] = {}
+        """Each player's name by id, in join (seat) order."""
         self.turn = 1
         self.active: str | None = None
         self.used: set[str] = set()
         self.dice_rolled: dict[str, int] = {}
         self.planar_rolls = 0
-        self.plane: Card | None = None
+        self.plane: Permanent | None = None
         self.pending: list[Activated] = []
         self.history: list[Roll] = []
         self.next_card_id = 1
         self.next_player_id = 1
         self.memory = TableMemory()  # what abilities wrote: this turn's flips and totals, noted values
+        self._table: tuple[tuple[object, ...], Board] | None = None
+        self._sources: dict[tuple[int, str, str | None], SourceCard] = {}
 
     # -- players and cards -----------------------------------------------------------------------
 
-    def add_player(self, name: str) -> Player:
+    @property
+    def players(self) -> dict[str, Seated]:
+        """Every player by id, in join (seat) order, with their zones."""
+        return {
+            player_id: Seated(player_id, name, self.board.seat(Seat(seat)))
+            for seat, (player_id, name) in enumerate(self.names.items())
+        }
+
+    def seat_of(self, player_id: str) -> Seat:
+        """The seat ``player_id`` sits in (join order)."""
+        self.player(player_id)
+        return Seat(list(self.names).index(player_id))
+
+    def add_player(self, name: str) -> Seated:
         name = " ".join(name.split())[:40]
         if not name:
             raise InputError("name", "give a name of 1 to 40 characters")
-        if len(self.players) >= MAX_PLAYERS:
+        if len(self.names) >= MAX_PLAYERS:
             raise InputError("name", f"this room already has {MAX_PLAYERS} players")
-        player = Player(f"p{self.next_player_id}", name)
+        player_id = f"p{self.next_player_id}"
         self.next_player_id += 1
-        self.players[player.id] = player
+        self.names[player_id] = name
+        self.board = replace(self.board, seats=self.board.seats + (PlayerZones(),))
         if self.active is None:
-            self.active = player.id
-        return player
+            self.active = player_id
+        return self.player(player_id)
 
-    def player(self, player_id: str) -> Player:
-        try:
-            return self.players[player_id]
-        except KeyError:
-            raise InputError("player", f"no player {player_id!r} in this game") from None
+    def player(self, player_id: str) -> Seated:
+        if player_id not in self.names:
+            raise InputError("player", f"no player {player_id!r} in this game")
+        return self.players[player_id]
 
     def add_card(
         self,
@@ -272,22 +294,30 @@ class Game:
         text: str | None = None,
         zone: GameZone = "battlefield",
         level: int = 1,
-    ) -> Card:
-        """Give a player a card; the caller checks a name against the card data first."""
+    ) -> Permanent:
+        """Give a player a card: it enters the table (looked up in :attr:`cards`, or by its text)."""
         player = self.player(player_id)
         if sum(1 for _ in player.cards()) >= MAX_CARDS_PER_PLAYER:
             raise InputError("card", f"a player may have up to {MAX_CARDS_PER_PLAYER} cards here")
-        card = Card(self._card_id(), name[:120], text[:4000] if text is not None else None, max(1, min(level, 9)))
-        player.zone(zone).append(card)
+        card = enter_card(
+            name[:120],
+            self.cards,
+            "card",
+            text=text[:4000] if text is not None else None,
+            level=max(1, min(level, 9)),
+            card_id=self.next_card_id,
+        )
+        self.next_card_id += 1
+        self._put(player_id, zone, player.zone(zone) + (card,))
         return card
 
-    def find_card(self, player_id: str, card_id: int) -> tuple[GameZone, Card]:
+    def find_card(self, player_id: str, card_id: int) -> tuple[GameZone, Permanent]:
         for zone, card in self.player(player_id).cards():
             if card.id == card_id:
                 return zone, card
         raise InputError("card_id", f"player {player_id!r} has no card #{card_id}")
 
-    def update_card(self, player_id: str, card_id: int, **changes: Any) -> Card:
+    def update_card(self, player_id: str, card_id: int, **changes: CardChange) -> Permanent:
         """Change a card's ``level``, ``counters``, ``tapped`` or ``stored``; ``zone`` moves it."""
         zone, card = self.find_card(player_id, card_id)
         move_to = changes.pop("zone", None)
@@ -295,17 +325,25 @@ class Game:
         unknown = set(changes) - allowed
         if unknown:
             raise InputError(sorted(unknown)[0], "cannot be changed here")
-        updated = replace(card, **changes)
-        cards = self.player(player_id).zone(zone)
-        cards[cards.index(card)] = updated
+        if "counters" in changes:
+            changes["counters"] = changes["counters"] or None  # none set: the rules count them as not given
+        updated = replace(card, **changes)  # type: ignore[arg-type]
+        player = self.player(player_id)
+        listed = player.zone(zone)
+        position = listed.index(card)
         if move_to is not None and move_to != zone:
-            cards.remove(updated)
-            self.player(player_id).zone(move_to).append(updated)
+            self._put(player_id, zone, listed[:position] + listed[position + 1 :])
+            self._put(
+                player_id, cast(GameZone, move_to), self.player(player_id).zone(cast(GameZone, move_to)) + (updated,)
+            )
+        else:
+            self._put(player_id, zone, listed[:position] + (updated,) + listed[position + 1 :])
         return updated
 
     def remove_card(self, player_id: str, card_id: int) -> None:
         zone, card = self.find_card(player_id, card_id)
-        self.player(player_id).zone(zone).remove(card)
+        listed = self.player(player_id).zone(zone)
+        self._put(player_id, zone, tuple(kept for kept in listed if kept is not card))
 
     def activate(self, player_id: str, card_id: int, target: str | None = None) -> Activated:
         """``player_id`` activates a replacement of their card ``card_id`` that waits for the next
@@ -315,14 +353,30 @@ class Game:
             self.player(target)
         if len(self.pending) >= MAX_CARDS_PER_PLAYER:
             raise InputError("card_id", f"up to {MAX_CARDS_PER_PLAYER} activated replacements may wait at once")
-        activated = Activated(player_id, card, target)
+        replacements = tuple(effect for effect in card.effects if isinstance(effect, Replacement))
+        if not replacements:
+            raise InputError(
+                "card_id", f"{card.name} has no replacement effect on a roll; only a replacement waits for a roll"
+            )
+        activated = Activated(player_id, replace(card, effects=replacements), target)
         self.pending.append(activated)
         return activated
 
-    def set_plane(self, name: str | None, text: str | None = None) -> Card | None:
+    def set_plane(self, name: str | None, text: str | None = None) -> Permanent | None:
         """Put a plane or phenomenon face up in the command zone (``None`` clears it)."""
-        self.plane = None if name is None else Card(self._card_id(), name[:120], text)
+        if name is None:
+            self.plane = None
+            return None
+        self.plane = enter_card(name[:120], self.cards, "plane", text=text, card_id=self.next_card_id)
+        self.next_card_id += 1
         return self.plane
+
+    def _put(self, player_id: str, zone: GameZone, cards: tuple[Permanent, ...]) -> None:
+        """Replace one zone of one seat: a new board."""
+        seat = self.seat_of(player_id)
+        seats = list(self.board.seats)
+        seats[seat] = replace(seats[seat], **{zone: cards})
+        self.board = replace(self.board, seats=tuple(seats))
 
     # -- turns -------------------------------------------------------------------------------------
 
@@ -333,7 +387,7 @@ class Game:
         self.dice_rolled.clear()
         self.planar_rolls = 0
         self.pending.clear()  # "the next time ... this turn"
-        order = list(self.players)
+        order = list(self.names)
         if order:
             position = order.index(self.active) if self.active in order else -1
             self.active = order[(position + 1) % len(order)]
@@ -344,6 +398,34 @@ class Game:
 
     # -- rolling -----------------------------------------------------------------------------------
 
+    def table(self) -> Board:
+        """The board a roll resolves against: :attr:`board` with the face-up plane in the active
+        player's command zone (CR 901.3) and the activated replacements that wait; at least two
+        seats (a table rolls with at least one opponent). The same object while nothing changed."""
+        waiting = tuple(self._waiting())
+        key = (self.board, self.plane, self.active, *waiting)
+        if self._table is not None and len(self._table[0]) == len(key):
+            if all(a is b for a, b in zip(self._table[0], key, strict=True)):
+                return self._table[1]
+        owners = list(self.names)
+        seats = list(self.board.seats)
+        if self.plane is not None and seats:
+            holder = owners.index(self.active) if self.active in owners else 0
+            seats[holder] = replace(seats[holder], command=(self.plane,))
+        if len(seats) < 2:
+            seats += [PlayerZones()] * (2 - len(seats))
+        pending = tuple(
+            Waiting(
+                activated.card,
+                Seat(owners.index(activated.controller)),
+                Seat(owners.index(activated.target)) if activated.target is not None else None,
+            )
+            for activated in waiting
+        )
+        board = Board(tuple(seats), pending)
+        self._table = (key, board)
+        return board
+
     def request_for(self, player_id: str, spec: RollSpec) -> RollRequest:
         """The request (without dice) for ``player_id`` rolling ``spec``."""
         return self._view(player_id, spec).request
@@ -352,33 +434,12 @@ class Game:
         """The table as a request: every player's zones in seat (join) order; the roller controls
         the source; the face-up plane is in the active player's command zone (CR 901.3)."""
         self.player(player_id)
-        owners = tuple(self.players)
-        plane = (self.plane.item(),) if self.plane is not None else ()
-        holder = self.active if self.active in self.players else owners[0]
-        seats = tuple(
-            SeatItems(
-                tuple(card.item() for card in player.battlefield),
-                tuple(card.item() for card in player.graveyard),
-                plane if player.id == holder else (),
-            )
-            for player in self.players.values()
-        )
-        if len(seats) < 2:
-            seats += (SeatItems(),)  # a table rolls with at least one opponent (as before)
+        owners = tuple(self.names)
         rolled = [self.dice_rolled.get(owner, 0) for owner in owners]
-        pending = tuple(
-            PendingItem(
-                waiting.card.ref(),
-                Seat(owners.index(waiting.controller)),
-                Seat(owners.index(waiting.target)) if waiting.target is not None else None,
-            )
-            for waiting in self._waiting()
-        )
         base = RollRequest(
-            seats=seats,
+            board=self.table(),
             seated=True,
             controller=Seat(owners.index(player_id)),
-            pending=pending,
             amounts=tuple(spec.amounts.items()),
             choices=tuple(answers),
             turn=TurnState(frozenset(self.used), rolled[0], self.planar_rolls, tuple(rolled[1:])),
@@ -388,7 +449,7 @@ class Game:
             if spec.card_id is None:
                 raise InputError("card_id", "pick one of your cards to roll")
             _, card = self.find_card(player_id, spec.card_id)
-            request = replace(base, card=card.ref(), roll=spec.roll)
+            request = replace(base, card=self._source(card), roll=spec.roll)
         elif spec.kind == "dice":
             # One reader of notation: what a card could print is a Magic roll on the board, the rest plain dice.
             plain = parse_plain(spec.dice)
@@ -413,12 +474,13 @@ class Game:
 
         With ``finish``, decisions without an answer take the defaults of JSON ``choices``
         (decline, the first option, nothing) instead of coming back as :class:`Pending`.
+        (``cards`` is not read: the game's cards entered its table from :attr:`cards`.)
         """
         roller = self.player(player_id)
         if spec.kind == "planar" and spec.cause == "action":
             check_planar_action(player_id == self.active, self._active_name())
         view = self._view(player_id, spec, answers)
-        prepared: Prepared = prepare(view.request, cards)
+        prepared: Prepared = prepare(view.request)
         chooser = ScriptedChooser(answers) if finish else AnsweringChooser(answers)
         try:
             outcome = resolve_prepared(prepared, view.request, source, chooser)
@@ -456,7 +518,7 @@ class Game:
                     self.update_card(roller.id, target.id, stored=tuple(values))
             turn = resolution.turn
             for seat, owner in enumerate(self._seat_owners(roll.request)):
-                if owner in self.players and turn.rolled(Seat(seat)):
+                if owner in self.names and turn.rolled(Seat(seat)):
                     self.dice_rolled[owner] = turn.rolled(Seat(seat))
             self.planar_rolls = max(self.planar_rolls, resolution.planar_actions)
             if resolution.pending_used and roll.request.seated:
@@ -470,15 +532,20 @@ class Game:
 
     # -- helpers -----------------------------------------------------------------------------------
 
-    def _card_id(self) -> int:
-        card_id = self.next_card_id
-        self.next_card_id += 1
-        return card_id
+    def _source(self, card: Permanent) -> SourceCard:
+        """A card of the table as the source of its own roll (its instructions compiled when it
+        entered; kept by card, so rolling it again looks nothing up)."""
+        key = (card.id, card.name, card.text)
+        known = self._sources.get(key)
+        if known is None:
+            known = enter_source(card.name, self.cards, "card_id", text=card.text, layout=card.layout)
+            self._sources[key] = known
+        return known
 
     def _active_name(self) -> str:
-        return self.players[self.active].name if self.active in self.players else "nobody"
+        return self.names[self.active] if self.active in self.names else "nobody"
 
-    def _stored_target(self, roller: Player, name: str, card_id: int | None) -> Card | None:
+    def _stored_target(self, roller: Seated, name: str, card_id: int | None) -> Permanent | None:
         if card_id is not None:
             for _, card in roller.cards():
                 if card.id == card_id and card.name == name:
@@ -490,17 +557,17 @@ class Game:
         return [
             activated
             for activated in self.pending
-            if activated.controller in self.players and (activated.target is None or activated.target in self.players)
+            if activated.controller in self.names and (activated.target is None or activated.target in self.names)
         ]
 
     def _seat_owners(self, request: RollRequest) -> tuple[str, ...]:
         """The player in each seat of a request of this game (seat order = join order; a request
         from before seats has the roller in seat 0)."""
         if request.seated:
-            return tuple(self.players)
+            return tuple(self.names)
         return ()
 
-    def _who_decides(self, roller: Player, decision: Decision, view: _View) -> str:
+    def _who_decides(self, roller: Seated, decision: Decision, view: _View) -> str:
         """The game player a decision belongs to (docs/design.md §15): the one in the seat the rules name."""
         if 0 <= decision.player < len(view.owners):
             return view.owners[decision.player]
@@ -511,7 +578,7 @@ class Game:
     def with_memory(self, request: RollRequest) -> RollRequest:
         """A request of this table with what abilities remembered (:mod:`mtgdice.game.memory`): this
         turn's flips won and lost and totals rolled for an ability in its ``turn``, the values noted
-        on cards on their zone items."""
+        on the permanents that hold them."""
         memory = self.memory
         turn = replace(
             request.turn,
@@ -521,25 +588,19 @@ class Game:
         if not memory.noted:
             return replace(request, turn=turn)
 
-        def noted(items: tuple[ZoneItem, ...], cards: Sequence[Card]) -> tuple[ZoneItem, ...]:
+        def noted(cards: tuple[Permanent, ...]) -> tuple[Permanent, ...]:
             found = [memory.noted_on(card.id) for card in cards]
             return tuple(
-                replace(item, noted=value) if value is not None else item
-                for item, value in zip(items, found, strict=False)
+                replace(card, noted=value) if value is not None else card
+                for card, value in zip(cards, found, strict=True)
             )
 
-        players = list(self.players.values())
+        board = request.board
         seats = tuple(
-            replace(
-                items,
-                battlefield=noted(items.battlefield, players[i].battlefield),
-                graveyard=noted(items.graveyard, players[i].graveyard),
-            )
-            if i < len(players)
-            else items
-            for i, items in enumerate(request.seats)
+            replace(zones, battlefield=noted(zones.battlefield), graveyard=noted(zones.graveyard))
+            for zones in board.seats
         )
-        return replace(request, turn=turn, seats=seats)
+        return replace(request, turn=turn, board=replace(board, seats=seats))
 
     def remember(self, roll: Roll) -> None:
         """Keep what a finished roll of this table wrote into the turn and onto permanents."""
@@ -554,7 +615,7 @@ class Game:
                 noted[card.id] = value
         self.memory = self.memory.after(self.turn, tuple(self.players), turn.totals, turn.flips, noted)
 
-    def _permanent_named(self, name: str) -> Card | None:
+    def _permanent_named(self, name: str) -> Permanent | None:
         """The card the turn names ``NAME`` or ``NAME#k``: the k-th card of that name counted over
         the seats, then zone order (battlefield, graveyard, the plane in the command zone)."""
         base, _, k = name.rpartition("#")

@@ -14,24 +14,29 @@ from __future__ import annotations
 
 import difflib
 import json
-from collections.abc import Iterable, Mapping
-from typing import Any
+import re
+import types
+import typing
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Annotated, Literal, Union
 
 from mtgdice.errors import InputError
 from mtgdice.game.request import (
-    CardRef,
     CardSource,
     Outcome,
-    PendingItem,
     RollKind,
     RollRequest,
-    SeatItems,
-    ZoneItem,
-    compile_ref,
-    empty_seats,
+    compile_card,
+    empty_board,
+    enter_card,
+    enter_source,
+    enter_waiting,
+    no_seat,
     resolve_request,
 )
 from mtgdice.io.outcome import (
+    JSON,
+    JSONObject,
     die_json,
     dumps,
     execution_json,
@@ -39,7 +44,11 @@ from mtgdice.io.outcome import (
     outcome_json,
     resolution_json,
 )
+from mtgdice.io.request_model import Card as WireCard
+from mtgdice.io.request_model import PendingCard, Request
+from mtgdice.io.request_model import Turn as WireTurn
 from mtgdice.rules import (
+    Board,
     Chooser,
     CoinFace,
     DiceSource,
@@ -52,7 +61,7 @@ from mtgdice.rules import (
     SecureSource,
     TurnState,
 )
-from mtgdice.rules.board import MAX_SEATS
+from mtgdice.rules.board import MAX_SEATS, Permanent, PlayerZones, Waiting
 from mtgdice.rules.errors import DieSizeError, MissingAmountError
 from mtgdice.text import CompiledCard
 
@@ -74,6 +83,7 @@ __all__ = [
     "resolve_json",
     "resolve_table_json",
     "source_from",
+    "wire_request",
 ]
 
 MAX_REQUEST_BYTES = 1_000_000
@@ -81,45 +91,9 @@ MAX_REQUEST_BYTES = 1_000_000
 
 ZONES = ("battlefield", "opponents", "graveyard", "command")
 SEAT_ZONES = ("battlefield", "graveyard", "command")
-REQUEST_FIELDS = frozenset(
-    {
-        "card",
-        "seats",
-        "controller",
-        "roller",
-        "turn",
-        "pending",
-        "text",
-        "name",
-        "layout",
-        "roll",
-        *ZONES,
-        "amounts",
-        "dice",
-        "planar",
-        "coins",
-        "random",
-        "choices",
-        "used",
-        "dice_rolled",
-        "planar_actions",
-        "players",
-        "kind",
-        "notation",
-        "action",
-        "call",
-    }
-)
-"""Every field a ``resolve`` request may have (odds adds ``policy`` and ``method``)."""
-ITEM_FIELDS = frozenset({"card", "text", "name", "layout", "level", "counters", "tapped", "stored", "noted", "seat"})
-SEAT_ITEM_FIELDS = ITEM_FIELDS - {"seat"}
-"""A zone item of ``seats``: its seat is where it is listed."""
-TURN_FIELDS = frozenset({"used", "dice_rolled", "planar_actions", "totals", "flips"})
-PENDING_FIELDS = frozenset({"card", "text", "name", "layout", "controller", "target"})
-FLIP_FIELDS = frozenset({"won", "lost"})
 
 
-def parse_request(raw: str | bytes, field: str = "input") -> dict[str, Any]:
+def parse_request(raw: str | bytes, field: str = "input") -> JSONObject:
     """Parse a JSON request object, with a one-line error for anything else.
 
     >>> parse_request('{"card": "Example"}')
@@ -235,315 +209,343 @@ def _kind(value: object) -> str:
     return "a number"
 
 
-def check_fields(data: Mapping[str, Any], allowed: Iterable[str], where: str = "") -> None:
+# -- reading a request: msgspec checks the shapes, then the table is built ---------------------------
+
+
+def check_fields(data: Mapping[str, object], allowed: Iterable[str], where: str = "") -> None:
     """Refuse a field that is not one of ``allowed``, suggesting the nearest known one.
 
-    >>> check_fields({"batlefield": []}, REQUEST_FIELDS)
+    >>> check_fields({"batlefield": []}, ("battlefield", "graveyard"))
     Traceback (most recent call last):
       ...
     mtgdice.rules.errors.InputError: batlefield: not a field of this request; did you mean "battlefield"?
     """
-    known = sorted(allowed)
     for key in data:
-        if key in allowed:
-            continue
-        near = difflib.get_close_matches(str(key), known, n=1)
-        hint = f'; did you mean "{near[0]}"?' if near else f"; the fields are {', '.join(known)}"
-        shown = str(key) if str(key).isprintable() and str(key).strip() else json.dumps(str(key))  # "" named too
-        name = f"{where}.{shown}" if where else shown
-        raise InputError(name[:80], f"not a field of this {'item' if where else 'request'}{hint}")
+        if key not in allowed:
+            raise _unknown_field(str(key), sorted(allowed), where)
 
 
-# -- reading a request ------------------------------------------------------------------------------
+def _unknown_field(key: str, known: Sequence[str], where: str) -> InputError:
+    near = difflib.get_close_matches(key, known, n=1)
+    hint = f'; did you mean "{near[0]}"?' if near else f"; the fields are {', '.join(known)}"
+    shown = key if key.isprintable() and key.strip() else json.dumps(key)  # "" and control characters named too
+    name = f"{where}.{shown}" if where else shown
+    return InputError(name[:80], f"not a field of this {'item' if where else 'request'}{hint}")
 
 
-def _int(value: object, field: str, low: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InputError(field, f"expected a whole number, got {_kind(value)} {json.dumps(value)[:40]}")
-    if low is not None and value < low:
-        raise InputError(field, f"expected {low} or more, got {value}")
-    return value
+def wire_request(data: Mapping[str, object] | Request, *, allow: Iterable[str] = ()) -> Request:
+    """The request object as the typed wire model (:class:`~mtgdice.io.request_model.Request`),
+    every field's shape checked; fields named in ``allow`` (a shell's own) are left out of it.
+
+    >>> wire_request({"card": "Lucky Sprite", "roll": 1}).roll
+    1
+    >>> wire_request({"card": "Lucky Sprite", "roll": "one"})
+    Traceback (most recent call last):
+      ...
+    mtgdice.rules.errors.InputError: roll: expected a whole number, got a string "one"
+    """
+    import msgspec
+
+    if isinstance(data, Request):
+        return data
+    extra = frozenset(allow)
+    fields = {key: value for key, value in data.items() if key not in extra}
+    try:
+        return msgspec.convert(fields, Request)
+    except msgspec.ValidationError as error:
+        raise _wire_error(str(error), fields) from None
 
 
-def _list(value: object, field: str) -> list[Any]:
-    if not isinstance(value, list):
-        raise InputError(field, f"expected a list, got {_kind(value)}")
-    return value
+_AT = re.compile(r"^(?P<problem>.*?)(?: - at `\$(?P<path>[^`]*)`)?$", re.DOTALL)
+_STEP = re.compile(r"\.(?P<name>\w+)|\[(?P<index>\d+)\]|\[(?P<key>\.\.\.)\]")
+_WORDS = {
+    "int": "a whole number",
+    "str": "a string",
+    "bool": "true or false",
+    "array": "a list",
+    "object": "an object",
+    "null": "null",
+    "float": "a number with a fraction",
+}
 
 
-def _str(value: object, field: str) -> str:
-    if not isinstance(value, str):
-        raise InputError(field, f"expected a string, got {_kind(value)}")
-    return value
+def _wire_error(message: str, data: Mapping[str, object]) -> InputError:
+    """msgspec's complaint as our one-line error: the JSON path as the field, the problem in words."""
+    import msgspec
+
+    matched = _AT.match(message)
+    problem, path = (matched.group("problem"), matched.group("path") or "") if matched else (message, "")
+    annotation: object = Request
+    value: object = data
+    where = ""
+    for step in _STEP.finditer(path):
+        annotation = _unwrap(annotation, value)
+        if step.group("name") is not None:
+            name = step.group("name")
+            hints = typing.get_type_hints(annotation, include_extras=True) if isinstance(annotation, type) else {}
+            annotation = hints.get(name, object)
+            value = value.get(name) if isinstance(value, Mapping) else None
+            where = f"{where}.{name}" if where else name
+        elif step.group("index") is not None:
+            index = int(step.group("index"))
+            annotation = (typing.get_args(annotation) or (object,))[0]
+            value = value[index] if isinstance(value, list) and index < len(value) else None
+            where = f"{where}[{index}]"
+        else:  # a key of an object: the first whose value does not fit
+            item_type = (typing.get_args(annotation) or (object, object))[-1]
+            items = value.items() if isinstance(value, Mapping) else ()
+            for key, item in items:
+                try:
+                    msgspec.convert(item, item_type)
+                except msgspec.ValidationError:
+                    where, annotation, value = f"{where}.{key}", item_type, item
+                    break
+    unknown = re.fullmatch(r"Object contains unknown field `(?P<key>[^`]*)`", problem)
+    if unknown is not None:
+        struct = _unwrap(annotation, value)
+        known = sorted(getattr(struct, "__struct_fields__", ()))
+        return _unknown_field(unknown.group("key"), known, where)
+    return InputError(where or "input", _in_words(problem, value, _choices(annotation)))
 
 
-def _ref(item: Mapping[str, Any], field: str) -> CardRef:
-    text = item.get("text")
-    layout = item.get("layout", "normal")
-    layout = layout if isinstance(layout, str) else "normal"
-    if text is not None:
-        name = item.get("name", item.get("card", "")) or ""
-        return CardRef(_str(name, f"{field}.name"), _str(text, f"{field}.text"), layout)
-    name = item.get("card")
-    if not isinstance(name, str) or not name.strip():
-        raise InputError(field, "give the card's name as 'card', or its text as 'text'")
-    return CardRef(name)
+def _unwrap(annotation: object, value: object) -> object:
+    """The type an annotation means for ``value``: ``Annotated`` stripped, the union member that
+    takes an object when ``value`` is one, else a list, else the first that is not ``None``."""
+    while typing.get_origin(annotation) is Annotated:
+        annotation = typing.get_args(annotation)[0]
+    members = typing.get_args(annotation) if typing.get_origin(annotation) in (Union, types.UnionType) else ()
+    if not members:
+        return annotation
+    wanted = dict if isinstance(value, Mapping) else list if isinstance(value, list) else None
+    for member in members:
+        bare = _unwrap(member, None)
+        origin = typing.get_origin(bare) or bare
+        if wanted is dict and (origin is dict or hasattr(bare, "__struct_fields__")):
+            return bare
+        if wanted is list and origin is list:
+            return bare
+    return next((_unwrap(m, None) for m in members if m is not type(None)), annotation)
 
 
-def _item(value: object, field: str, allowed: frozenset[str] = SEAT_ITEM_FIELDS) -> ZoneItem:
-    if isinstance(value, str):
-        return ZoneItem(_ref({"card": value}, field))
-    if not isinstance(value, dict):
-        raise InputError(field, f"expected a card name or an object, got {_kind(value)}")
-    check_fields(value, allowed, field)
-    counters: tuple[tuple[str, int], ...] | None = None
-    raw_counters = value.get("counters")
-    if raw_counters is not None:
-        if not isinstance(raw_counters, dict):
-            raise InputError(
-                f"{field}.counters", f'expected an object such as {{"+1/+1": 2}}, got {_kind(raw_counters)}'
-            )
-        counters = tuple(
-            (str(kind), _int(number, f"{field}.counters.{kind}", 0)) for kind, number in raw_counters.items()
-        )
-    tapped = value.get("tapped", False)
-    if not isinstance(tapped, bool):
-        raise InputError(f"{field}.tapped", f"expected true or false, got {_kind(tapped)}")
-    stored: tuple[int, ...] | None = None
-    if value.get("stored") is not None:
-        stored = tuple(_int(v, f"{field}.stored[{i}]") for i, v in enumerate(_list(value["stored"], f"{field}.stored")))
-    noted = _int(value["noted"], f"{field}.noted") if value.get("noted") is not None else None
-    return ZoneItem(
-        _ref(value, field), _int(value.get("level", 1), f"{field}.level", 1), counters, tapped, stored, noted
+def _choices(annotation: object) -> tuple[str, ...]:
+    """The values a ``Literal`` field takes (through ``Annotated`` and ``| None``), else none."""
+    bare = _unwrap(annotation, "")
+    return tuple(str(choice) for choice in typing.get_args(bare)) if typing.get_origin(bare) is Literal else ()
+
+
+def _in_words(problem: str, value: object, choices: tuple[str, ...] = ()) -> str:
+    """msgspec's problem (``Expected `int` >= 1``) in our words, with the value that was given."""
+    shown = json.dumps(value)[:40]
+    if (found := re.fullmatch(r"Expected `(?P<want>[^`]*)`, got `(?P<got>[^`]*)`", problem)) is not None:
+        wants = " or ".join(_WORDS.get(part.strip(), part.strip()) for part in found.group("want").split("|"))
+        got = _WORDS.get(found.group("got"), found.group("got"))
+        return f"expected {wants}, got {got}" + (f" {shown}" if found.group("got") in ("str", "float") else "")
+    if (found := re.fullmatch(r"Expected `int` (?P<op>>=|<=|<|>) (?P<bound>-?\d+)", problem)) is not None:
+        bound, op = int(found.group("bound")), found.group("op")
+        limit = {">=": f"{bound} or more", "<=": f"at most {bound}"}.get(op, f"{op} {bound}")
+        return f"expected {limit}, got {shown}"
+    if (found := re.fullmatch(r"Expected `array` of length (?P<op>>=|<=) (?P<bound>\d+)", problem)) is not None:
+        count = len(value) if isinstance(value, list) else 0
+        most = "at least" if found.group("op") == ">=" else "at most"
+        return f"{count} items; expected {most} {found.group('bound')} (a table has 1 to {MAX_SEATS} players)"
+    if problem.startswith("Invalid enum value"):
+        listed = ", ".join(f'"{choice}"' for choice in choices)
+        return f"{shown} is not one of {listed}" if choices else f"{shown} is not one of the values this field takes"
+    return problem[:1].lower() + problem[1:]
+
+
+def request_from_json(
+    data: Mapping[str, object] | Request, cards: CardSource | None = None, *, allow: Iterable[str] = ()
+) -> RollRequest:
+    """A typed request from a ``resolve`` request object (``allow``: more fields a shell reads).
+    Its cards enter the table here: looked up in ``cards`` by name (or given by their text) and
+    compiled, once; a name with no card data is an error naming ``cards``.
+
+    >>> request = request_from_json({"text": "Roll a d6.", "battlefield": [{"text": "Roll a d4.", "name": "B"}]})
+    >>> request.seats[0].battlefield[0].name, request.card.compiled.rolls[0].die.name
+    ('B', 'd6')
+    """
+    wire = wire_request(data, allow=allow)
+    extra = {key: data[key] for key in frozenset(allow) if isinstance(data, Mapping) and key in data}
+    kind = RollKind(wire.kind)
+    seated = wire.seats is not None
+    seats = _seats(wire, cards) if seated else _earlier_seats(wire, cards)
+    players = len(seats)
+    card = None
+    if kind is RollKind.CARD:
+        name, text = _named(wire.card, wire.text, wire.name, "card")
+        card = enter_source(name, cards, "card", text=text, layout=wire.layout)
+    return RollRequest(
+        kind=kind,
+        card=card,
+        roll=wire.roll,
+        notation=wire.notation,
+        board=Board(seats, _pending(wire.pending, players, cards)),
+        seated=seated,
+        controller=_seat(wire.controller, "controller", players),
+        roller=_seat(wire.roller, "roller", players) if wire.roller is not None else None,
+        amounts=tuple(wire.amounts.items()),
+        choices=tuple(wire.choices),
+        turn=_turn(wire, players),
+        action=wire.action,
+        call=CoinFace(wire.call) if wire.call is not None else None,
+        extra=extra,
     )
 
 
-def _zone(data: Mapping[str, Any], zone: str, where: str = "") -> tuple[ZoneItem, ...]:
-    field = f"{where}.{zone}" if where else zone
-    items = _list(data.get(zone, []) or [], field)
-    return tuple(_item(item, f"{field}[{i}]") for i, item in enumerate(items))
+def _named(card: str | None, text: str | None, name: str | None, field: str) -> tuple[str, str | None]:
+    """A card reference's name and its own text (``None``: look the name up)."""
+    if text is not None:
+        return name or card or "", text
+    if card is None or not card.strip():
+        raise InputError(field, "give the card's name as 'card', or its text as 'text'")
+    return card, None
 
 
-def _seat(value: object, field: str, players: int | None = None) -> Seat:
-    """A seat number: a whole number from 0, below ``players`` when the table is known."""
-    seat = _int(value, field, 0)
-    if players is not None and seat >= players:
-        raise InputError(
-            field, f"seat {seat} does not exist; this table has {players} player(s), seats 0 to {players - 1}"
-        )
+def _entered(entry: str | WireCard, field: str, cards: CardSource | None) -> Permanent:
+    if isinstance(entry, str):
+        return enter_card(_named(entry, None, None, field)[0], cards, field)
+    name, text = _named(entry.card, entry.text, entry.name, field)
+    return enter_card(
+        name,
+        cards,
+        field,
+        text=text,
+        layout=entry.layout,
+        level=entry.level,
+        counters=tuple(entry.counters.items()) if entry.counters is not None else None,
+        tapped=entry.tapped,
+        stored=tuple(entry.stored) if entry.stored is not None else None,
+        noted=entry.noted,
+    )
+
+
+def _zone(entries: Sequence[str | WireCard] | None, field: str, cards: CardSource | None) -> tuple[Permanent, ...]:
+    return tuple(_entered(entry, f"{field}[{i}]", cards) for i, entry in enumerate(entries or ()))
+
+
+def _seat(seat: int, field: str, players: int) -> Seat:
+    """A seat number below ``players``."""
+    if seat >= players:
+        raise InputError(field, no_seat(seat, players))
     return Seat(seat)
 
 
-def _seats(data: Mapping[str, Any]) -> tuple[SeatItems, ...]:
+def _seats(wire: Request, cards: CardSource | None) -> tuple[PlayerZones, ...]:
     """Version 3 ``seats``: every player's zones in turn order."""
-    earlier = [key for key in (*ZONES, "players") if key in data]
+    earlier = [key for key in (*ZONES, "players") if getattr(wire, key) is not None]
     if earlier:
         raise InputError(
             "seats", f'give the zones either as "seats" or as "{earlier[0]}" and the other earlier fields, not both'
         )
-    raw = _list(data["seats"], "seats")
-    if not 1 <= len(raw) <= MAX_SEATS:
-        raise InputError("seats", f"{len(raw)} seats; a table has 1 to {MAX_SEATS} players")
-    seats: list[SeatItems] = []
-    for i, value in enumerate(raw):
-        where = f"seats[{i}]"
-        if not isinstance(value, dict):
-            raise InputError(where, f"expected an object with battlefield, graveyard, command, got {_kind(value)}")
-        check_fields(value, SEAT_ZONES, where)
-        seats.append(SeatItems(*(_zone(value, zone, where) for zone in SEAT_ZONES)))
-    return tuple(seats)
+    assert wire.seats is not None
+    return tuple(
+        PlayerZones(
+            _zone(seat.battlefield, f"seats[{i}].battlefield", cards),
+            _zone(seat.graveyard, f"seats[{i}].graveyard", cards),
+            _zone(seat.command, f"seats[{i}].command", cards),
+        )
+        for i, seat in enumerate(wire.seats)
+    )
 
 
-def _earlier_seats(data: Mapping[str, Any]) -> tuple[SeatItems, ...]:
+def _earlier_seats(wire: Request, cards: CardSource | None) -> tuple[PlayerZones, ...]:
     """The earlier zones as seats: seat 0 has battlefield, graveyard, command; each opponents item
     is on the battlefield of its ``seat`` (default 1). ``players`` is the seat count."""
-    players = _int(data.get("players", 2), "players", 1)
-    if players > MAX_SEATS:
-        raise InputError("players", f"{players} players is more than the {MAX_SEATS} a table may have")
-    raw = _list(data.get("opponents", []) or [], "opponents")
-    opponents: list[tuple[int, ZoneItem]] = []
-    for i, value in enumerate(raw):
-        field = f"opponents[{i}]"
-        item = _item(value, field, ITEM_FIELDS)
-        seat = _int(value.get("seat", 1), f"{field}.seat", 1) if isinstance(value, dict) else 1
-        if seat >= MAX_SEATS:
-            raise InputError(f"{field}.seat", f"seat {seat} does not exist; a table has at most {MAX_SEATS} players")
-        opponents.append((seat, item))
+    opponents: list[tuple[int, Permanent]] = []
+    for i, entry in enumerate(wire.opponents or ()):
+        seat = entry.seat if not isinstance(entry, str) else 1
+        opponents.append((seat, _entered(entry, f"opponents[{i}]", cards)))
+    players = wire.players if wire.players is not None else 2
     count = max([players, 2 if opponents else 1, *(seat + 1 for seat, _ in opponents)])
-    seats = list(empty_seats(count))
-    seats[0] = SeatItems(*(_zone(data, zone) for zone in SEAT_ZONES))
+    seats = list(empty_board(count).seats)
+    seats[0] = PlayerZones(
+        _zone(wire.battlefield, "battlefield", cards),
+        _zone(wire.graveyard, "graveyard", cards),
+        _zone(wire.command, "command", cards),
+    )
     for seat in range(1, count):
-        seats[seat] = SeatItems(tuple(item for where, item in opponents if where == seat))
+        seats[seat] = PlayerZones(tuple(permanent for where, permanent in opponents if where == seat))
     return tuple(seats)
 
 
-def _pending(data: Mapping[str, Any], players: int) -> tuple[PendingItem, ...]:
-    items: list[PendingItem] = []
-    for i, value in enumerate(_list(data.get("pending", []) or [], "pending")):
+def _pending(items: Sequence[PendingCard], players: int, cards: CardSource | None) -> tuple[Waiting, ...]:
+    waiting: list[Waiting] = []
+    for i, item in enumerate(items):
         field = f"pending[{i}]"
-        if not isinstance(value, dict):
-            raise InputError(
-                field, f"expected an object with card (or text and name), controller, target, got {_kind(value)}"
-            )
-        check_fields(value, PENDING_FIELDS, field)
-        target = value.get("target")
-        items.append(
-            PendingItem(
-                _ref(value, field),
-                _seat(value.get("controller", 0), f"{field}.controller", players),
-                _seat(target, f"{field}.target", players) if target is not None else None,
-            )
-        )
-    return tuple(items)
+        controller = _seat(item.controller, f"{field}.controller", players)
+        target = _seat(item.target, f"{field}.target", players) if item.target is not None else None
+        name, text = _named(item.card, item.text, item.name, field)
+        waiting.append(enter_waiting(name, cards, field, controller, target, text=text, layout=item.layout))
+    return tuple(waiting)
 
 
-def turn_from_json(turn: Mapping[str, Any], players: int) -> TurnState:
+def turn_from_json(turn: Mapping[str, JSON], players: int) -> TurnState:
     """A ``turn`` object (as the output gives it, to pass to the next request of the turn)."""
-    return _turn({"turn": turn}, players)
+    return _turn(wire_request({"turn": turn}), players)
 
 
-def _turn(data: Mapping[str, Any], players: int) -> TurnState:
+def _turn(wire: Request, players: int) -> TurnState:
     """What the turn remembers: ``turn`` (version 3) and the earlier top-level fields."""
-    turn = data.get("turn", {})
-    if turn is None:
-        turn = {}
-    if not isinstance(turn, dict):
-        raise InputError("turn", f"expected an object with {', '.join(sorted(TURN_FIELDS))}, got {_kind(turn)}")
-    check_fields(turn, TURN_FIELDS, "turn")
+    turn = wire.turn if wire.turn is not None else WireTurn()
     for key in ("dice_rolled", "planar_actions"):
-        if key in turn and key in data:
+        if getattr(turn, key) is not None and getattr(wire, key) is not None:
             raise InputError(f"turn.{key}", f'give it in "turn" or as the earlier top-level "{key}", not both')
-    used = frozenset(str(key) for key in _list(data.get("used", []) or [], "used"))
     permanents: set[str] = set()
-    for i, name in enumerate(_list(turn.get("used", []) or [], "turn.used")):
-        name = _str(name, f"turn.used[{i}]")
+    for name in turn.used:
         base, mark, k = name.rpartition("#")
         permanents.add(name if mark and k.isdigit() and base else f"{name}#0")
-    rolled: list[int] = [_int(data.get("dice_rolled", 0), "dice_rolled", 0)]
-    if "dice_rolled" in turn:
-        counts = _list(turn["dice_rolled"], "turn.dice_rolled")
-        if len(counts) > players:
+    rolled: list[int] = [wire.dice_rolled or 0]
+    if turn.dice_rolled is not None:
+        if len(turn.dice_rolled) > players:
             raise InputError(
-                "turn.dice_rolled", f"{len(counts)} counts for a table of {players} player(s); one per seat"
+                "turn.dice_rolled", f"{len(turn.dice_rolled)} counts for a table of {players} player(s); one per seat"
             )
-        rolled = [_int(count, f"turn.dice_rolled[{i}]", 0) for i, count in enumerate(counts)] or [0]
-    planar = _int(turn.get("planar_actions", data.get("planar_actions", 0)), "planar_actions", 0)
-    totals_raw = turn.get("totals", {}) or {}
-    if not isinstance(totals_raw, dict):
-        raise InputError(
-            "turn.totals", f"expected an object of permanents and lists of totals, got {_kind(totals_raw)}"
-        )
-    totals = tuple(
-        (
-            str(name),
-            tuple(_int(v, f"turn.totals.{name}[{i}]") for i, v in enumerate(_list(values, f"turn.totals.{name}"))),
-        )
-        for name, values in totals_raw.items()
-    )
-    flips: list[tuple[int, int]] = []
-    raw_flips = _list(turn.get("flips", []) or [], "turn.flips")
-    if len(raw_flips) > players:
-        raise InputError("turn.flips", f"{len(raw_flips)} entries for a table of {players} player(s); one per seat")
-    for i, entry in enumerate(raw_flips):
-        if not isinstance(entry, dict):
-            raise InputError(f"turn.flips[{i}]", f'expected {{"won": N, "lost": N}}, got {_kind(entry)}')
-        check_fields(entry, FLIP_FIELDS, f"turn.flips[{i}]")
-        flips.append(
-            (
-                _int(entry.get("won", 0), f"turn.flips[{i}].won", 0),
-                _int(entry.get("lost", 0), f"turn.flips[{i}].lost", 0),
-            )
-        )
-    return TurnState(used, rolled[0], planar, tuple(rolled[1:]), frozenset(permanents), totals, tuple(flips))
-
-
-def amounts_from(data: Mapping[str, Any]) -> dict[str, int]:
-    value = data.get("amounts", {}) or {}
-    if not isinstance(value, dict):
-        raise InputError("amounts", f"expected an object of names and numbers, got {_kind(value)}")
-    return {str(name): _int(number, f"amounts.{name}") for name, number in value.items()}
-
-
-def request_from_json(data: Mapping[str, Any], *, allow: Iterable[str] = ()) -> RollRequest:
-    """A typed request from a ``resolve`` request object (``allow``: more fields a shell reads).
-
-    >>> request_from_json({"card": "Lucky Sprite", "battlefield": ["Dice Goblin"]}).seats[0].battlefield[0].card.name
-    'Dice Goblin'
-    """
-    extra = frozenset(allow)
-    check_fields(data, REQUEST_FIELDS | extra)
-    kind_value = data.get("kind", "card")
-    try:
-        kind = RollKind(kind_value)
-    except ValueError:
-        raise InputError(
-            "kind", f"{json.dumps(kind_value)[:40]} is not a kind; use card, dice, planar, coin or plain"
-        ) from None
-    card: CardRef | None = None
-    if kind is RollKind.CARD:
-        card = _ref(data, "card")
-    call = data.get("call")
-    if call is not None:
-        try:
-            call = CoinFace(call)
-        except ValueError:
-            raise InputError("call", f'expected "heads" or "tails", got {json.dumps(call)[:40]}') from None
-    action = data.get("action", False)
-    if not isinstance(action, bool):
-        raise InputError("action", f"expected true or false, got {_kind(action)}")
-    seated = "seats" in data
-    seats = _seats(data) if seated else _earlier_seats(data)
-    players = len(seats)
-    roller = data.get("roller")
-    return RollRequest(
-        kind=kind,
-        card=card,
-        roll=_int(data.get("roll", 0), "roll", 0),
-        notation=_str(data.get("notation", ""), "notation"),
-        seats=seats,
-        seated=seated,
-        controller=_seat(data.get("controller", 0), "controller", players),
-        roller=_seat(roller, "roller", players) if roller is not None else None,
-        pending=_pending(data, players),
-        amounts=tuple(amounts_from(data).items()),
-        choices=tuple(_list(data.get("choices", []) or [], "choices")),
-        turn=_turn(data, players),
-        action=action,
-        call=call,
-        extra={key: data[key] for key in extra if key in data},
+        rolled = list(turn.dice_rolled) or [0]
+    if len(turn.flips) > players:
+        raise InputError("turn.flips", f"{len(turn.flips)} entries for a table of {players} player(s); one per seat")
+    planar = turn.planar_actions if turn.planar_actions is not None else wire.planar_actions or 0
+    return TurnState(
+        frozenset(wire.used),
+        rolled[0],
+        planar,
+        tuple(rolled[1:]),
+        frozenset(permanents),
+        tuple((name, tuple(values)) for name, values in turn.totals.items()),
+        tuple((flips.won, flips.lost) for flips in turn.flips),
     )
 
 
-def source_from(data: Mapping[str, Any]) -> DiceSource:
+def amounts_from(data: Mapping[str, object] | Request) -> dict[str, int]:
+    """The request's ``amounts``, checked."""
+    return dict(wire_request({"amounts": data.get("amounts") or {}} if isinstance(data, Mapping) else data).amounts)
+
+
+def source_from(data: Mapping[str, object] | Request) -> DiceSource:
     """``dice``, ``planar`` and ``coins`` as a scripted source, or a secure one with ``random``."""
-    if data.get("random") is True:
+    wire = wire_request(
+        {key: data[key] for key in ("dice", "planar", "coins", "random") if key in data}
+        if isinstance(data, Mapping)
+        else data
+    )
+    if wire.random:
         return SecureSource()
-    numbers = [_int(v, f"dice[{i}]", 1) for i, v in enumerate(_list(data.get("dice", []) or [], "dice"))]
-    for i, value in enumerate(_list(data.get("coins", []) or [], "coins")):
-        try:
-            numbers.append(CoinFace(value).face)
-        except ValueError:
-            raise InputError(f"coins[{i}]", f'expected "heads" or "tails", got {json.dumps(value)[:40]}') from None
-    faces: list[PlanarFace] = []
-    for i, value in enumerate(_list(data.get("planar", []) or [], "planar")):
-        try:
-            faces.append(PlanarFace(value))
-        except ValueError:
-            raise InputError(
-                f"planar[{i}]", f'expected "blank", "chaos" or "planeswalk", got {json.dumps(value)[:40]}'
-            ) from None
-    return ScriptedSource(numbers, faces)
+    numbers = list(wire.dice) + [CoinFace(value).face for value in wire.coins]
+    return ScriptedSource(numbers, [PlanarFace(value) for value in wire.planar])
 
 
 # -- the request's parts, for shells that read a request object -----------------------------------
 
 
-def card_from(data: Mapping[str, Any], field: str, cards: CardSource | None) -> CompiledCard:
-    """A compiled card from ``{"card": name}`` or ``{"text": ..., "name": ...}``."""
-    return compile_ref(_ref(data, field), field, cards)
+def card_from(data: Mapping[str, object] | Request, field: str, cards: CardSource | None) -> CompiledCard:
+    """A compiled card from ``{"card": name}`` or ``{"text": ..., "name": ...}`` (the card fields of a request)."""
+    if isinstance(data, Mapping):
+        data = wire_request({key: data[key] for key in ("card", "text", "name", "layout") if key in data})
+    name, text = _named(data.card, data.text, data.name, field)
+    return compile_card(name, text, field, cards, data.layout)
 
 
-def compile_json(data: Mapping[str, Any], cards: CardSource | None) -> dict[str, Any]:
+def compile_json(data: Mapping[str, JSON] | Request, cards: CardSource | None) -> JSONObject:
     """The ``compile`` output for ``{"card": name}`` or ``{"text": ..., "name": ...}``."""
     from mtgdice.io.compiled import card_json
 
@@ -551,22 +553,22 @@ def compile_json(data: Mapping[str, Any], cards: CardSource | None) -> dict[str,
 
 
 def resolve_json(
-    data: Mapping[str, Any],
+    data: Mapping[str, JSON] | Request,
     cards: CardSource | None,
     source: DiceSource | None = None,
     chooser: Chooser | None = None,
-) -> dict[str, Any]:
+) -> JSONObject:
     """Resolve a ``resolve`` request object and return the outcome object of json-interface.md (the
     record of the roll, as the log keeps it; :func:`resolve_table_json` adds what the table keeps)."""
     return outcome_json(_resolved(data, cards, source, chooser)[1])
 
 
 def resolve_table_json(
-    data: Mapping[str, Any],
+    data: Mapping[str, JSON] | Request,
     cards: CardSource | None,
     source: DiceSource | None = None,
     chooser: Chooser | None = None,
-) -> dict[str, Any]:
+) -> JSONObject:
     """What ``mtgdice resolve`` answers: the outcome object and the table after it (json-interface.md
     v3: ``turn``, ``pending``, ``noted``)."""
     request, outcome = _resolved(data, cards, source, chooser)
@@ -574,14 +576,15 @@ def resolve_table_json(
 
 
 def _resolved(
-    data: Mapping[str, Any], cards: CardSource | None, source: DiceSource | None, chooser: Chooser | None
+    data: Mapping[str, JSON] | Request, cards: CardSource | None, source: DiceSource | None, chooser: Chooser | None
 ) -> tuple[RollRequest, Outcome]:
-    request = request_from_json(data)
+    wire = wire_request(data)
+    request = request_from_json(wire, cards)
     try:
         outcome = resolve_request(
             request,
             cards,
-            source or source_from(data),
+            source or source_from(wire),
             chooser or ScriptedChooser(request.choices),
         )
     except MissingAmountError as error:  # the rules name the amount; the request names its field
@@ -591,7 +594,7 @@ def _resolved(
     return request, outcome
 
 
-def table_json(request: RollRequest, outcome: Outcome) -> dict[str, Any]:
+def table_json(request: RollRequest, outcome: Outcome) -> JSONObject:
     """What the table keeps after a resolution (json-interface.md v3): ``turn`` as it stands, the
     ``pending`` replacements still waiting, and the ``noted`` values that changed."""
     used_up: frozenset[int] = frozenset()
@@ -604,7 +607,7 @@ def table_json(request: RollRequest, outcome: Outcome) -> dict[str, Any]:
         turn = outcome.turn  # the request's turn with the flip's uses and flips won and lost
     return {
         "turn": turn_json(turn, request.players),
-        "pending": [pending_json(item) for i, item in enumerate(request.pending) if i not in used_up],
+        "pending": [pending_json(waiting) for i, waiting in enumerate(request.pending) if i not in used_up],
         "noted": noted,
     }
 
@@ -612,33 +615,34 @@ def table_json(request: RollRequest, outcome: Outcome) -> dict[str, Any]:
 # -- writing ---------------------------------------------------------------------------------------
 
 
-def _ref_json(ref: CardRef) -> dict[str, Any]:
-    if ref.text is None:
-        return {"card": ref.name}
-    data: dict[str, Any] = {"text": ref.text}
-    if ref.name:
-        data["name"] = ref.name
-    if ref.layout != "normal":
-        data["layout"] = ref.layout
+def _card_json(card: Permanent) -> JSONObject:
+    """How a card is named in a request: ``card`` (looked up by name), or its own ``text``."""
+    if card.text is None:
+        return {"card": card.name}
+    data: JSONObject = {"text": card.text}
+    if card.name:
+        data["name"] = card.name
+    if card.layout != "normal":
+        data["layout"] = card.layout
     return data
 
 
-def _item_json(item: ZoneItem) -> dict[str, Any] | str:
-    data = _ref_json(item.card)
-    if item.level != 1:
-        data["level"] = item.level
-    if item.counters is not None:
-        data["counters"] = dict(item.counters)
-    if item.tapped:
+def _item_json(card: Permanent) -> JSON:
+    data = _card_json(card)
+    if card.level != 1:
+        data["level"] = card.level
+    if card.counters is not None:
+        data["counters"] = dict(card.counters)
+    if card.tapped:
         data["tapped"] = True
-    if item.stored is not None:
-        data["stored"] = list(item.stored)
-    if item.noted is not None:
-        data["noted"] = item.noted
+    if card.stored is not None:
+        data["stored"] = list(card.stored)
+    if card.noted is not None:
+        data["noted"] = card.noted
     return data["card"] if list(data) == ["card"] else data
 
 
-def turn_json(turn: TurnState, players: int) -> dict[str, Any]:
+def turn_json(turn: TurnState, players: int) -> JSONObject:
     """The ``turn`` object of json-interface.md v3: what the turn remembers, for the next request."""
     rolled = [turn.rolled(Seat(seat)) for seat in range(max(players, len(turn.others_rolled) + 1))]
     return {
@@ -650,30 +654,30 @@ def turn_json(turn: TurnState, players: int) -> dict[str, Any]:
     }
 
 
-def pending_json(item: PendingItem) -> dict[str, Any]:
+def pending_json(waiting: Waiting) -> JSONObject:
     """A waiting replacement: ``card`` names it (beside its ``text`` when given so), its seats."""
-    data: dict[str, Any] = {"card": item.card.name}
-    if item.card.text is not None:
-        data["text"] = item.card.text
-    if item.card.layout != "normal":
-        data["layout"] = item.card.layout
-    data["controller"] = item.controller
-    if item.target is not None:
-        data["target"] = item.target
+    data: JSONObject = {"card": waiting.card.name}
+    if waiting.card.text is not None:
+        data["text"] = waiting.card.text
+    if waiting.card.layout != "normal":
+        data["layout"] = waiting.card.layout
+    data["controller"] = waiting.controller
+    if waiting.target is not None:
+        data["target"] = waiting.target
     return data
 
 
-def request_json(request: RollRequest) -> dict[str, Any]:
+def request_json(request: RollRequest) -> JSONObject:
     """The request object of a typed request (what :func:`request_from_json` reads back).
 
     >>> request_json(RollRequest(RollKind.DICE, notation="2d10"))
     {'kind': 'dice', 'notation': '2d10'}
     """
-    data: dict[str, Any] = {}
+    data: JSONObject = {}
     if request.kind is not RollKind.CARD:
         data["kind"] = request.kind.value
     if request.card is not None:
-        data.update(_ref_json(request.card))
+        data.update(_card_json(request.card.card))
     if request.roll:
         data["roll"] = request.roll
     if request.notation:
@@ -683,21 +687,21 @@ def request_json(request: RollRequest) -> dict[str, Any]:
     turn = request.turn
     if request.seated:
         data["seats"] = [
-            {zone: [_item_json(item) for item in getattr(seat, zone)] for zone in SEAT_ZONES if getattr(seat, zone)}
+            {zone: [_item_json(card) for card in cards] for zone, cards in _zones(seat) if cards}
             for seat in request.seats
         ]
     else:
-        for zone in SEAT_ZONES:
-            items = getattr(request.seats[0], zone)
-            if items:
-                data[zone] = [_item_json(item) for item in items]
-        opponents: list[dict[str, Any] | str] = []
-        for seat, items in enumerate(request.seats[1:], start=1):
-            for item in items.battlefield:
-                written = _item_json(item)
+        for zone, cards in _zones(request.seats[0]):
+            if cards:
+                data[zone] = [_item_json(card) for card in cards]
+        opponents: list[JSON] = []
+        for seat, zones in enumerate(request.seats[1:], start=1):
+            for card in zones.battlefield:
+                written = _item_json(card)
                 if seat != 1:
-                    written = {"card": written} if isinstance(written, str) else written
-                    written["seat"] = seat
+                    item: JSONObject = {"card": written} if isinstance(written, str) else dict(written)  # type: ignore[arg-type]
+                    item["seat"] = seat
+                    written = item
                 opponents.append(written)
         if opponents:
             data["opponents"] = opponents
@@ -708,21 +712,35 @@ def request_json(request: RollRequest) -> dict[str, Any]:
     if request.roller is not None:
         data["roller"] = request.roller
     if request.pending:
-        data["pending"] = [pending_json(item) for item in request.pending]
+        data["pending"] = [pending_json(waiting) for waiting in request.pending]
     if request.amounts:
         data["amounts"] = dict(request.amounts)
     if request.choices:
-        data["choices"] = list(request.choices)
+        data["choices"] = [_answer_json(answer) for answer in request.choices]
     if turn.used:
         data["used"] = sorted(turn.used)
     if turn.others_rolled or turn.used_permanents or turn.totals or turn.flips:
         data["turn"] = turn_json(turn, request.players)
     else:
-        for name in ("dice_rolled", "planar_actions"):
-            if getattr(turn, name):
-                data[name] = getattr(turn, name)
+        if turn.dice_rolled:
+            data["dice_rolled"] = turn.dice_rolled
+        if turn.planar_actions:
+            data["planar_actions"] = turn.planar_actions
     if request.action:
         data["action"] = True
     if request.call is not None:
         data["call"] = request.call.value
     return data
+
+
+def _zones(seat: PlayerZones) -> tuple[tuple[str, tuple[Permanent, ...]], ...]:
+    return (("battlefield", seat.battlefield), ("graveyard", seat.graveyard), ("command", seat.command))
+
+
+def _answer_json(answer: object) -> JSON:
+    """An answer of ``choices`` as written: yes/no, an index, a list of indices."""
+    if isinstance(answer, bool | int):
+        return answer
+    if isinstance(answer, list | tuple):
+        return [int(index) for index in answer]
+    raise InputError("choices", f"{answer!r} is not an answer (true/false, an index, a list of indices)")

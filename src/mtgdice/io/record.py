@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from msgspec import Raw
 
     from mtgdice.fair.verdict import VerifyReport
-    from mtgdice.game.request import RollRequest
+    from mtgdice.game.request import CardSource, RollRequest
     from mtgdice.io.log_model import ExportedCommitment, ExportedRoll
     from mtgdice.rules.coins import FlipResolution
     from mtgdice.rules.resolution import Resolution
@@ -795,12 +795,13 @@ def commitments_from_export(data: Mapping[str, JSON]) -> list[LoggedCommitment]:
     return result
 
 
-def request_of(roll: LoggedRoll) -> RollRequest:
-    """A logged roll's request, typed (the text hashes left out); reading it loads the request
-    reader. A request the reader refuses is an :class:`~mtgdice.errors.InputError`."""
+def request_of(roll: LoggedRoll, cards: CardSource | None = None) -> RollRequest:
+    """A logged roll's request, typed (the text hashes left out), its cards entering the table from
+    ``cards``; reading it loads the request reader. A request the reader refuses (or that names a
+    card with no card data) is an :class:`~mtgdice.errors.InputError`."""
     from mtgdice.io.jsonio import request_from_json
 
-    return request_from_json(without_card_hashes(_object(roll.request, "request")))
+    return request_from_json(without_card_hashes(_object(roll.request, "request")), cards)
 
 
 def logged_request(roll: LoggedRoll) -> JSONObject:

@@ -13,12 +13,12 @@ A shared room, with :class:`mtgdice.fair.Room` (a value: keep the new one each s
 >>> import tempfile, pathlib
 >>> from mtgdice.fair.commit import Room
 >>> from mtgdice.log import RollLog, verify_export
->>> from mtgdice.game.request import CardRef, RollRequest, resolve_request
+>>> from mtgdice.game.request import RollRequest, enter_source, resolve_request
 >>> from mtgdice.rules import ScriptedChooser
 >>> log = RollLog(pathlib.Path(tempfile.mkdtemp()) / "rolls.sqlite")
 >>> room = log.load_room("table") or Room.open("table", client_seeds=("alice", "bob"))
 >>> log.save_room(room)                         # publish room.commitment now
->>> request = RollRequest(card=CardRef("", "Roll a d20."))
+>>> request = RollRequest(card=enter_source("", None, text="Roll a d20."))
 >>> source, after = room.next_source()
 >>> outcome = resolve_request(request, None, source, ScriptedChooser())  # if this raises, keep `room`
 >>> roll_id = log.record(request, outcome, source, room="table", player="alice")

@@ -72,7 +72,7 @@ def record_of(roll: LoggedRoll, cards: CardSource | None) -> tuple[RollRecord, S
     with; the scripted source tells how many faces it used. Raises what reading or resolving raises."""
     from mtgdice.game.request import resolve_request
 
-    request = codec.request_of(roll)
+    request = codec.request_of(roll, cards)
     seen = codec.shown(roll)
     source = _source(roll)
     if seen.refused is not None:  # its nonce was spent, but it did not resolve

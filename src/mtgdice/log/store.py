@@ -408,11 +408,11 @@ class SqlLog:
 
         >>> import tempfile, pathlib
         >>> from mtgdice.fair.commit import Room
-        >>> from mtgdice.game.request import RollRequest, CardRef, resolve_request
+        >>> from mtgdice.game.request import RollRequest, enter_source, resolve_request
         >>> from mtgdice.rules import ScriptedChooser
         >>> room = Room.open("table")
         >>> source, room = room.next_source()
-        >>> request = RollRequest(card=CardRef("", "Roll a d20."))
+        >>> request = RollRequest(card=enter_source("", None, text="Roll a d20."))
         >>> outcome = resolve_request(request, None, source, ScriptedChooser())
         >>> with RollLog(pathlib.Path(tempfile.mkdtemp()) / "rolls.sqlite") as log:
         ...     log.get(log.record(request, outcome, source, room="table")).nonce

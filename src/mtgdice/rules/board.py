@@ -38,6 +38,11 @@ MAX_SEATS = 8
 class Permanent:
     """A card in a zone: its name, its compiled effects and its state.
 
+    ``text`` is the card's own text when the table was given it so (the card was not looked up by
+    name), with its ``layout``; ``id`` is the number a table gives its cards (a room's card id, 0
+    where the table does not number them). The rules read neither: they say which card it is when
+    the table is written back or shown.
+
     >>> Permanent("Guide").level
     1
     """
@@ -50,6 +55,9 @@ class Permanent:
     stored: tuple[int, ...] | None = None
     stored_die: Die | None = None
     noted: int | None = None
+    text: str | None = None
+    layout: str = "normal"
+    id: int = 0
 
     def counter(self, kind: str) -> int | None:
         """How many ``kind`` counters it has, or ``None`` when its counters were not given."""

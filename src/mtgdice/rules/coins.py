@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import cast
 
 from mtgdice.rules.amounts import Amount
@@ -42,6 +42,7 @@ from mtgdice.rules.memory import with_flips
 from mtgdice.rules.players import YOU, Seat
 from mtgdice.rules.resolution import MAX_DICE, MAX_EXECUTIONS, MAX_REROLLS, Decisions, TurnState, effects_of
 from mtgdice.rules.sources import DiceSource
+from mtgdice.rules.zones import Zone
 
 _FIRST_SEAT = YOU
 COIN = Die(2)
@@ -176,6 +177,8 @@ class FlipInstruction:
     flipper: Flipper = Flipper.YOU
     outcomes: tuple[FlipOutcome, ...] = ()
     text: str = "Flip a coin."
+    functions_from: Zone | None = field(default=Zone.BATTLEFIELD, compare=False)
+    """Where the ability that flips functions from (as :attr:`RollInstruction.functions_from`)."""
 
     @property
     def amounts(self) -> tuple[str, ...]:

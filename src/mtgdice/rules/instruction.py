@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from mtgdice.rules.amounts import Amount
 from mtgdice.rules.conditions import Condition
@@ -24,6 +24,7 @@ from mtgdice.rules.footprint import Footprint
 from mtgdice.rules.memory import Recall
 from mtgdice.rules.players import YOU, Scope, Seat
 from mtgdice.rules.tables import ResultsTable
+from mtgdice.rules.zones import Zone
 
 
 class Reads(enum.Enum):
@@ -207,6 +208,10 @@ class RollInstruction:
     purpose: str = ""
     outcomes: tuple[Outcome, ...] = ()
     text: str = ""
+    functions_from: Zone | None = field(default=Zone.BATTLEFIELD, compare=False)
+    """Where the ability that rolls functions from: the battlefield, another zone (the graveyard:
+    as it dies, from there), or ``None`` for a roll made as its permanent enters (CR 614.1c). Read
+    where a source is placed on the table (json-interface.md v3); not part of what the roll is."""
 
     @property
     def remembers(self) -> bool:

@@ -167,11 +167,11 @@ class _Compiler:
     flip_positions: list[int] = field(default_factory=list)
 
     def result(self) -> CompiledCard:
-        rolls = [_named_roll(roll, self.name) for roll in _link_stored(self.rolls)]
+        rolls = [_placed(_named_roll(roll, self.name)) for roll in _link_stored(self.rolls)]
         effects = [_named_effect(effect, self.name) for effect in self.effects]
         unsupported = [_named(text, self.name) for text in self.unsupported]
         wins = any(isinstance(effect, CoinTrigger) for effect in self.effects)
-        flips = tuple(_called(flip, wins, self.name) for flip in self.flips)
+        flips = tuple(_placed_flip(_called(flip, wins, self.name)) for flip in self.flips)
         return CompiledCard(
             self.name,
             tuple(rolls),
@@ -1000,6 +1000,22 @@ def _roll(phrase: g.RollPhrase, original: str, where: str | None) -> tuple[RollI
 def _named(text: str, name: str) -> str:
     """Texts are kept for people: the card's name where the grammar read ``~``."""
     return text.replace("~", name) if name else text
+
+
+def _placed(roll: RollInstruction) -> RollInstruction:
+    """The roll with the zone its ability functions from (the grammar reads it from its text).
+
+    >>> compile_text("When this creature dies, roll a d20.").rolls[0].functions_from
+    <Zone.GRAVEYARD: 'graveyard'>
+    """
+    zone = g.functions_from(roll.text)
+    return roll if zone is Zone.BATTLEFIELD else replace(roll, functions_from=zone)
+
+
+def _placed_flip(flip: FlipInstruction) -> FlipInstruction:
+    """The flip with the zone its ability functions from (as :func:`_placed`)."""
+    zone = g.functions_from(flip.text)
+    return flip if zone is Zone.BATTLEFIELD else replace(flip, functions_from=zone)
 
 
 def _named_roll(roll: RollInstruction, name: str) -> RollInstruction:

@@ -122,6 +122,7 @@ from mtgdice.rules import (
 from mtgdice.rules.coins import CoinReads, FlipOutcome, Flipper, Until
 from mtgdice.rules.effects.coin import CoinTrigger
 from mtgdice.rules.errors import CardTextError
+from mtgdice.rules.zones import Zone
 from mtgdice.text.amounts import amount_name
 from mtgdice.text.parsing import (
     CHUNK,
@@ -229,6 +230,22 @@ def scope(who: str | None) -> Scope:
 def in_command_zone(layout: str, type_line: str) -> bool:
     """A plane or phenomenon (CR 901): its abilities function in the command zone."""
     return layout == "planar" or "plane" in type_line.lower().split()
+
+
+def functions_from(text: str) -> Zone | None:
+    """Where the ability an instruction's text belongs to functions from: ``None`` for a roll made
+    as its permanent enters ("As ~ enters", CR 614.1c), the graveyard for an ability of a dying
+    permanent or of a card in the graveyard, else the battlefield.
+
+    >>> functions_from("As this enters, roll a d20."), functions_from("When this dies, roll a d6.")
+    (None, <Zone.GRAVEYARD: 'graveyard'>)
+    """
+    words = text.casefold().replace(",", " ").split()
+    if words[:1] == ["as"] and any(word.startswith("enter") for word in words):
+        return None
+    if {"dies", "graveyard"} & set(words):
+        return Zone.GRAVEYARD
+    return Zone.BATTLEFIELD
 
 
 _READS_WORDS = (

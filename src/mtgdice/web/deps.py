@@ -19,9 +19,9 @@ from fastapi import Request, WebSocket
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from markupsafe import Markup
 
-from mtgdice.game import Card
 from mtgdice.game.request import CardSource
 from mtgdice.log import SqlLog
+from mtgdice.rules import Permanent
 from mtgdice.web.fanout import Broker, Fanout
 from mtgdice.web.limits import Limits, SocketCaps
 from mtgdice.web.rooms import Changes, Finished, Rooms, RoomState
@@ -118,7 +118,7 @@ class Deps:
             memory=memory_view(state.game),
         )
 
-    def levels_of(self, card: Card) -> int | None:
+    def levels_of(self, card: Permanent) -> int | None:
         """A card's Class levels (None: no Class), from its text or the card data."""
         if card.text is not None:
             return class_levels(card.text)

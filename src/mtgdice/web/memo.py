@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Mapping
-from typing import Any
 
 import msgspec
 
@@ -27,7 +26,8 @@ MAX_REQUESTS = 512
 
 
 class RequestMemo:
-    """``request_from_json`` of a request object, remembered by its JSON text.
+    """``request_from_json`` of a request object with the server's card data ``cards`` (the
+    request's cards enter its table as it is read), remembered by its JSON text.
 
     >>> memo = RequestMemo()
     >>> first = memo({"kind": "dice", "notation": "2d6"})
@@ -37,22 +37,23 @@ class RequestMemo:
     False
     """
 
-    def __init__(self, size: int = MAX_REQUESTS) -> None:
+    def __init__(self, cards: CardSource | None = None, size: int = MAX_REQUESTS) -> None:
+        self.cards = cards
         self.size = size
         self.known: OrderedDict[bytes, RollRequest] = OrderedDict()
         self._encode = msgspec.json.Encoder().encode
         self._prepared: dict[int, tuple[RollRequest, Prepared]] = {}
 
-    def __call__(self, data: Mapping[str, Any]) -> RollRequest:
+    def __call__(self, data: Mapping[str, object]) -> RollRequest:
         try:
             key = self._encode(data)
         except (TypeError, ValueError, UnicodeError):  # not a JSON value msgspec writes: read it each time
-            return request_from_json(data)
+            return request_from_json(data, self.cards)
         known = self.known.get(key)
         if known is not None:
             self.known.move_to_end(key)
             return known
-        request = request_from_json(data)  # an error here is raised, and nothing is kept
+        request = request_from_json(data, self.cards)  # an error here is raised, and nothing is kept
         self.known[key] = request
         if len(self.known) > self.size:
             self.known.popitem(last=False)

@@ -14,7 +14,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from mtgdice.errors import InputError
 from mtgdice.game import RollSpec
 from mtgdice.game.odds import row_odds
-from mtgdice.game.request import CardRef, compile_ref
+from mtgdice.game.request import compile_card
 from mtgdice.web.deps import deps
 from mtgdice.web.rooms import Conflict, Table
 from mtgdice.web.table_view import card_controls
@@ -110,7 +110,7 @@ async def page_add_card(room_id: str, request: Request) -> HTMLResponse:
             raise InputError("cards", "this server has no card data; add a card by its text")
         name = d.cards.lookup(name).name
     else:  # compiled in a worker now, so that the board (and every roll) finds it compiled
-        await d.work.run(compile_ref, CardRef(name or "Card", text), "text", d.cards, meter=d.rooms.meter())
+        await d.work.run(compile_card, name or "Card", text, "text", d.cards, meter=d.rooms.meter())
 
     def add(table: Table) -> None:
         table.game.add_card(player_id, name or "Card", text=text or None, zone=zone)  # type: ignore[arg-type]
@@ -154,7 +154,7 @@ async def page_change_card(room_id: str, card_id: int, request: Request) -> HTML
         elif action == "level":
             game.update_card(player_id, card_id, level=level)
         elif action == "counter":
-            kinds = dict(card.counters)
+            kinds = dict(card.counters or ())
             if count:
                 if counter not in kinds and len(kinds) >= MAX_COUNTER_KINDS:
                     raise InputError("counter", f"a card here holds up to {MAX_COUNTER_KINDS} kinds of counters")
@@ -205,7 +205,7 @@ async def page_plane(room_id: str, request: Request) -> HTMLResponse:
     name, text = first(values, "name"), first(values, "text")
     if text:  # a plane given by its text, compiled in a worker now (every roll then finds it compiled)
         name = name or "Plane"
-        await d.work.run(compile_ref, CardRef(name, text), "text", d.cards, meter=d.rooms.meter())
+        await d.work.run(compile_card, name, text, "text", d.cards, meter=d.rooms.meter())
     elif name and d.cards is None:
         raise InputError("cards", "this server has no card data to find the plane in; give its text")
     elif name and d.cards is not None:

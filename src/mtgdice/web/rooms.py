@@ -59,10 +59,10 @@ import logging
 import secrets
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, NotRequired, Protocol, TypedDict, TypeVar
 
 import anyio
 import msgspec
@@ -72,6 +72,7 @@ from mtgdice.fair.commit import CommitRevealSource, PlayerSource, Reveal, Room, 
 from mtgdice.game import Game, Pending, Roll, RollSpec
 from mtgdice.game.choices import Question
 from mtgdice.game.request import (
+    CardRecord,
     CardSource,
     Outcome,
     Prepared,
@@ -83,6 +84,7 @@ from mtgdice.game.request import (
 )
 from mtgdice.game.snapshot import GameState, pending_from_json, pending_json, state_from_json, state_json
 from mtgdice.game.table import MAX_PLAYERS, RollKindName
+from mtgdice.io.outcome import JSON
 from mtgdice.io.record import use_fast_json
 from mtgdice.log import LogEntry, LoggedRoll, RevealStep, SqlLog, StoredRoom
 from mtgdice.log.replay import record_of
@@ -165,6 +167,29 @@ class PendingRoll:
         return PlayerSource(self.server_seed, self.stream, self.index, seed, self.nonce, self.commitment)
 
 
+class ProofJSON(TypedDict):
+    """A roll's fairness proof as pages and the API show it."""
+
+    source: str
+    nonce: int
+    commitment: str
+    client_seeds: list[str]
+    stream: NotRequired[str]
+    index: NotRequired[int | None]
+
+
+class RevealJSON(TypedDict):
+    """A revealed seed as the API answers it."""
+
+    seed: str
+    commitment: str
+    from_nonce: int
+    to_nonce: int
+    count: int
+    chain: str | None
+    next_commitment: str
+
+
 @dataclass(frozen=True, slots=True)
 class Proof:
     """What a player checks a roll against: the commitment, the client seeds and the nonce; for a
@@ -184,15 +209,15 @@ class Proof:
             return cls(source.name, source.nonce, source.commitment, seeds, source.stream, source.index)
         return cls(source.name, source.nonce, source.commitment, tuple(source.client_seeds))
 
-    def to_json(self) -> dict[str, Any]:
-        shown: dict[str, Any] = {
+    def to_json(self) -> ProofJSON:
+        shown: ProofJSON = {
             "source": self.source,
             "nonce": self.nonce,
             "commitment": self.commitment,
             "client_seeds": list(self.client_seeds),
         }
         if self.stream is not None:
-            shown.update(stream=self.stream, index=self.index)
+            shown["stream"], shown["index"] = self.stream, self.index
         return shown
 
 
@@ -330,7 +355,7 @@ class Table:
     def game(self) -> Game:
         """The game, built from the record the first time an action needs it."""
         if self._game is None:
-            self._game = self._state.game()
+            self._game = self._state.game(self.cards)
         return self._game
 
     def touch(self, *, table: bool = False, status: bool = False) -> None:
@@ -564,9 +589,9 @@ class CachedCards:
 
     def __init__(self, cards: Any) -> None:
         self.cards = cards
-        self._found: dict[str, Any] = {}
+        self._found: dict[str, CardRecord] = {}
 
-    def lookup(self, name: str) -> Any:
+    def lookup(self, name: str) -> CardRecord:
         found = self._found.get(name)
         if found is None:
             found = self.cards.lookup(name)
@@ -599,7 +624,7 @@ class Rooms:
         self.work = work or WorkPool()
         self.budget = budget
         use_fast_json()  # a server logs many rolls: their rows written and hashed by msgspec
-        self.requests = RequestMemo()
+        self.requests = RequestMemo(cards)
         """The API's requests read already (bots send the same one again and again)."""
 
     def meter(self) -> Meter:
@@ -619,7 +644,7 @@ class Rooms:
         token = secrets.token_urlsafe(24)
         record = RoomRecord(room_id, token_hash(token), Room.open(room_id))
         version = await anyio.to_thread.run_sync(self.log.create_room, record.fair, record.to_json())
-        state = RoomState(record, version, record.game.game())
+        state = RoomState(record, version, record.game.game(self.cards))
         self._cache(state)
         return state, token
 
@@ -658,7 +683,7 @@ class Rooms:
             state.stale = False
             return state
         record = RoomRecord.stored(room_id, stored)
-        state = RoomState(record, stored.version, record.game.game())
+        state = RoomState(record, stored.version, record.game.game(self.cards))
         self._cache(state)
         return state
 
@@ -668,11 +693,10 @@ class Rooms:
             self._install(state, RoomRecord.stored(state.id, stored), stored.version, None)
             state.stale = False
 
-    @staticmethod
-    def _install(state: RoomState, record: RoomRecord, version: int, game: Game | None) -> None:
+    def _install(self, state: RoomState, record: RoomRecord, version: int, game: Game | None) -> None:
         state.record = record
         state.version = version
-        state.game = game if game is not None else record.game.game()
+        state.game = game if game is not None else record.game.game(self.cards)
 
     # -- batches ----------------------------------------------------------------------------------
 
@@ -840,9 +864,11 @@ class Rooms:
 
         return await self.act(state, join), token
 
-    async def add_seed(self, state: RoomState, client_seed: str, player_id: str = API_PLAYER) -> tuple[str, ...]:
+    async def add_seed(self, state: RoomState, client_seed: JSON, player_id: str = API_PLAYER) -> tuple[str, ...]:
         """A player's client seed (the API's by default; one each, replaced by the next), from the next
         roll on until the next reveal; the room's seeds now."""
+        if not isinstance(client_seed, str):
+            raise InputError("client_seed", "expected a string of 1 to 64 printable ASCII characters")
         check_client_seed(client_seed, "client_seed")
 
         def add(table: Table) -> tuple[str, ...]:
@@ -942,7 +968,7 @@ class Rooms:
         table.touch(table=True, status=True)
         return finished
 
-    async def api_roll(self, state: RoomState, body: dict[str, Any], meter: Meter | None = None) -> Finished:
+    async def api_roll(self, state: RoomState, body: Mapping[str, JSON], meter: Meter | None = None) -> Finished:
         """A ``resolve`` request rolled with the room's dice (``choices`` answer decisions).
 
         The request is read on arrival; its cards are compiled and it is resolved in the batch's
@@ -973,7 +999,7 @@ class Rooms:
 
         return await self.resolve(state, resolve, apply, meter)
 
-    async def reveal(self, state: RoomState, meter: Meter | None = None) -> tuple[dict[str, Any], list[Finished]]:
+    async def reveal(self, state: RoomState, meter: Meter | None = None) -> tuple[RevealJSON, list[Finished]]:
         """Finish open rolls with default answers, reveal the seed and commit to a new one.
 
         An open roll that does not resolve with the defaults (over its budget) is logged as
@@ -997,7 +1023,7 @@ class Rooms:
                 resolved.append((roller, pending, source, outcome))
             return resolved
 
-        def apply(table: Table, resolved: list[Resolved]) -> tuple[dict[str, Any], list[Finished]]:
+        def apply(table: Table, resolved: list[Resolved]) -> tuple[RevealJSON, list[Finished]]:
             finished: list[Finished] = []
             for roller, pending, source, outcome in resolved:
                 del table.pending[pending.key]
@@ -1046,7 +1072,7 @@ class Rooms:
         return Finished(logged.id, roll, proof, logged.chain or "")
 
 
-def _bound_seats(body: dict[str, Any]) -> None:
+def _bound_seats(body: Mapping[str, JSON]) -> None:
     """Refuse a request for more players or seats than a table has (:data:`MAX_PLAYERS`), before it is read further."""
     players = body.get("players")
     if players is not None and (

@@ -17,9 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mtgdice.errors import MtgDiceError
-from mtgdice.game import Card, Game, Roll
-from mtgdice.game.request import CardSource, compile_ref, instruction_of
-from mtgdice.rules import FlipInstruction, RollInstruction
+from mtgdice.game import Game, Roll
+from mtgdice.game.request import CardSource, compile_card, instruction_of
+from mtgdice.rules import FlipInstruction, Permanent, RollInstruction
 from mtgdice.rules.activation import activated_replacements
 
 Instruction = RollInstruction | FlipInstruction
@@ -31,7 +31,7 @@ class CardControls:
     in text order), its Class levels (None: no Class) and whether it can be activated."""
 
     zone: str
-    card: Card
+    card: Permanent
     instructions: tuple[Instruction, ...]
     levels: int | None
     activates: bool
@@ -40,9 +40,9 @@ class CardControls:
         return isinstance(self.instructions[index], FlipInstruction)
 
 
-def card_controls(card: Card, zone: str, cards: CardSource | None, levels: int | None) -> CardControls:
+def card_controls(card: Permanent, zone: str, cards: CardSource | None, levels: int | None) -> CardControls:
     """A card's controls; an activated replacement is offered on the battlefield only."""
-    compiled = compile_ref(card.ref(), "card", cards)
+    compiled = compile_card(card.name, card.text, "card", cards, card.layout)
     activates = zone == "battlefield" and bool(activated_replacements(compiled.effects))
     return CardControls(zone, card, compiled.instructions, levels, activates)
 

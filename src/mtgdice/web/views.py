@@ -23,6 +23,7 @@ from markupsafe import Markup
 from mtgdice.errors import InputError
 from mtgdice.game import RollSpec
 from mtgdice.io.jsonio import parse_request
+from mtgdice.io.outcome import JSONObject
 from mtgdice.io.render import plain_lines
 from mtgdice.web.rooms import Forbidden, RoomState
 
@@ -128,7 +129,7 @@ def page_player(request: Request, state: RoomState) -> str:
     return player_id
 
 
-async def json_body(request: Request) -> dict[str, Any]:
+async def json_body(request: Request) -> JSONObject:
     raw = await request.body()
     if not raw.strip():
         return {}
