@@ -49,13 +49,12 @@ from mtgdice.rules import (
     Trigger,
     Zone,
 )
-from mtgdice.rules.coins import CoinReads, FlipInstruction, FlipOutcome, Until
+from mtgdice.rules.coin_instruction import CoinReads, FlipInstruction, FlipOutcome, Until
 from mtgdice.rules.effects.coin import CoinTrigger
 from mtgdice.rules.errors import CardTextError
 from mtgdice.text import detector
 from mtgdice.text import grammar as g
 from mtgdice.text.canonical import render
-from mtgdice.text.card_json import card_json
 from mtgdice.text.normalize import (
     for_matching,
     promote_defining_reminders,
@@ -111,6 +110,8 @@ class CompiledCard:
 
     def to_json(self) -> dict[str, Any]:
         """The ``compile`` JSON object of json-interface.md."""
+        from mtgdice.text.card_json import card_json  # here: compiling writes no JSON
+
         return card_json(self)
 
 

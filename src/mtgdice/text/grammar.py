@@ -85,7 +85,7 @@ another production also reads, the precedence test says so, and the pair goes in
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, fields, replace
+from dataclasses import fields
 from typing import Any, ClassVar, TypeVar
 
 from mtgdice.rules import PLANAR_DIE as THE_PLANAR_DIE
@@ -119,10 +119,11 @@ from mtgdice.rules import (
     Scope,
     Trigger,
 )
-from mtgdice.rules.coins import CoinReads, FlipOutcome, Flipper, Until
+from mtgdice.rules.coin_instruction import CoinReads, FlipOutcome, Flipper, Until
 from mtgdice.rules.effects.coin import CoinTrigger
 from mtgdice.rules.errors import CardTextError
 from mtgdice.text.amounts import amount_name
+from mtgdice.text.nodes import Node, node, replace
 from mtgdice.text.parsing import (
     CHUNK,
     END,
@@ -252,8 +253,8 @@ def reads_of(text: str) -> Reads:
     return Reads.RESULT
 
 
-@dataclass(frozen=True, slots=True)
-class Recognition:
+@node
+class Recognition(Node):
     """An ability about dice that ``resolve`` recognises without applying (a ``Passive`` effect):
     what it is, why it is not applied, and its details."""
 
@@ -689,8 +690,8 @@ def _in_range_words(condition: InRange) -> str:
 # -- results tables (CR 706.3a) ---------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class RowWords:
+@node
+class RowWords(Node):
     """A results-table row as the line writes it: its numbers (as written), whether it is open
     ("15+"), the text after them, and whether it is a list item ("5 — ...") or a chart row ("5 | ...")."""
 
@@ -775,8 +776,8 @@ ROW_START = Rule(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class RowAgain:
+@node
+class RowAgain(Node):
     """A row that rolls again: how many more times, and whether by choice."""
 
     times: int
@@ -893,8 +894,8 @@ def _amount_words(until: Parser = _TAIL_END) -> Parser:
     return cap("what", span(stop=", .", until=until))
 
 
-@dataclass(frozen=True, slots=True)
-class RollHead:
+@node
+class RollHead(Node):
     """How a roll phrase starts (``HEADS``): how many dice, which die, who rolls, and what for."""
 
     count: Amount
@@ -998,8 +999,8 @@ CHOOSE_STORED = Rule(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Tail:
+@node
+class Tail(Node):
     """What a roll's tail says (``TAILS``); a roll's tails read in order fold into one (:meth:`then`)."""
 
     also: tuple[DiceGroup, ...] = ()
@@ -1153,8 +1154,8 @@ _IN_CONDITION = frozenset({ROLL.name, NUMBER_OF_DICE.name})
 _CONDITION_OPENERS = frozenset({"whenever", "when", "after", "if"})
 
 
-@dataclass(frozen=True, slots=True)
-class RollPhrase:
+@node
+class RollPhrase(Node):
     """One roll in a sentence: its head (which production, and its value), its tails' values, and
     the tokens after them up to the next roll (or the end of the sentence). A head or tail whose
     numbers the rules refuse is a :class:`Refused`."""
@@ -1165,8 +1166,8 @@ class RollPhrase:
     after: tuple[int, int]
 
 
-@dataclass(frozen=True, slots=True)
-class Rolls:
+@node
+class Rolls(Node):
     """The rolls of a sentence in text order, the tokens before the first, and the "where X is"
     amount at its end."""
 
@@ -1356,72 +1357,72 @@ def _number_used_words(outcome: Outcome) -> str:
     return f"Apply {_NUMBER_USED[outcome.reads]}."
 
 
-@dataclass(frozen=True, slots=True)
-class Repeat:
+@node
+class Repeat(Node):
     """ "If you roll <condition>, [you may] repeat this process" (CR 706.3c)."""
 
     condition: Condition
     optional: bool
 
 
-@dataclass(frozen=True, slots=True)
-class OnResult:
+@node
+class OnResult(Node):
     """An outcome on the result: "if the result is <condition>, ..." (``None``: compared with
     something the text names)."""
 
     condition: Condition | None
 
 
-@dataclass(frozen=True, slots=True)
-class EffectIf:
+@node
+class EffectIf(Node):
     """A later conditional sentence of a triggered ability: part of its effect."""
 
 
-@dataclass(frozen=True, slots=True)
-class Doubles:
+@node
+class Doubles(Node):
     """ "If you rolled doubles, ..."."""
 
 
-@dataclass(frozen=True, slots=True)
-class Exactly:
+@node
+class Exactly(Node):
     """ "If you rolled <value> exactly <times> times, ..."."""
 
     value: int
     times: int
 
 
-@dataclass(frozen=True, slots=True)
-class ForEachResult:
+@node
+class ForEachResult(Node):
     """An outcome for each result (of one value, when ``condition`` says it)."""
 
     condition: Condition | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Otherwise:
+@node
+class Otherwise(Node):
     """ "Otherwise, ...": the outcome when none other applied."""
 
 
-@dataclass(frozen=True, slots=True)
-class Ties:
+@node
+class Ties(Node):
     """Ties between players' results are rolled again."""
 
 
-@dataclass(frozen=True, slots=True)
-class Standing:
+@node
+class Standing(Node):
     """An outcome on who had the lowest or highest result (``who``: only when the text names one)."""
 
     extreme: Extreme
     who: Scope | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Store:
+@node
+class Store(Node):
     """The results of the roll before are stored on the permanent (CR 706.8)."""
 
 
-@dataclass(frozen=True, slots=True)
-class FollowUp:
+@node
+class FollowUp(Node):
     """A sentence after a roll that uses its dice without rolling: whether it uses the result,
     whether it names dice, and which number of the roll it reads (each found when asked: this
     production reads every sentence after a roll, and most readings lose to another)."""
@@ -1614,8 +1615,8 @@ FOLLOW_UP = Rule(
 # -- effects on other rolls ---------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class ExtraDiceHow:
+@node
+class ExtraDiceHow(Node):
     """ "Instead roll that many dice plus N and ignore the lowest" (or N that a player chooses)."""
 
     extra: int
@@ -1624,20 +1625,20 @@ class ExtraDiceHow:
     """Who picks the dice to ignore: the roller, the effect's controller ("you choose"), or another player."""
 
 
-@dataclass(frozen=True, slots=True)
-class MoreOfThemHow:
+@node
+class MoreOfThemHow(Node):
     """ "Instead roll N of that die and ignore the lower rolls" (one die rolled as N)."""
 
     n: int
 
 
-@dataclass(frozen=True, slots=True)
-class PairHow:
+@node
+class PairHow(Node):
     """ "Instead roll two of those dice and ignore one of the results"."""
 
 
-@dataclass(frozen=True, slots=True)
-class TotalHow:
+@node
+class TotalHow(Node):
     """ "Instead roll N dice and use the total": recognised, not applied."""
 
     n: int
@@ -1650,8 +1651,8 @@ class TotalHow:
         return (("dice", self.n), ("sides", sides))
 
 
-@dataclass(frozen=True, slots=True)
-class ThenHow:
+@node
+class ThenHow(Node):
     """ "Roll them and <then>": the dice as they are, then the rest kept as text."""
 
     then: str
@@ -1778,8 +1779,8 @@ HOW = Rule(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Replacement:
+@node
+class Replacement(Node):
     """ "If <who> would roll <dice>, [they may] instead <how>" (CR 614): whose rolls, of which die,
     whether by choice, and how they are rolled instead."""
 
@@ -1859,8 +1860,8 @@ def _pair_words(effect: PairEachDie) -> str:
 _VERB = cap("verb", words("increase or decrease", "decrease or increase", "increase", "decrease"))
 
 
-@dataclass(frozen=True, slots=True)
-class Modifier:
+@node
+class Modifier(Node):
     """A change to a result (CR 706.2): by how much (signed), whether either way, the cost of an
     optional one, whose rolls and of which die."""
 
@@ -1875,8 +1876,8 @@ def _delta(f: Fields) -> int:
     return number(f["n"]) * (-1 if f["verb"] == "decrease" else 1)
 
 
-@dataclass(frozen=True, slots=True)
-class AfterRoll:
+@node
+class AfterRoll(Node):
     """ "After <who> rolls a die, you may <cost>": an optional modifier's first sentence."""
 
     cost: Cost
@@ -1884,16 +1885,16 @@ class AfterRoll:
     sides: int | None
 
 
-@dataclass(frozen=True, slots=True)
-class IfYouDo:
+@node
+class IfYouDo(Node):
     """ "If you do, increase or decrease the result by N": the optional modifier's change."""
 
     delta: int
     either: bool
 
 
-@dataclass(frozen=True, slots=True)
-class OnceEachTurn:
+@node
+class OnceEachTurn(Node):
     """ "Do this only once each turn": the ability before is limited."""
 
 
@@ -1970,8 +1971,8 @@ def _modifier_words(effect: ResultModifier) -> str:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class Reroll:
+@node
+class Reroll(Node):
     """A permission to reroll (CR 706.6): on a condition or for a cost, how many dice, whose,
     once each turn; ``activated``: an activated ability's (its cost before the colon)."""
 
@@ -1993,8 +1994,8 @@ def _reroll_by_cost(f: Fields) -> Reroll:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class ActivatedReroll:
+@node
+class ActivatedReroll(Node):
     """ "<cost>: Reflip any coin [or reroll any die]": which permissions, and whether of many dice."""
 
     coin: bool
@@ -2049,8 +2050,8 @@ REROLL_ACTIVATED = Rule(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class CoinReplacement:
+@node
+class CoinReplacement(Node):
     """ "If <who> would flip a coin, instead flip N coins and ignore N-1" (CR 705, 616)."""
 
     scope: Scope
@@ -2141,8 +2142,8 @@ def _names_flips_only(s: Sentence) -> bool:
 _COIN_NOUN = words("coin", "coins")
 
 
-@dataclass(frozen=True, slots=True)
-class FlipHead:
+@node
+class FlipHead(Node):
     """ "<who> flip(s) <count> coin(s)": who flips and how many coins."""
 
     flipper: Flipper
@@ -2175,8 +2176,8 @@ FLIP_HEAD = Rule(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class FlipTail:
+@node
+class FlipTail(Node):
     """What follows a flip's coins: "until you lose a flip [or choose to stop flipping]", "N times",
     "for each <amount>" (the count it gives), ", where X is <amount>" (its words)."""
 
@@ -2238,8 +2239,8 @@ FLIP_WHERE = Rule(
 FLIP_TAILS = (FLIP_UNTIL, FLIP_TIMES, FLIP_FOR_EACH, FLIP_WHERE)
 
 
-@dataclass(frozen=True, slots=True)
-class FlipPhrase:
+@node
+class FlipPhrase(Node):
     """A sentence's flip: the text before it, its head and tails, and the text after them."""
 
     sentence: Sentence
@@ -2292,8 +2293,8 @@ FLIPS = Rule(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class CoinWhen:
+@node
+class CoinWhen(Node):
     """What an outcome of a flip reads (``reads``), how often (``each``), how many flips must meet
     it (``at_least``) or whether all must (``every``), and the effect's words."""
 
@@ -2438,8 +2439,8 @@ COIN_EACH = Rule(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class CoinRepeat:
+@node
+class CoinRepeat(Node):
     """ "Repeat this process until ...": the flip is made again until then."""
 
     until: Until
@@ -2463,8 +2464,8 @@ COIN_REPEAT = Rule(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class CoinTriggerNode:
+@node
+class CoinTriggerNode(Node):
     """A coin trigger's parts: whose flips, won or lost, and its effect's words."""
 
     scope: Scope
@@ -2474,8 +2475,8 @@ class CoinTriggerNode:
     """ "one or more coin flips": once for all the flips of one execution."""
 
 
-@dataclass(frozen=True, slots=True)
-class FirstFlip:
+@node
+class FirstFlip(Node):
     """ "The first time <who> flips one or more coins each turn, <effect>": recognised, not applied."""
 
     scope: Scope
@@ -2534,8 +2535,8 @@ def _coin_follow_up_words(outcome: FlipOutcome, until: Until | None) -> str:
     return outcome.text
 
 
-@dataclass(frozen=True, slots=True)
-class CoinFollowUp:
+@node
+class CoinFollowUp(Node):
     """A sentence after a flip that speaks of its flips without flipping: an outcome's words."""
 
 
@@ -2559,8 +2560,8 @@ FROM_GRAVEYARD = Rule(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class What:
+@node
+class What(Node):
     """What a trigger waits for: its event, a condition on the die, a die size, the planar die,
     the Nth die of a turn, doubles, and its purpose (``VISIT_ATTRACTIONS``)."""
 
@@ -2693,8 +2694,8 @@ CHAOS_ENSUES = Rule(
 """Planechase: "whenever chaos ensues" is a roll of {CHAOS} (CR 901.9)."""
 
 
-@dataclass(frozen=True, slots=True)
-class TriggerNode:
+@node
+class TriggerNode(Node):
     """ "Whenever <who> rolls <what>, <effect>" (CR 603): what it waits for, whose rolls, an
     intervening "if" on the die, its effect's words, and what the effect holds: a number rolled,
     a return from the graveyard, an optional cost ("you may <cost>"), rolls of its own."""
@@ -2749,8 +2750,8 @@ TRIGGER = Rule(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class FaceCounts:
+@node
+class FaceCounts(Node):
     """A face of the planar die that counts as another (CR 901.9)."""
 
     face: PlanarFace
@@ -2878,8 +2879,8 @@ _RECOGNITIONS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Recognised:
+@node
+class Recognised(Node):
     """A sentence with an ability the rules recognise without applying, and the rolls it makes."""
 
     recognition: Recognition
@@ -2937,8 +2938,8 @@ def find(production: Rule, s: Sentence) -> Any:
 # -- sentences ------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Context:
+@node
+class Context(Node):
     """What earlier sentences of the same ability set up, as the productions of a sentence see it."""
 
     roll: bool = False
@@ -2957,8 +2958,8 @@ class Context:
     """A flip instruction before, in the same ability (a flip's outcome needs one)."""
 
 
-@dataclass(frozen=True, slots=True)
-class SentenceRule:
+@node
+class SentenceRule(Node):
     """A production that reads a whole sentence, and the abilities it may stand in."""
 
     rule: Rule
@@ -3047,8 +3048,8 @@ FALLBACKS = frozenset({FALLBACK, COIN_FOLLOW_UP.name})
 _BEATS = {(winner, loser) for winner, loser, _why in PRECEDENCE}
 
 
-@dataclass(frozen=True, slots=True)
-class Reading:
+@node
+class Reading(Node):
     """A production that read a whole sentence: its name, its value, and the productions it used
     (recorded while ``parsing.tracing``)."""
 
