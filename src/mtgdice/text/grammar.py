@@ -85,7 +85,7 @@ another production also reads, the precedence test says so, and the pair goes in
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import fields
+from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
 from mtgdice.rules import PLANAR_DIE as THE_PLANAR_DIE
@@ -123,7 +123,7 @@ from mtgdice.rules.coin_instruction import CoinReads, FlipOutcome, Flipper, Unti
 from mtgdice.rules.effects.coin import CoinTrigger
 from mtgdice.rules.errors import CardTextError
 from mtgdice.text.amounts import amount_name
-from mtgdice.text.nodes import Node, node, replace
+from mtgdice.text.nodes import Node, node_fields, replace
 from mtgdice.text.parsing import (
     CHUNK,
     END,
@@ -253,7 +253,6 @@ def reads_of(text: str) -> Reads:
     return Reads.RESULT
 
 
-@node
 class Recognition(Node):
     """An ability about dice that ``resolve`` recognises without applying (a ``Passive`` effect):
     what it is, why it is not applied, and its details."""
@@ -690,7 +689,6 @@ def _in_range_words(condition: InRange) -> str:
 # -- results tables (CR 706.3a) ---------------------------------------------------------------
 
 
-@node
 class RowWords(Node):
     """A results-table row as the line writes it: its numbers (as written), whether it is open
     ("15+"), the text after them, and whether it is a list item ("5 — ...") or a chart row ("5 | ...")."""
@@ -776,7 +774,6 @@ ROW_START = Rule(
 )
 
 
-@node
 class RowAgain(Node):
     """A row that rolls again: how many more times, and whether by choice."""
 
@@ -894,7 +891,6 @@ def _amount_words(until: Parser = _TAIL_END) -> Parser:
     return cap("what", span(stop=", .", until=until))
 
 
-@node
 class RollHead(Node):
     """How a roll phrase starts (``HEADS``): how many dice, which die, who rolls, and what for."""
 
@@ -999,7 +995,6 @@ CHOOSE_STORED = Rule(
 )
 
 
-@node
 class Tail(Node):
     """What a roll's tail says (``TAILS``); a roll's tails read in order fold into one (:meth:`then`)."""
 
@@ -1018,10 +1013,10 @@ class Tail(Node):
     def then(self, later: Tail) -> Tail:
         """This tail and a later one: more dice add up, anything else the later one says wins."""
         changes: dict[str, Any] = {}
-        for part in fields(later):
-            value = getattr(later, part.name)
-            if value != part.default:
-                changes[part.name] = self.also + value if part.name == "also" else value
+        for name in node_fields(later):
+            value = getattr(later, name)
+            if value != later._defaults[name]:
+                changes[name] = self.also + value if name == "also" else value
         return replace(self, **changes) if changes else self
 
 
@@ -1154,7 +1149,6 @@ _IN_CONDITION = frozenset({ROLL.name, NUMBER_OF_DICE.name})
 _CONDITION_OPENERS = frozenset({"whenever", "when", "after", "if"})
 
 
-@node
 class RollPhrase(Node):
     """One roll in a sentence: its head (which production, and its value), its tails' values, and
     the tokens after them up to the next roll (or the end of the sentence). A head or tail whose
@@ -1166,7 +1160,6 @@ class RollPhrase(Node):
     after: tuple[int, int]
 
 
-@node
 class Rolls(Node):
     """The rolls of a sentence in text order, the tokens before the first, and the "where X is"
     amount at its end."""
@@ -1357,7 +1350,6 @@ def _number_used_words(outcome: Outcome) -> str:
     return f"Apply {_NUMBER_USED[outcome.reads]}."
 
 
-@node
 class Repeat(Node):
     """ "If you roll <condition>, [you may] repeat this process" (CR 706.3c)."""
 
@@ -1365,7 +1357,6 @@ class Repeat(Node):
     optional: bool
 
 
-@node
 class OnResult(Node):
     """An outcome on the result: "if the result is <condition>, ..." (``None``: compared with
     something the text names)."""
@@ -1373,17 +1364,14 @@ class OnResult(Node):
     condition: Condition | None
 
 
-@node
 class EffectIf(Node):
     """A later conditional sentence of a triggered ability: part of its effect."""
 
 
-@node
 class Doubles(Node):
     """ "If you rolled doubles, ..."."""
 
 
-@node
 class Exactly(Node):
     """ "If you rolled <value> exactly <times> times, ..."."""
 
@@ -1391,24 +1379,20 @@ class Exactly(Node):
     times: int
 
 
-@node
 class ForEachResult(Node):
     """An outcome for each result (of one value, when ``condition`` says it)."""
 
     condition: Condition | None = None
 
 
-@node
 class Otherwise(Node):
     """ "Otherwise, ...": the outcome when none other applied."""
 
 
-@node
 class Ties(Node):
     """Ties between players' results are rolled again."""
 
 
-@node
 class Standing(Node):
     """An outcome on who had the lowest or highest result (``who``: only when the text names one)."""
 
@@ -1416,12 +1400,10 @@ class Standing(Node):
     who: Scope | None = None
 
 
-@node
 class Store(Node):
     """The results of the roll before are stored on the permanent (CR 706.8)."""
 
 
-@node
 class FollowUp(Node):
     """A sentence after a roll that uses its dice without rolling: whether it uses the result,
     whether it names dice, and which number of the roll it reads (each found when asked: this
@@ -1615,7 +1597,6 @@ FOLLOW_UP = Rule(
 # -- effects on other rolls ---------------------------------------------------------------------
 
 
-@node
 class ExtraDiceHow(Node):
     """ "Instead roll that many dice plus N and ignore the lowest" (or N that a player chooses)."""
 
@@ -1625,19 +1606,16 @@ class ExtraDiceHow(Node):
     """Who picks the dice to ignore: the roller, the effect's controller ("you choose"), or another player."""
 
 
-@node
 class MoreOfThemHow(Node):
     """ "Instead roll N of that die and ignore the lower rolls" (one die rolled as N)."""
 
     n: int
 
 
-@node
 class PairHow(Node):
     """ "Instead roll two of those dice and ignore one of the results"."""
 
 
-@node
 class TotalHow(Node):
     """ "Instead roll N dice and use the total": recognised, not applied."""
 
@@ -1651,7 +1629,6 @@ class TotalHow(Node):
         return (("dice", self.n), ("sides", sides))
 
 
-@node
 class ThenHow(Node):
     """ "Roll them and <then>": the dice as they are, then the rest kept as text."""
 
@@ -1779,7 +1756,6 @@ HOW = Rule(
 )
 
 
-@node
 class Replacement(Node):
     """ "If <who> would roll <dice>, [they may] instead <how>" (CR 614): whose rolls, of which die,
     whether by choice, and how they are rolled instead."""
@@ -1860,7 +1836,6 @@ def _pair_words(effect: PairEachDie) -> str:
 _VERB = cap("verb", words("increase or decrease", "decrease or increase", "increase", "decrease"))
 
 
-@node
 class Modifier(Node):
     """A change to a result (CR 706.2): by how much (signed), whether either way, the cost of an
     optional one, whose rolls and of which die."""
@@ -1876,7 +1851,6 @@ def _delta(f: Fields) -> int:
     return number(f["n"]) * (-1 if f["verb"] == "decrease" else 1)
 
 
-@node
 class AfterRoll(Node):
     """ "After <who> rolls a die, you may <cost>": an optional modifier's first sentence."""
 
@@ -1885,7 +1859,6 @@ class AfterRoll(Node):
     sides: int | None
 
 
-@node
 class IfYouDo(Node):
     """ "If you do, increase or decrease the result by N": the optional modifier's change."""
 
@@ -1893,7 +1866,6 @@ class IfYouDo(Node):
     either: bool
 
 
-@node
 class OnceEachTurn(Node):
     """ "Do this only once each turn": the ability before is limited."""
 
@@ -1971,7 +1943,6 @@ def _modifier_words(effect: ResultModifier) -> str:
     )
 
 
-@node
 class Reroll(Node):
     """A permission to reroll (CR 706.6): on a condition or for a cost, how many dice, whose,
     once each turn; ``activated``: an activated ability's (its cost before the colon)."""
@@ -1994,7 +1965,6 @@ def _reroll_by_cost(f: Fields) -> Reroll:
     )
 
 
-@node
 class ActivatedReroll(Node):
     """ "<cost>: Reflip any coin [or reroll any die]": which permissions, and whether of many dice."""
 
@@ -2050,7 +2020,6 @@ REROLL_ACTIVATED = Rule(
 )
 
 
-@node
 class CoinReplacement(Node):
     """ "If <who> would flip a coin, instead flip N coins and ignore N-1" (CR 705, 616)."""
 
@@ -2142,7 +2111,6 @@ def _names_flips_only(s: Sentence) -> bool:
 _COIN_NOUN = words("coin", "coins")
 
 
-@node
 class FlipHead(Node):
     """ "<who> flip(s) <count> coin(s)": who flips and how many coins."""
 
@@ -2176,7 +2144,6 @@ FLIP_HEAD = Rule(
 )
 
 
-@node
 class FlipTail(Node):
     """What follows a flip's coins: "until you lose a flip [or choose to stop flipping]", "N times",
     "for each <amount>" (the count it gives), ", where X is <amount>" (its words)."""
@@ -2239,7 +2206,6 @@ FLIP_WHERE = Rule(
 FLIP_TAILS = (FLIP_UNTIL, FLIP_TIMES, FLIP_FOR_EACH, FLIP_WHERE)
 
 
-@node
 class FlipPhrase(Node):
     """A sentence's flip: the text before it, its head and tails, and the text after them."""
 
@@ -2293,7 +2259,6 @@ FLIPS = Rule(
 )
 
 
-@node
 class CoinWhen(Node):
     """What an outcome of a flip reads (``reads``), how often (``each``), how many flips must meet
     it (``at_least``) or whether all must (``every``), and the effect's words."""
@@ -2439,7 +2404,6 @@ COIN_EACH = Rule(
 )
 
 
-@node
 class CoinRepeat(Node):
     """ "Repeat this process until ...": the flip is made again until then."""
 
@@ -2464,7 +2428,6 @@ COIN_REPEAT = Rule(
 )
 
 
-@node
 class CoinTriggerNode(Node):
     """A coin trigger's parts: whose flips, won or lost, and its effect's words."""
 
@@ -2475,7 +2438,6 @@ class CoinTriggerNode(Node):
     """ "one or more coin flips": once for all the flips of one execution."""
 
 
-@node
 class FirstFlip(Node):
     """ "The first time <who> flips one or more coins each turn, <effect>": recognised, not applied."""
 
@@ -2535,7 +2497,6 @@ def _coin_follow_up_words(outcome: FlipOutcome, until: Until | None) -> str:
     return outcome.text
 
 
-@node
 class CoinFollowUp(Node):
     """A sentence after a flip that speaks of its flips without flipping: an outcome's words."""
 
@@ -2560,7 +2521,6 @@ FROM_GRAVEYARD = Rule(
 )
 
 
-@node
 class What(Node):
     """What a trigger waits for: its event, a condition on the die, a die size, the planar die,
     the Nth die of a turn, doubles, and its purpose (``VISIT_ATTRACTIONS``)."""
@@ -2694,7 +2654,6 @@ CHAOS_ENSUES = Rule(
 """Planechase: "whenever chaos ensues" is a roll of {CHAOS} (CR 901.9)."""
 
 
-@node
 class TriggerNode(Node):
     """ "Whenever <who> rolls <what>, <effect>" (CR 603): what it waits for, whose rolls, an
     intervening "if" on the die, its effect's words, and what the effect holds: a number rolled,
@@ -2750,7 +2709,6 @@ TRIGGER = Rule(
 )
 
 
-@node
 class FaceCounts(Node):
     """A face of the planar die that counts as another (CR 901.9)."""
 
@@ -2879,7 +2837,6 @@ _RECOGNITIONS = {
 }
 
 
-@node
 class Recognised(Node):
     """A sentence with an ability the rules recognise without applying, and the rolls it makes."""
 
@@ -2938,8 +2895,8 @@ def find(production: Rule, s: Sentence) -> Any:
 # -- sentences ------------------------------------------------------------------------------------
 
 
-@node
-class Context(Node):
+@dataclass(frozen=True, slots=True)  # not a Node: made for every sentence, so its own __init__ is faster
+class Context:
     """What earlier sentences of the same ability set up, as the productions of a sentence see it."""
 
     roll: bool = False
@@ -2958,7 +2915,6 @@ class Context(Node):
     """A flip instruction before, in the same ability (a flip's outcome needs one)."""
 
 
-@node
 class SentenceRule(Node):
     """A production that reads a whole sentence, and the abilities it may stand in."""
 
@@ -3048,8 +3004,8 @@ FALLBACKS = frozenset({FALLBACK, COIN_FOLLOW_UP.name})
 _BEATS = {(winner, loser) for winner, loser, _why in PRECEDENCE}
 
 
-@node
-class Reading(Node):
+@dataclass(frozen=True, slots=True)  # not a Node: made for every reading, so its own __init__ is faster
+class Reading:
     """A production that read a whole sentence: its name, its value, and the productions it used
     (recorded while ``parsing.tracing``)."""
 
@@ -3058,11 +3014,14 @@ class Reading(Node):
     fired: tuple[str, ...] = ()
 
 
+_FIRST_WORDS = tuple((entry, entry.rule.first()) for entry in SENTENCES)
+
+
 def _starting(word: str) -> tuple[SentenceRule, ...]:
-    return tuple(entry for entry in SENTENCES if entry.rule.first() is None or word in (entry.rule.first() or ()))
+    return tuple(entry for entry, first in _FIRST_WORDS if first is None or word in first)
 
 
-_BY_FIRST_WORD = {word: _starting(word) for entry in SENTENCES for word in entry.rule.first() or ()}
+_BY_FIRST_WORD = {word: _starting(word) for _, first in _FIRST_WORDS for word in first or ()}
 _ANYWHERE = _starting("")
 
 

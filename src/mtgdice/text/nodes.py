@@ -1,16 +1,15 @@
-"""The grammar's node types: frozen, slotted dataclasses that share their methods.
+"""The grammar's node types: frozen values with slots that share their methods.
 
-``@node`` makes a class a dataclass exactly as ``@dataclass(frozen=True, slots=True)`` would for
-its readers (``dataclasses.fields``, ``replace``, ``is_dataclass``, the same constructor, equality,
-hash and repr; assigning a field raises ``FrozenInstanceError``), but without generating six
-functions per class: on Python 3.11 the standard decorator compiles each generated function's
-source at import, which for the grammar's node types cost more than the rest of the grammar
-together. Here the methods are written once, on :class:`Node`, and read a per-class table of
-field names and defaults. What it leaves out: ``field(init=False)``, ``InitVar``, ``kw_only``,
-inheritance between nodes (no node needs them; :func:`node` refuses them).
+A node type is declared like a frozen dataclass, by deriving from :class:`Node`: its annotated
+class attributes are its fields, in order, with their defaults. Nodes compare, hash and print by
+their fields, assigning a field raises ``FrozenInstanceError``, and :func:`replace` makes a changed
+copy. They are not built with ``@dataclass``: on Python 3.11 that decorator compiles six generated
+functions per class at import, which for the grammar's node types cost more than the rest of the
+grammar together; here the methods are written once and read a per-class table of field names.
+What it leaves out: ``dataclasses.field``, ``InitVar``, keyword-only fields, nodes deriving from
+nodes (no node needs them; a class that uses them is refused).
 
->>> @node
-... class Pair(Node):
+>>> class Pair(Node):
 ...     left: int
 ...     right: int = 0
 >>> Pair(1), Pair(1) == Pair(1, 0), replace(Pair(1), right=2)
@@ -19,37 +18,59 @@ inheritance between nodes (no node needs them; :func:`node` refuses them).
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import MISSING, FrozenInstanceError, replace
-from typing import Any, ClassVar, TypeVar, cast, dataclass_transform
+from dataclasses import FrozenInstanceError
+from typing import Any, ClassVar, TypeVar, dataclass_transform
 
-__all__ = ["Node", "node", "replace"]
+__all__ = ["Node", "node_fields", "replace"]
 
-_T = TypeVar("_T", bound=type)
+_N = TypeVar("_N", bound="Node")
 _set = object.__setattr__
 
 
-class Node:
-    """The methods every node type shares (see :func:`node`)."""
+@dataclass_transform(frozen_default=True)
+class _NodeType(type):
+    """Reads a node type's fields from its annotations and gives it slots for them."""
+
+    def __new__(mcls, name: str, bases: tuple[type, ...], namespace: dict[str, Any]) -> _NodeType:
+        if not bases:
+            return super().__new__(mcls, name, bases, namespace)
+        if bases != (Node,):
+            raise TypeError(f"{name}: a node type derives from Node only")
+        annotations: dict[str, Any] = namespace.get("__annotations__", {})
+        names = tuple(field for field, kind in annotations.items() if not str(kind).startswith("ClassVar"))
+        defaults = {field: namespace.pop(field) for field in names if field in namespace}
+        for field in names[names.index(next(iter(defaults))) if defaults else len(names) :]:
+            if field not in defaults:
+                raise TypeError(f"{name}.{field}: a field without a default after one with a default")
+        if any(type(value).__name__ == "Field" for value in defaults.values()):
+            raise TypeError(f"{name}: a node's fields take plain defaults")
+        namespace.update(__slots__=names, __match_args__=names, _names=names, _defaults=defaults)
+        return super().__new__(mcls, name, bases, namespace)
+
+
+class Node(metaclass=_NodeType):
+    """The methods every node type shares (see the module's docstring)."""
 
     __slots__ = ()
     _names: ClassVar[tuple[str, ...]] = ()
     _defaults: ClassVar[dict[str, Any]] = {}
-    _factories: ClassVar[dict[str, Any]] = {}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         names = self._names
+        if len(args) == len(names) and not kwargs:
+            for name, value in zip(names, args, strict=True):
+                _set(self, name, value)
+            return
         if len(args) > len(names):
             raise TypeError(f"{type(self).__name__}() takes {len(names)} arguments, {len(args)} given")
         for name, value in zip(names, args, strict=False):
             _set(self, name, value)
+        defaults = self._defaults
         for name in names[len(args) :]:
             if name in kwargs:
                 _set(self, name, kwargs.pop(name))
-            elif name in self._defaults:
-                _set(self, name, self._defaults[name])
-            elif name in self._factories:
-                _set(self, name, self._factories[name]())
+            elif name in defaults:
+                _set(self, name, defaults[name])
             else:
                 raise TypeError(f"{type(self).__name__}() missing argument {name!r}")
         if kwargs:
@@ -85,24 +106,20 @@ class Node:
             _set(self, name, value)
 
 
-@dataclass_transform(frozen_default=True)
-def node(cls: _T) -> _T:
-    """Make ``cls`` (a direct subclass of :class:`Node`) a frozen, slotted dataclass."""
-    if cls.__bases__ != (Node,):
-        raise TypeError(f"{cls.__name__}: a node derives from Node only")
-    made: type = dataclasses.dataclass(init=False, repr=False, eq=False, slots=True)(cls)
-    names: list[str] = []
-    defaults: dict[str, Any] = {}
-    factories: dict[str, Any] = {}
-    for field in dataclasses.fields(made):
-        if not field.init or field.kw_only is True:
-            raise TypeError(f"{cls.__name__}.{field.name}: a node's fields are plain init fields")
-        names.append(field.name)
-        if field.default is not MISSING:
-            defaults[field.name] = field.default
-        elif field.default_factory is not MISSING:
-            factories[field.name] = field.default_factory
-    type.__setattr__(made, "_names", tuple(names))
-    type.__setattr__(made, "_defaults", defaults)
-    type.__setattr__(made, "_factories", factories)
-    return cast(_T, made)
+def node_fields(value: Node) -> tuple[str, ...]:
+    """The names of a node's fields, in order.
+
+    >>> class Pair(Node):
+    ...     left: int
+    ...     right: int = 0
+    >>> node_fields(Pair(1))
+    ('left', 'right')
+    """
+    return value._names
+
+
+def replace(value: _N, **changes: Any) -> _N:
+    """A copy of a node with some fields changed (``dataclasses.replace`` for nodes)."""
+    return type(value)(
+        **{name: changes.pop(name) if name in changes else getattr(value, name) for name in value._names}, **changes
+    )

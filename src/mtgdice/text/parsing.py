@@ -38,6 +38,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 _TOKEN = re.compile(r"\{[^{}\s]*\}|'(?:s|ve|re|ll|d|t|m)\b|\w+|\S")
@@ -147,13 +148,19 @@ def _starts(parser: Parser) -> frozenset[str] | None:
 # -- tokens ---------------------------------------------------------------------------------------
 
 
+@cache
+def _phrase(phrase: str) -> tuple[str, ...]:
+    """A phrase's tokens, as :func:`tokenize` reads them (many productions share phrases)."""
+    return tuple(_TOKEN.findall(phrase))
+
+
 class Words(Parser):
     """One of several phrases, each a run of tokens ("that many", "1 or more"); the longest that reads."""
 
     __slots__ = ("phrases", "_by_first")
 
     def __init__(self, phrases: tuple[str, ...]) -> None:
-        self.phrases = tuple(tokenize(phrase).words for phrase in phrases)
+        self.phrases = tuple(_phrase(phrase) for phrase in phrases)
         if not all(self.phrases):
             raise ValueError(f"words: an empty phrase in {phrases!r}")
         by_first: dict[str, list[tuple[str, ...]]] = {}
@@ -766,7 +773,13 @@ Part = Parser | str
 
 
 def _part(part: Part) -> Parser:
-    return Words((part,)) if isinstance(part, str) else part
+    return _phrase_parser(part) if isinstance(part, str) else part
+
+
+@cache
+def _phrase_parser(phrase: str) -> Words:
+    """One phrase as a part (a parser holds no state, so productions share it)."""
+    return Words((phrase,))
 
 
 def words(*phrases: str) -> Parser:
