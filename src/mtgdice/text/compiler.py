@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from mtgdice.rules import (
     Amount,
@@ -174,9 +174,9 @@ def _put(items: tuple[_T, ...], index: int, item: _T) -> tuple[_T, ...]:
     return (*items[:index], item, *items[index + 1 :])
 
 
-@dataclass(frozen=True, slots=True)
-class _Card:
-    """What the fold has read of a card so far; each step returns a new one."""
+class _Card(NamedTuple):
+    """What the fold has read of a card so far; each step returns a new one (a named tuple: the
+    fold makes one per sentence, and ``_replace`` is quicker than a dataclass's ``replace``)."""
 
     name: str
     zone: Zone
@@ -198,20 +198,19 @@ class _Card:
         )
 
     def reported(self, entry: str) -> _Card:
-        return replace(self, unsupported=(*self.unsupported, entry))
+        return self._replace(unsupported=(*self.unsupported, entry))
 
     def with_roll(self, index: int, roll: RollInstruction) -> _Card:
-        return replace(self, rolls=_put(self.rolls, index, roll))
+        return self._replace(rolls=_put(self.rolls, index, roll))
 
     def with_effect(self, index: int, effect: Effect) -> _Card:
-        return replace(self, effects=_put(self.effects, index, effect))
+        return self._replace(effects=_put(self.effects, index, effect))
 
     def with_flip(self, index: int, flip: FlipInstruction) -> _Card:
-        return replace(self, flips=_put(self.flips, index, flip))
+        return self._replace(flips=_put(self.flips, index, flip))
 
 
-@dataclass(frozen=True, slots=True)
-class _Place:
+class _Place(NamedTuple):
     """Where a sentence stands in its ability: what the sentences before it set up."""
 
     cost: str | None
@@ -245,8 +244,8 @@ def _ability(card: _Card, ability: _Ability) -> _Card:
         # A roll in the cost ("{6}, Roll a d8: ..."): the effect uses its result.
         card, _ = _sentence(card, cost, _Place(cost=None))
         if len(card.rolls) > first_roll:
-            place = replace(place, roll=len(card.rolls) - 1)
-    place = replace(place, speaks=detector.speaks(body, languages=False))
+            place = place._replace(roll=len(card.rolls) - 1)
+    place = place._replace(speaks=detector.speaks(body, languages=False))
     for sentence in _sentences(body):
         card, place = _sentence(card, sentence, place)
     if ability.rows:
@@ -259,7 +258,7 @@ def _ability(card: _Card, ability: _Ability) -> _Card:
             _placed(effect, card.zone, ability.level) if index >= first_effect else effect
             for index, effect in enumerate(card.effects)
         )
-        card = replace(card, effects=effects)
+        card = card._replace(effects=effects)
     return card
 
 
@@ -328,19 +327,19 @@ def _report_part(card: _Card, original: str, reason: str) -> _Card:
 
 
 def _add_roll(card: _Card, place: _Place, roll: RollInstruction) -> tuple[_Card, _Place]:
-    card = replace(card, rolls=(*card.rolls, roll))
-    return card, replace(place, roll=len(card.rolls) - 1, effect=None, last_flip=False)
+    card = card._replace(rolls=(*card.rolls, roll))
+    return card, place._replace(roll=len(card.rolls) - 1, effect=None, last_flip=False)
 
 
 def _add_flip(card: _Card, place: _Place, flip: FlipInstruction) -> tuple[_Card, _Place]:
     positions = (*card.flip_positions, len(card.rolls) + len(card.flips))
-    card = replace(card, flips=(*card.flips, flip), flip_positions=positions)
-    return card, replace(place, flip=len(card.flips) - 1, effect=None, last_flip=True)
+    card = card._replace(flips=(*card.flips, flip), flip_positions=positions)
+    return card, place._replace(flip=len(card.flips) - 1, effect=None, last_flip=True)
 
 
 def _add_effect(card: _Card, place: _Place, effect: Effect) -> _Step:
-    card = replace(card, effects=(*card.effects, effect))
-    return card, replace(place, effect=len(card.effects) - 1), True
+    card = card._replace(effects=(*card.effects, effect))
+    return card, place._replace(effect=len(card.effects) - 1), True
 
 
 def _update_flip(
@@ -393,7 +392,9 @@ def _marked(original: str, place: _Place) -> bool:
 def _abilities(prepared: str) -> tuple[list[_Ability], tuple[str, ...]]:
     """The paragraphs of a text, each with the table rows under it, and each row or level line
     whose numbers the rules refuse, with the reason."""
-    abilities: list[_Ability] = []
+    paragraphs: list[tuple[str, int]] = []
+    rows: list[list[Row]] = []  # the rows under each paragraph
+    listed: list[bool] = []  # whether they are a list ("1 — ...") rather than a chart ("1 | ...")
     refused: list[str] = []
     level = 1
     for raw in _lines(prepared):
@@ -411,13 +412,17 @@ def _abilities(prepared: str) -> tuple[list[_Ability], tuple[str, ...]]:
         except CardTextError as error:
             refused.append(f"{line} ({_reason(error)})")
             continue
-        if row is not None and abilities:
-            row_value, listed = row
-            target = abilities[-1]
-            if not target.rows or target.listed == listed:
-                abilities[-1] = replace(target, rows=(*target.rows, row_value), listed=listed)
+        if row is not None and paragraphs:
+            row_value, row_listed = row
+            if not rows[-1] or listed[-1] == row_listed:
+                rows[-1].append(row_value)
+                listed[-1] = row_listed
                 continue
-        abilities.append(_Ability(line, level))
+        paragraphs.append((line, level))
+        rows.append([])
+        listed.append(False)
+    found = zip(paragraphs, rows, listed, strict=True)
+    abilities = [_Ability(text, level, tuple(under), kind) for (text, level), under, kind in found]
     return abilities, tuple(refused)
 
 
@@ -603,7 +608,7 @@ def _modifier(card: _Card, node: g.Modifier, original: str, place: _Place) -> _S
 
 
 def _after_roll(card: _Card, node: g.AfterRoll, original: str, place: _Place) -> _Step:
-    return card, replace(place, pending_cost=(node.cost, node.scope, node.sides, original), effect=None), True
+    return card, place._replace(pending_cost=(node.cost, node.scope, node.sides, original), effect=None), True
 
 
 def _if_you_do(card: _Card, node: g.IfYouDo, original: str, place: _Place) -> _Step:
@@ -611,10 +616,10 @@ def _if_you_do(card: _Card, node: g.IfYouDo, original: str, place: _Place) -> _S
     cost, who, sides, first = place.pending_cost
     if place.effect is not None and isinstance(card.effects[place.effect], Trigger):
         effects = card.effects[: place.effect] + card.effects[place.effect + 1 :]
-        card, place = replace(card, effects=effects), replace(place, effect=None)
+        card, place = card._replace(effects=effects), place._replace(effect=None)
     modifier = g.Modifier(node.delta, node.either, cost, who, sides)
     card, place, _ = _modifier(card, modifier, f"{first} {original}", place)
-    return card, replace(place, pending_cost=None), True
+    return card, place._replace(pending_cost=None), True
 
 
 def _once_each_turn(card: _Card, node: g.OnceEachTurn, original: str, place: _Place) -> _Step:
@@ -697,8 +702,8 @@ def _trigger(card: _Card, node: g.TriggerNode, original: str, place: _Place) -> 
         # "Whenever a player rolls a die, you may <cost>. If you do, increase or decrease the result"
         # is an optional modifier, settled by the next sentence (IF_YOU_DO).
         cost = g.cost(_original_effect(original, node.may_cost))
-        place = replace(place, pending_cost=(cost, scope, what.sides, original))
-    place = replace(place, trigger=True)
+        place = place._replace(pending_cost=(cost, scope, what.sides, original))
+    place = place._replace(trigger=True)
     # A roll inside the triggered ability's effect is a roll of this card too.
     if node.rolls is not None:
         card, place = _rolls_of_effect(card, node.rolls, original, place)
@@ -725,7 +730,7 @@ def _recognised(card: _Card, node: g.Recognised, original: str, place: _Place) -
         effect = card.effects[known]
         card = card.with_effect(known, replace(effect, text=f"{effect.text} {original}"))
     if recognition.no_roll and recognition.card_note not in card.notes:
-        card = replace(card, notes=(*card.notes, recognition.card_note))
+        card = card._replace(notes=(*card.notes, recognition.card_note))
     if node.rolls is not None:
         card, place = _rolls_of_effect(card, node.rolls, original, place)
     return card, place, True

@@ -123,7 +123,7 @@ from mtgdice.rules.coin_instruction import CoinReads, FlipOutcome, Flipper, Unti
 from mtgdice.rules.effects.coin import CoinTrigger
 from mtgdice.rules.errors import CardTextError
 from mtgdice.text.amounts import amount_name
-from mtgdice.text.nodes import Node, node_fields, replace
+from mtgdice.text.nodes import Node, replace
 from mtgdice.text.parsing import (
     CHUNK,
     END,
@@ -1012,12 +1012,26 @@ class Tail(Node):
 
     def then(self, later: Tail) -> Tail:
         """This tail and a later one: more dice add up, anything else the later one says wins."""
-        changes: dict[str, Any] = {}
-        for name in node_fields(later):
-            value = getattr(later, name)
-            if value != later._defaults[name]:
-                changes[name] = self.also + value if name == "also" else value
-        return replace(self, **changes) if changes else self
+        return Tail(
+            also=self.also + later.also,
+            twice=later.twice or self.twice,
+            for_each=_later_wins(self.for_each, later.for_each, None),
+            plus_each=_later_wins(self.plus_each, later.plus_each, None),
+            ignore_lowest=_later_wins(self.ignore_lowest, later.ignore_lowest, 0),
+            keep_highest=_later_wins(self.keep_highest, later.keep_highest, None),
+            choose=later.choose or self.choose,
+            total=later.total or self.total,
+            modifier=_later_wins(self.modifier, later.modifier, None),
+            store=later.store or self.store,
+        )
+
+
+_T = TypeVar("_T")
+
+
+def _later_wins(earlier: _T, later: _T, default: _T) -> _T:
+    """A later tail's part where it says one (it differs from the default), else the earlier's."""
+    return later if later != default else earlier
 
 
 def _ignore(f: Fields) -> Tail:

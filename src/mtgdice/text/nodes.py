@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import FrozenInstanceError
 from typing import Any, ClassVar, TypeVar, dataclass_transform
 
-__all__ = ["Node", "node_fields", "replace"]
+__all__ = ["Node", "replace"]
 
 _N = TypeVar("_N", bound="Node")
 _set = object.__setattr__
@@ -61,20 +61,17 @@ class Node(metaclass=_NodeType):
             for name, value in zip(names, args, strict=True):
                 _set(self, name, value)
             return
-        if len(args) > len(names):
-            raise TypeError(f"{type(self).__name__}() takes {len(names)} arguments, {len(args)} given")
-        for name, value in zip(names, args, strict=False):
-            _set(self, name, value)
-        defaults = self._defaults
-        for name in names[len(args) :]:
-            if name in kwargs:
-                _set(self, name, kwargs.pop(name))
-            elif name in defaults:
-                _set(self, name, defaults[name])
-            else:
-                raise TypeError(f"{type(self).__name__}() missing argument {name!r}")
-        if kwargs:
-            raise TypeError(f"{type(self).__name__}() got an unexpected argument {next(iter(kwargs))!r}")
+        if args:
+            if len(args) > len(names) or not kwargs.keys().isdisjoint(names[: len(args)]):
+                raise TypeError(f"{type(self).__name__}() takes {len(names)} fields: {', '.join(names)}")
+            kwargs.update(zip(names, args, strict=False))
+        values = {**self._defaults, **kwargs}
+        if len(values) != len(names) or not values.keys() >= set(names):
+            missing = [name for name in names if name not in values]
+            unexpected = [name for name in values if name not in names]
+            raise TypeError(f"{type(self).__name__}(): missing {missing}, unexpected {unexpected}")
+        for name in names:
+            _set(self, name, values[name])
 
     def _values(self) -> tuple[Any, ...]:
         return tuple(getattr(self, name) for name in self._names)
@@ -104,18 +101,6 @@ class Node(metaclass=_NodeType):
     def __setstate__(self, state: tuple[Any, ...]) -> None:
         for name, value in zip(self._names, state, strict=True):
             _set(self, name, value)
-
-
-def node_fields(value: Node) -> tuple[str, ...]:
-    """The names of a node's fields, in order.
-
-    >>> class Pair(Node):
-    ...     left: int
-    ...     right: int = 0
-    >>> node_fields(Pair(1))
-    ('left', 'right')
-    """
-    return value._names
 
 
 def replace(value: _N, **changes: Any) -> _N:
