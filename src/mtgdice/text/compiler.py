@@ -160,8 +160,7 @@ _T = TypeVar("_T")
 # values: each sentence's node maps to a new pair (``_ACTIONS``), and the fold carries it on.
 
 
-@dataclass(frozen=True, slots=True)
-class _Ability:
+class _Ability(NamedTuple):
     """One paragraph of rules text and the table rows printed under it."""
 
     text: str

@@ -65,7 +65,7 @@ The language, from its words up (``⟨NAME⟩`` is a production of this module):
 
 Every production that means something builds a typed value from its parts (``build``): a count is
 an ``Amount``, a die a ``Die``, "who" a ``Scope``, a condition a ``Condition``, each kind of "how"
-its own frozen dataclass, and each sentence production a sentence node (``Replacement``,
+its own frozen node type (``nodes.Node``), and each sentence production a sentence node (``Replacement``,
 ``TriggerNode``, ``Rolls``, ``FlipPhrase``, ...). The compiler folds the sentence nodes into a card
 by their type and reads no words; the English lives here only. Each compiled value's canonical
 wording (``canonical.py``'s round trip) is registered beside the production that reads it
@@ -85,8 +85,7 @@ another production also reads, the precedence test says so, and the pair goes in
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, NamedTuple, TypeVar
 
 from mtgdice.rules import PLANAR_DIE as THE_PLANAR_DIE
 from mtgdice.rules import (
@@ -2900,6 +2899,9 @@ def cost(words: str) -> Cost:
 
 def find(production: Rule, s: Sentence) -> Any:
     """The value of the reading of ``production`` at the first place it reads, or ``None``."""
+    vocabulary = s.vocabulary
+    if any(clause.isdisjoint(vocabulary) for clause in production.clauses()):
+        return None  # a word it needs is nowhere in the sentence
     for i in range(len(s.words)):
         if production.may_read(s, i) and (reading := production.read(s, i)) is not None:
             return reading[1]
@@ -2909,8 +2911,7 @@ def find(production: Rule, s: Sentence) -> Any:
 # -- sentences ------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)  # not a Node: made for every sentence, so its own __init__ is faster
-class Context:
+class Context(NamedTuple):  # not a Node: made for every sentence (a named tuple's are quicker)
     """What earlier sentences of the same ability set up, as the productions of a sentence see it."""
 
     roll: bool = False
@@ -3018,8 +3019,7 @@ FALLBACKS = frozenset({FALLBACK, COIN_FOLLOW_UP.name})
 _BEATS = {(winner, loser) for winner, loser, _why in PRECEDENCE}
 
 
-@dataclass(frozen=True, slots=True)  # not a Node: made for every reading, so its own __init__ is faster
-class Reading:
+class Reading(NamedTuple):  # not a Node: made for every reading (a named tuple's are quicker)
     """A production that read a whole sentence: its name, its value, and the productions it used
     (recorded while ``parsing.tracing``)."""
 

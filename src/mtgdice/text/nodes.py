@@ -18,13 +18,17 @@ nodes (no node needs them; a class that uses them is refused).
 
 from __future__ import annotations
 
+from collections import deque
+from collections.abc import Callable, Iterable
 from dataclasses import FrozenInstanceError
+from itertools import repeat
 from typing import Any, ClassVar, TypeVar, dataclass_transform
 
 __all__ = ["Node", "replace"]
 
 _N = TypeVar("_N", bound="Node")
 _set = object.__setattr__
+_consume: Callable[[Iterable[object]], None] = deque[object](maxlen=0).extend
 
 
 @dataclass_transform(frozen_default=True)
@@ -44,7 +48,9 @@ class _NodeType(type):
                 raise TypeError(f"{name}.{field}: a field without a default after one with a default")
         if any(type(value).__name__ == "Field" for value in defaults.values()):
             raise TypeError(f"{name}: a node's fields take plain defaults")
-        namespace.update(__slots__=names, __match_args__=names, _names=names, _defaults=defaults)
+        namespace.update(
+            __slots__=names, __match_args__=names, _names=names, _name_set=frozenset(names), _defaults=defaults
+        )
         return super().__new__(mcls, name, bases, namespace)
 
 
@@ -54,24 +60,21 @@ class Node(metaclass=_NodeType):
     __slots__ = ()
     _names: ClassVar[tuple[str, ...]] = ()
     _defaults: ClassVar[dict[str, Any]] = {}
+    _name_set: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         names = self._names
-        if len(args) == len(names) and not kwargs:
-            for name, value in zip(names, args, strict=True):
-                _set(self, name, value)
-            return
         if args:
             if len(args) > len(names) or not kwargs.keys().isdisjoint(names[: len(args)]):
                 raise TypeError(f"{type(self).__name__}() takes {len(names)} fields: {', '.join(names)}")
             kwargs.update(zip(names, args, strict=False))
         values = {**self._defaults, **kwargs}
-        if len(values) != len(names) or not values.keys() >= set(names):
+        if values.keys() != self._name_set:
             missing = [name for name in names if name not in values]
             unexpected = [name for name in values if name not in names]
             raise TypeError(f"{type(self).__name__}(): missing {missing}, unexpected {unexpected}")
-        for name in names:
-            _set(self, name, values[name])
+        # The fields are set by C loops (no bytecode per field): nodes are made for every reading.
+        _consume(map(_set, repeat(self), names, map(values.__getitem__, names)))
 
     def _values(self) -> tuple[Any, ...]:
         return tuple(getattr(self, name) for name in self._names)

@@ -37,10 +37,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from mtgdice.text.nodes import Node
+
+_SPAN = re.Match.span
 _TOKEN = re.compile(r"\{[^{}\s]*\}|'(?:s|ve|re|ll|d|t|m)\b|\w+|\S")
 """A symbol in braces, a clitic ("'s" of "die's" and "~'s", "'ve"), a word (letters and digits), or
 any other single character: "6-sided" is "6", "-", "sided", as a word boundary reads it."""
@@ -68,18 +70,13 @@ class Sentence:
         return len(self.words)
 
     def _spans(self) -> tuple[int, ...]:
-        # Tokens cover every character but white space, so each starts at the next place it occurs
-        # (faster than asking the pattern for the spans again).
-        starts: list[int] = []
-        ends: list[int] = []
-        find, position = self.text.index, 0
-        for word in self.words:
-            position = find(word, position)
-            starts.append(position)
-            position += len(word)
-            ends.append(position)
-        self._starts, self._ends = tuple(starts), tuple(ends)
-        return self._starts
+        # The pattern's spans again, gathered without a bytecode per token (C loops all through).
+        if not self.words:
+            self._starts, self._ends = (), ()
+            return ()
+        starts, ends = zip(*map(_SPAN, _TOKEN.finditer(self.text)), strict=True)
+        self._starts, self._ends = starts, ends
+        return starts
 
     @property
     def starts(self) -> tuple[int, ...]:
@@ -97,11 +94,15 @@ class Sentence:
         """The text of tokens ``start`` to ``end`` (exclusive), as written."""
         if end <= start:
             return ""
-        return self.text[self.starts[start] : self.ends[end - 1]]
+        starts = self._starts if self._starts is not None else self._spans()
+        return self.text[starts[start] : self._ends[end - 1]]
 
     def spaced(self, i: int) -> bool:
         """Whether white space stands before token ``i`` (and after the token before it)."""
-        return 0 < i < len(self.words) and self.ends[i - 1] < self.starts[i]
+        if not 0 < i < len(self.words):
+            return False
+        starts = self._starts if self._starts is not None else self._spans()
+        return self._ends[i - 1] < starts[i]
 
     def __repr__(self) -> str:
         return f"Sentence({self.text!r})"
@@ -600,8 +601,7 @@ REJECT: Any = object()
 """What a production's ``build`` returns for a reading its words allow but its numbers do not."""
 
 
-@dataclass(frozen=True, slots=True)
-class Refused:
+class Refused(Node):
     """A reading whose numbers the rules refuse (a die of 0 sides, a 19-digit count): the reason."""
 
     reason: str
