@@ -221,8 +221,9 @@ class _Place(NamedTuple):
     flip: int | None = None
     last_flip: bool = False
     """The latest instruction of the ability is a flip (an "otherwise" is its outcome)."""
-    speaks: bool = False
-    """The ability speaks of dice or coins (``detector``): a sentence naming a result is marked too."""
+    body: str = ""
+    """The ability's text: when it speaks of dice or coins (``detector``), a sentence of it that
+    names a result is marked too (asked only of a sentence no production read)."""
 
 
 _Step = tuple[_Card, _Place, bool]
@@ -238,13 +239,13 @@ def _ability(card: _Card, ability: _Ability) -> _Card:
     body = _drop_ability_word(body)
     cost, body = _split_cost(body)
     first_roll, first_effect = len(card.rolls), len(card.effects)
-    place = _Place(cost=cost)
+    roll: int | None = None
     if cost is not None and _mentions(cost):
         # A roll in the cost ("{6}, Roll a d8: ..."): the effect uses its result.
         card, _ = _sentence(card, cost, _Place(cost=None))
         if len(card.rolls) > first_roll:
-            place = place._replace(roll=len(card.rolls) - 1)
-    place = place._replace(speaks=detector.speaks(body, languages=False))
+            roll = len(card.rolls) - 1
+    place = _Place(cost=cost, roll=roll, body=body)
     for sentence in _sentences(body):
         card, place = _sentence(card, sentence, place)
     if ability.rows:
@@ -382,7 +383,9 @@ def _add_outcome(card: _Card, place: _Place, outcome: Outcome) -> _Step:
 
 def _marked(original: str, place: _Place) -> bool:
     """Whether the detector marks a sentence no production read (``detector.marked``'s rule)."""
-    return detector.speaks(original, languages=False) or (place.speaks and detector.speaks_of_result(original))
+    if detector.speaks(original, languages=False):
+        return True
+    return detector.speaks_of_result(original) and detector.speaks(place.body, languages=False)
 
 
 # -- splitting text into abilities and sentences ----------------------------------------------
@@ -776,7 +779,7 @@ def _flips(card: _Card, phrase: g.FlipPhrase, original: str, place: _Place) -> _
     """A flip instruction: its coins, who flips, and its tails; text before or after it that
     speaks of dice or coins is reported."""
     head: g.FlipHead = _value(phrase.head)
-    count = head.count
+    count = head.how_many
     until: Until | None = None
     times: Amount | None = None
     may_stop = False
@@ -974,7 +977,7 @@ def _roll(phrase: g.RollPhrase, original: str, where: str | None) -> tuple[RollI
     read = g.Tail()
     for tail in phrase.tails:
         read = read.then(_value(tail))
-    count, also = head.count, read.also
+    count, also = head.how_many, read.also
     if read.twice:
         count = Amount(count.constant * 2) if count.fixed else count
         also = tuple(DiceGroup(Amount(group.count.constant * 2), group.die) for group in also)

@@ -65,7 +65,7 @@ The language, from its words up (``⟨NAME⟩`` is a production of this module):
 
 Every production that means something builds a typed value from its parts (``build``): a count is
 an ``Amount``, a die a ``Die``, "who" a ``Scope``, a condition a ``Condition``, each kind of "how"
-its own frozen node type (``nodes.Node``), and each sentence production a sentence node (``Replacement``,
+its own frozen node (a named tuple), and each sentence production a sentence node (``Replacement``,
 ``TriggerNode``, ``Rolls``, ``FlipPhrase``, ...). The compiler folds the sentence nodes into a card
 by their type and reads no words; the English lives here only. Each compiled value's canonical
 wording (``canonical.py``'s round trip) is registered beside the production that reads it
@@ -85,7 +85,7 @@ another production also reads, the precedence test says so, and the pair goes in
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar, NamedTuple, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from mtgdice.rules import PLANAR_DIE as THE_PLANAR_DIE
 from mtgdice.rules import (
@@ -122,7 +122,6 @@ from mtgdice.rules.coin_instruction import CoinReads, FlipOutcome, Flipper, Unti
 from mtgdice.rules.effects.coin import CoinTrigger
 from mtgdice.rules.errors import CardTextError
 from mtgdice.text.amounts import amount_name
-from mtgdice.text.nodes import Node, replace
 from mtgdice.text.parsing import (
     CHUNK,
     END,
@@ -252,7 +251,7 @@ def reads_of(text: str) -> Reads:
     return Reads.RESULT
 
 
-class Recognition(Node):
+class Recognition(NamedTuple):
     """An ability about dice that ``resolve`` recognises without applying (a ``Passive`` effect):
     what it is, why it is not applied, and its details."""
 
@@ -688,7 +687,7 @@ def _in_range_words(condition: InRange) -> str:
 # -- results tables (CR 706.3a) ---------------------------------------------------------------
 
 
-class RowWords(Node):
+class RowWords(NamedTuple):
     """A results-table row as the line writes it: its numbers (as written), whether it is open
     ("15+"), the text after them, and whether it is a list item ("5 — ...") or a chart row ("5 | ...")."""
 
@@ -773,7 +772,7 @@ ROW_START = Rule(
 )
 
 
-class RowAgain(Node):
+class RowAgain(NamedTuple):
     """A row that rolls again: how many more times, and whether by choice."""
 
     times: int
@@ -890,10 +889,10 @@ def _amount_words(until: Parser = _TAIL_END) -> Parser:
     return cap("what", span(stop=", .", until=until))
 
 
-class RollHead(Node):
+class RollHead(NamedTuple):
     """How a roll phrase starts (``HEADS``): how many dice, which die, who rolls, and what for."""
 
-    count: Amount
+    how_many: Amount
     die: Die
     roller: Roller = Roller.YOU
     purpose: str = ""
@@ -994,7 +993,7 @@ CHOOSE_STORED = Rule(
 )
 
 
-class Tail(Node):
+class Tail(NamedTuple):
     """What a roll's tail says (``TAILS``); a roll's tails read in order fold into one (:meth:`then`)."""
 
     also: tuple[DiceGroup, ...] = ()
@@ -1162,7 +1161,7 @@ _IN_CONDITION = frozenset({ROLL.name, NUMBER_OF_DICE.name})
 _CONDITION_OPENERS = frozenset({"whenever", "when", "after", "if"})
 
 
-class RollPhrase(Node):
+class RollPhrase(NamedTuple):
     """One roll in a sentence: its head (which production, and its value), its tails' values, and
     the tokens after them up to the next roll (or the end of the sentence). A head or tail whose
     numbers the rules refuse is a :class:`Refused`."""
@@ -1173,7 +1172,7 @@ class RollPhrase(Node):
     after: tuple[int, int]
 
 
-class Rolls(Node):
+class Rolls(NamedTuple):
     """The rolls of a sentence in text order, the tokens before the first, and the "where X is"
     amount at its end."""
 
@@ -1363,61 +1362,61 @@ def _number_used_words(outcome: Outcome) -> str:
     return f"Apply {_NUMBER_USED[outcome.reads]}."
 
 
-class Repeat(Node):
+class Repeat(NamedTuple):
     """ "If you roll <condition>, [you may] repeat this process" (CR 706.3c)."""
 
     condition: Condition
     optional: bool
 
 
-class OnResult(Node):
+class OnResult(NamedTuple):
     """An outcome on the result: "if the result is <condition>, ..." (``None``: compared with
     something the text names)."""
 
     condition: Condition | None
 
 
-class EffectIf(Node):
+class EffectIf(NamedTuple):
     """A later conditional sentence of a triggered ability: part of its effect."""
 
 
-class Doubles(Node):
+class Doubles(NamedTuple):
     """ "If you rolled doubles, ..."."""
 
 
-class Exactly(Node):
+class Exactly(NamedTuple):
     """ "If you rolled <value> exactly <times> times, ..."."""
 
     value: int
     times: int
 
 
-class ForEachResult(Node):
+class ForEachResult(NamedTuple):
     """An outcome for each result (of one value, when ``condition`` says it)."""
 
     condition: Condition | None = None
 
 
-class Otherwise(Node):
+class Otherwise(NamedTuple):
     """ "Otherwise, ...": the outcome when none other applied."""
 
 
-class Ties(Node):
+class Ties(NamedTuple):
     """Ties between players' results are rolled again."""
 
 
-class Standing(Node):
+class Standing(NamedTuple):
     """An outcome on who had the lowest or highest result (``who``: only when the text names one)."""
 
     extreme: Extreme
     who: Scope | None = None
 
 
-class Store(Node):
+class Store(NamedTuple):
     """The results of the roll before are stored on the permanent (CR 706.8)."""
 
 
-class FollowUp(Node):
+class FollowUp(NamedTuple):
     """A sentence after a roll that uses its dice without rolling: whether it uses the result,
     whether it names dice, and which number of the roll it reads (each found when asked: this
     production reads every sentence after a roll, and most readings lose to another)."""
@@ -1610,7 +1609,7 @@ FOLLOW_UP = Rule(
 # -- effects on other rolls ---------------------------------------------------------------------
 
 
-class ExtraDiceHow(Node):
+class ExtraDiceHow(NamedTuple):
     """ "Instead roll that many dice plus N and ignore the lowest" (or N that a player chooses)."""
 
     extra: int
@@ -1619,36 +1618,48 @@ class ExtraDiceHow(Node):
     """Who picks the dice to ignore: the roller, the effect's controller ("you choose"), or another player."""
 
 
-class MoreOfThemHow(Node):
+class MoreOfThemHow(NamedTuple):
     """ "Instead roll N of that die and ignore the lower rolls" (one die rolled as N)."""
 
     n: int
 
 
-class PairHow(Node):
+class PairHow(NamedTuple):
     """ "Instead roll two of those dice and ignore one of the results"."""
 
 
-class TotalHow(Node):
+_USE_THE_TOTAL = Recognition(
+    "use the total",
+    "a one-time replacement (the next roll this turn): each die becomes several whose total is its result",
+)
+
+
+class TotalHow(NamedTuple):
     """ "Instead roll N dice and use the total": recognised, not applied."""
 
     n: int
-    recognition: ClassVar[Recognition] = Recognition(
-        "use the total",
-        "a one-time replacement (the next roll this turn): each die becomes several whose total is its result",
-    )
+
+    @property
+    def recognition(self) -> Recognition:
+        return _USE_THE_TOTAL
 
     def details(self, sides: int | None) -> tuple[tuple[str, Any], ...]:
         return (("dice", self.n), ("sides", sides))
 
 
-class ThenHow(Node):
+_ROLL_THEN = Recognition(
+    "roll, then", "the dice are rolled as they are; what the replacement does after the roll is kept as text"
+)
+
+
+class ThenHow(NamedTuple):
     """ "Roll them and <then>": the dice as they are, then the rest kept as text."""
 
     then: str
-    recognition: ClassVar[Recognition] = Recognition(
-        "roll, then", "the dice are rolled as they are; what the replacement does after the roll is kept as text"
-    )
+
+    @property
+    def recognition(self) -> Recognition:
+        return _ROLL_THEN
 
     def details(self, sides: int | None) -> tuple[tuple[str, Any], ...]:
         return (("sides", sides), ("then", self.then))
@@ -1769,7 +1780,7 @@ HOW = Rule(
 )
 
 
-class Replacement(Node):
+class Replacement(NamedTuple):
     """ "If <who> would roll <dice>, [they may] instead <how>" (CR 614): whose rolls, of which die,
     whether by choice, and how they are rolled instead."""
 
@@ -1849,7 +1860,7 @@ def _pair_words(effect: PairEachDie) -> str:
 _VERB = cap("verb", words("increase or decrease", "decrease or increase", "increase", "decrease"))
 
 
-class Modifier(Node):
+class Modifier(NamedTuple):
     """A change to a result (CR 706.2): by how much (signed), whether either way, the cost of an
     optional one, whose rolls and of which die."""
 
@@ -1864,7 +1875,7 @@ def _delta(f: Fields) -> int:
     return number(f["n"]) * (-1 if f["verb"] == "decrease" else 1)
 
 
-class AfterRoll(Node):
+class AfterRoll(NamedTuple):
     """ "After <who> rolls a die, you may <cost>": an optional modifier's first sentence."""
 
     cost: Cost
@@ -1872,14 +1883,14 @@ class AfterRoll(Node):
     sides: int | None
 
 
-class IfYouDo(Node):
+class IfYouDo(NamedTuple):
     """ "If you do, increase or decrease the result by N": the optional modifier's change."""
 
     delta: int
     either: bool
 
 
-class OnceEachTurn(Node):
+class OnceEachTurn(NamedTuple):
     """ "Do this only once each turn": the ability before is limited."""
 
 
@@ -1956,7 +1967,7 @@ def _modifier_words(effect: ResultModifier) -> str:
     )
 
 
-class Reroll(Node):
+class Reroll(NamedTuple):
     """A permission to reroll (CR 706.6): on a condition or for a cost, how many dice, whose,
     once each turn; ``activated``: an activated ability's (its cost before the colon)."""
 
@@ -1978,7 +1989,7 @@ def _reroll_by_cost(f: Fields) -> Reroll:
     )
 
 
-class ActivatedReroll(Node):
+class ActivatedReroll(NamedTuple):
     """ "<cost>: Reflip any coin [or reroll any die]": which permissions, and whether of many dice."""
 
     coin: bool
@@ -2033,7 +2044,7 @@ REROLL_ACTIVATED = Rule(
 )
 
 
-class CoinReplacement(Node):
+class CoinReplacement(NamedTuple):
     """ "If <who> would flip a coin, instead flip N coins and ignore N-1" (CR 705, 616)."""
 
     scope: Scope
@@ -2124,11 +2135,11 @@ def _names_flips_only(s: Sentence) -> bool:
 _COIN_NOUN = words("coin", "coins")
 
 
-class FlipHead(Node):
+class FlipHead(NamedTuple):
     """ "<who> flip(s) <count> coin(s)": who flips and how many coins."""
 
     flipper: Flipper
-    count: Amount
+    how_many: Amount
 
 
 _FLIPPERS = {
@@ -2157,7 +2168,7 @@ FLIP_HEAD = Rule(
 )
 
 
-class FlipTail(Node):
+class FlipTail(NamedTuple):
     """What follows a flip's coins: "until you lose a flip [or choose to stop flipping]", "N times",
     "for each <amount>" (the count it gives), ", where X is <amount>" (its words)."""
 
@@ -2219,7 +2230,7 @@ FLIP_WHERE = Rule(
 FLIP_TAILS = (FLIP_UNTIL, FLIP_TIMES, FLIP_FOR_EACH, FLIP_WHERE)
 
 
-class FlipPhrase(Node):
+class FlipPhrase(NamedTuple):
     """A sentence's flip: the text before it, its head and tails, and the text after them."""
 
     sentence: Sentence
@@ -2272,7 +2283,7 @@ FLIPS = Rule(
 )
 
 
-class CoinWhen(Node):
+class CoinWhen(NamedTuple):
     """What an outcome of a flip reads (``reads``), how often (``each``), how many flips must meet
     it (``at_least``) or whether all must (``every``), and the effect's words."""
 
@@ -2417,7 +2428,7 @@ COIN_EACH = Rule(
 )
 
 
-class CoinRepeat(Node):
+class CoinRepeat(NamedTuple):
     """ "Repeat this process until ...": the flip is made again until then."""
 
     until: Until
@@ -2441,7 +2452,7 @@ COIN_REPEAT = Rule(
 )
 
 
-class CoinTriggerNode(Node):
+class CoinTriggerNode(NamedTuple):
     """A coin trigger's parts: whose flips, won or lost, and its effect's words."""
 
     scope: Scope
@@ -2451,14 +2462,20 @@ class CoinTriggerNode(Node):
     """ "one or more coin flips": once for all the flips of one execution."""
 
 
-class FirstFlip(Node):
+_FIRST_FLIP = Recognition(
+    "first flip each turn", "an effect on the first flip of a turn; the rest of its effect is kept as text"
+)
+
+
+class FirstFlip(NamedTuple):
     """ "The first time <who> flips one or more coins each turn, <effect>": recognised, not applied."""
 
     scope: Scope
     effect: str
-    recognition: ClassVar[Recognition] = Recognition(
-        "first flip each turn", "an effect on the first flip of a turn; the rest of its effect is kept as text"
-    )
+
+    @property
+    def recognition(self) -> Recognition:
+        return _FIRST_FLIP
 
     def details(self) -> tuple[tuple[str, Any], ...]:
         return (("effect", self.effect),)
@@ -2510,7 +2527,7 @@ def _coin_follow_up_words(outcome: FlipOutcome, until: Until | None) -> str:
     return outcome.text
 
 
-class CoinFollowUp(Node):
+class CoinFollowUp(NamedTuple):
     """A sentence after a flip that speaks of its flips without flipping: an outcome's words."""
 
 
@@ -2534,7 +2551,7 @@ FROM_GRAVEYARD = Rule(
 )
 
 
-class What(Node):
+class What(NamedTuple):
     """What a trigger waits for: its event, a condition on the die, a die size, the planar die,
     the Nth die of a turn, doubles, and its purpose (``VISIT_ATTRACTIONS``)."""
 
@@ -2595,11 +2612,11 @@ def _what(f: Fields) -> What:
         raise CardTextError(what.reason)
     if "die" in f and not what.doubles and not (what.planar and what.condition is None):
         # "a 6 on a d6", "one or more dice on a d20": the die the suffix names, unless the phrase has one.
-        what = replace(what, sides=what.sides if what.sides is not None else sides_filter(f["die"]))
+        what = what._replace(sides=what.sides if what.sides is not None else sides_filter(f["die"]))
         if isinstance(what.condition, FaceIs) or what.condition is None and "planar" in f["die"].split():
-            what = replace(what, planar=True)  # "{CHAOS} on the planar die": the planar die's face
+            what = what._replace(planar=True)  # "{CHAOS} on the planar die": the planar die's face
     if "visiting" in f:
-        what = replace(what, purpose=VISIT_ATTRACTIONS, doubles=False)
+        what = what._replace(purpose=VISIT_ATTRACTIONS, doubles=False)
     return what
 
 
@@ -2667,7 +2684,7 @@ CHAOS_ENSUES = Rule(
 """Planechase: "whenever chaos ensues" is a roll of {CHAOS} (CR 901.9)."""
 
 
-class TriggerNode(Node):
+class TriggerNode(NamedTuple):
     """ "Whenever <who> rolls <what>, <effect>" (CR 603): what it waits for, whose rolls, an
     intervening "if" on the die, its effect's words, and what the effect holds: a number rolled,
     a return from the graveyard, an optional cost ("you may <cost>"), rolls of its own."""
@@ -2722,7 +2739,7 @@ TRIGGER = Rule(
 )
 
 
-class FaceCounts(Node):
+class FaceCounts(NamedTuple):
     """A face of the planar die that counts as another (CR 901.9)."""
 
     face: PlanarFace
@@ -2850,7 +2867,7 @@ _RECOGNITIONS = {
 }
 
 
-class Recognised(Node):
+class Recognised(NamedTuple):
     """A sentence with an ability the rules recognise without applying, and the rolls it makes."""
 
     recognition: Recognition
@@ -2930,7 +2947,7 @@ class Context(NamedTuple):  # not a Node: made for every sentence (a named tuple
     """A flip instruction before, in the same ability (a flip's outcome needs one)."""
 
 
-class SentenceRule(Node):
+class SentenceRule(NamedTuple):
     """A production that reads a whole sentence, and the abilities it may stand in."""
 
     rule: Rule

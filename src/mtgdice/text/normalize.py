@@ -46,6 +46,8 @@ _PUNCTUATION = str.maketrans(
     {"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"', **dict.fromkeys("\u2012\u2013\u2015\u2212", "\u2014")}
 )
 """Curly quotes to straight ones, every dash to an em dash (one pass, no pattern)."""
+_TO_STANDARD = re.compile("[\u2018\u2019\u201c\u201d\u2012\u2013\u2015\u2212]")
+"""A character :data:`_PUNCTUATION` changes (most texts have none: then it is not run)."""
 _SELF = re.compile(
     r"\bthis (?:creature|artifact|enchantment|equipment|vehicle|card|permanent|land|spell|"
     r"planeswalker|plane|phenomenon|host|contraption|attraction|class)\b"
@@ -103,7 +105,8 @@ def strip_reminder(text: str) -> str:
 
 def standard_punctuation(text: str) -> str:
     """Curly quotes to straight ones, every dash to an em dash, runs of spaces to one."""
-    text = text.translate(_PUNCTUATION)
+    if _TO_STANDARD.search(text):
+        text = text.translate(_PUNCTUATION)
     return _SPACES.sub(" ", text) if _RUNS_OF_SPACE.search(text) else text
 
 

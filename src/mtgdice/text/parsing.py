@@ -38,11 +38,8 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
-from mtgdice.text.nodes import Node
-
-_SPAN = re.Match.span
 _TOKEN = re.compile(r"\{[^{}\s]*\}|'(?:s|ve|re|ll|d|t|m)\b|\w+|\S")
 """A symbol in braces, a clitic ("'s" of "die's" and "~'s", "'ve"), a word (letters and digits), or
 any other single character: "6-sided" is "6", "-", "sided", as a word boundary reads it."""
@@ -70,13 +67,18 @@ class Sentence:
         return len(self.words)
 
     def _spans(self) -> tuple[int, ...]:
-        # The pattern's spans again, gathered without a bytecode per token (C loops all through).
-        if not self.words:
-            self._starts, self._ends = (), ()
-            return ()
-        starts, ends = zip(*map(_SPAN, _TOKEN.finditer(self.text)), strict=True)
-        self._starts, self._ends = starts, ends
-        return starts
+        # Tokens cover every character but white space, so each starts at the next place it occurs
+        # (faster than asking the pattern for the spans again).
+        starts: list[int] = []
+        ends: list[int] = []
+        find, position = self.text.index, 0
+        for word in self.words:
+            position = find(word, position)
+            starts.append(position)
+            position += len(word)
+            ends.append(position)
+        self._starts, self._ends = tuple(starts), tuple(ends)
+        return self._starts
 
     @property
     def starts(self) -> tuple[int, ...]:
@@ -601,7 +603,7 @@ REJECT: Any = object()
 """What a production's ``build`` returns for a reading its words allow but its numbers do not."""
 
 
-class Refused(Node):
+class Refused(NamedTuple):
     """A reading whose numbers the rules refuse (a die of 0 sides, a 19-digit count): the reason."""
 
     reason: str
