@@ -56,7 +56,6 @@ from mtgdice.rules.effects.coin import CoinTrigger
 from mtgdice.rules.errors import CardTextError
 from mtgdice.text import detector
 from mtgdice.text import grammar as g
-from mtgdice.text.canonical import render
 from mtgdice.text.normalize import (
     for_matching,
     promote_defining_reminders,
@@ -108,6 +107,8 @@ class CompiledCard:
 
     def describe(self) -> str:
         """The card in canonical English, which compiles back to the same structure (``canonical.py``)."""
+        from mtgdice.text.canonical import render  # here: compiling writes no English
+
         return render(self)
 
     def to_json(self) -> dict[str, Any]:
