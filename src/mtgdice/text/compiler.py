@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, TypeVar
 
 from mtgdice.rules import (
     Amount,
@@ -56,6 +56,7 @@ from mtgdice.rules.effects.coin import CoinTrigger
 from mtgdice.rules.errors import CardTextError
 from mtgdice.text import detector
 from mtgdice.text import grammar as g
+from mtgdice.text.nodes import Node
 from mtgdice.text.normalize import (
     for_matching,
     promote_defining_reminders,
@@ -161,7 +162,7 @@ _T = TypeVar("_T")
 # values: each sentence's node maps to a new pair (``_ACTIONS``), and the fold carries it on.
 
 
-class _Ability(NamedTuple):
+class _Ability(Node):
     """One paragraph of rules text and the table rows printed under it."""
 
     text: str
@@ -174,9 +175,9 @@ def _put(items: tuple[_T, ...], index: int, item: _T) -> tuple[_T, ...]:
     return (*items[:index], item, *items[index + 1 :])
 
 
-class _Card(NamedTuple):
-    """What the fold has read of a card so far; each step returns a new one (a named tuple: the
-    fold makes one per sentence, and ``_replace`` is quicker than a dataclass's ``replace``)."""
+class _Card(Node):
+    """What the fold has read of a card so far; each step returns a new one (a node: the fold
+    makes one per sentence, and a named tuple's copy is quicker than a dataclass's)."""
 
     name: str
     zone: Zone
@@ -198,19 +199,19 @@ class _Card(NamedTuple):
         )
 
     def reported(self, entry: str) -> _Card:
-        return self._replace(unsupported=(*self.unsupported, entry))
+        return self.replace(unsupported=(*self.unsupported, entry))
 
     def with_roll(self, index: int, roll: RollInstruction) -> _Card:
-        return self._replace(rolls=_put(self.rolls, index, roll))
+        return self.replace(rolls=_put(self.rolls, index, roll))
 
     def with_effect(self, index: int, effect: Effect) -> _Card:
-        return self._replace(effects=_put(self.effects, index, effect))
+        return self.replace(effects=_put(self.effects, index, effect))
 
     def with_flip(self, index: int, flip: FlipInstruction) -> _Card:
-        return self._replace(flips=_put(self.flips, index, flip))
+        return self.replace(flips=_put(self.flips, index, flip))
 
 
-class _Place(NamedTuple):
+class _Place(Node):
     """Where a sentence stands in its ability: what the sentences before it set up."""
 
     cost: str | None
@@ -259,7 +260,7 @@ def _ability(card: _Card, ability: _Ability) -> _Card:
             _placed(effect, card.zone, ability.level) if index >= first_effect else effect
             for index, effect in enumerate(card.effects)
         )
-        card = card._replace(effects=effects)
+        card = card.replace(effects=effects)
     return card
 
 
@@ -328,19 +329,19 @@ def _report_part(card: _Card, original: str, reason: str) -> _Card:
 
 
 def _add_roll(card: _Card, place: _Place, roll: RollInstruction) -> tuple[_Card, _Place]:
-    card = card._replace(rolls=(*card.rolls, roll))
-    return card, place._replace(roll=len(card.rolls) - 1, effect=None, last_flip=False)
+    card = card.replace(rolls=(*card.rolls, roll))
+    return card, place.replace(roll=len(card.rolls) - 1, effect=None, last_flip=False)
 
 
 def _add_flip(card: _Card, place: _Place, flip: FlipInstruction) -> tuple[_Card, _Place]:
     positions = (*card.flip_positions, len(card.rolls) + len(card.flips))
-    card = card._replace(flips=(*card.flips, flip), flip_positions=positions)
-    return card, place._replace(flip=len(card.flips) - 1, effect=None, last_flip=True)
+    card = card.replace(flips=(*card.flips, flip), flip_positions=positions)
+    return card, place.replace(flip=len(card.flips) - 1, effect=None, last_flip=True)
 
 
 def _add_effect(card: _Card, place: _Place, effect: Effect) -> _Step:
-    card = card._replace(effects=(*card.effects, effect))
-    return card, place._replace(effect=len(card.effects) - 1), True
+    card = card.replace(effects=(*card.effects, effect))
+    return card, place.replace(effect=len(card.effects) - 1), True
 
 
 def _update_flip(
@@ -611,7 +612,7 @@ def _modifier(card: _Card, node: g.Modifier, original: str, place: _Place) -> _S
 
 
 def _after_roll(card: _Card, node: g.AfterRoll, original: str, place: _Place) -> _Step:
-    return card, place._replace(pending_cost=(node.cost, node.scope, node.sides, original), effect=None), True
+    return card, place.replace(pending_cost=(node.cost, node.scope, node.sides, original), effect=None), True
 
 
 def _if_you_do(card: _Card, node: g.IfYouDo, original: str, place: _Place) -> _Step:
@@ -619,10 +620,10 @@ def _if_you_do(card: _Card, node: g.IfYouDo, original: str, place: _Place) -> _S
     cost, who, sides, first = place.pending_cost
     if place.effect is not None and isinstance(card.effects[place.effect], Trigger):
         effects = card.effects[: place.effect] + card.effects[place.effect + 1 :]
-        card, place = card._replace(effects=effects), place._replace(effect=None)
+        card, place = card.replace(effects=effects), place.replace(effect=None)
     modifier = g.Modifier(node.delta, node.either, cost, who, sides)
     card, place, _ = _modifier(card, modifier, f"{first} {original}", place)
-    return card, place._replace(pending_cost=None), True
+    return card, place.replace(pending_cost=None), True
 
 
 def _once_each_turn(card: _Card, node: g.OnceEachTurn, original: str, place: _Place) -> _Step:
@@ -705,8 +706,8 @@ def _trigger(card: _Card, node: g.TriggerNode, original: str, place: _Place) -> 
         # "Whenever a player rolls a die, you may <cost>. If you do, increase or decrease the result"
         # is an optional modifier, settled by the next sentence (IF_YOU_DO).
         cost = g.cost(_original_effect(original, node.may_cost))
-        place = place._replace(pending_cost=(cost, scope, what.sides, original))
-    place = place._replace(trigger=True)
+        place = place.replace(pending_cost=(cost, scope, what.sides, original))
+    place = place.replace(trigger=True)
     # A roll inside the triggered ability's effect is a roll of this card too.
     if node.rolls is not None:
         card, place = _rolls_of_effect(card, node.rolls, original, place)
@@ -733,7 +734,7 @@ def _recognised(card: _Card, node: g.Recognised, original: str, place: _Place) -
         effect = card.effects[known]
         card = card.with_effect(known, replace(effect, text=f"{effect.text} {original}"))
     if recognition.no_roll and recognition.card_note not in card.notes:
-        card = card._replace(notes=(*card.notes, recognition.card_note))
+        card = card.replace(notes=(*card.notes, recognition.card_note))
     if node.rolls is not None:
         card, place = _rolls_of_effect(card, node.rolls, original, place)
     return card, place, True

@@ -65,7 +65,7 @@ The language, from its words up (``⟨NAME⟩`` is a production of this module):
 
 Every production that means something builds a typed value from its parts (``build``): a count is
 an ``Amount``, a die a ``Die``, "who" a ``Scope``, a condition a ``Condition``, each kind of "how"
-its own frozen node (a named tuple), and each sentence production a sentence node (``Replacement``,
+its own frozen node (``nodes.Node``), and each sentence production a sentence node (``Replacement``,
 ``TriggerNode``, ``Rolls``, ``FlipPhrase``, ...). The compiler folds the sentence nodes into a card
 by their type and reads no words; the English lives here only. Each compiled value's canonical
 wording (``canonical.py``'s round trip) is registered beside the production that reads it
@@ -85,7 +85,7 @@ another production also reads, the precedence test says so, and the pair goes in
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, TypeVar
 
 from mtgdice.rules import PLANAR_DIE as THE_PLANAR_DIE
 from mtgdice.rules import (
@@ -122,6 +122,7 @@ from mtgdice.rules.coin_instruction import CoinReads, FlipOutcome, Flipper, Unti
 from mtgdice.rules.effects.coin import CoinTrigger
 from mtgdice.rules.errors import CardTextError
 from mtgdice.text.amounts import amount_name
+from mtgdice.text.nodes import Node
 from mtgdice.text.parsing import (
     CHUNK,
     END,
@@ -251,7 +252,7 @@ def reads_of(text: str) -> Reads:
     return Reads.RESULT
 
 
-class Recognition(NamedTuple):
+class Recognition(Node):
     """An ability about dice that ``resolve`` recognises without applying (a ``Passive`` effect):
     what it is, why it is not applied, and its details."""
 
@@ -687,7 +688,7 @@ def _in_range_words(condition: InRange) -> str:
 # -- results tables (CR 706.3a) ---------------------------------------------------------------
 
 
-class RowWords(NamedTuple):
+class RowWords(Node):
     """A results-table row as the line writes it: its numbers (as written), whether it is open
     ("15+"), the text after them, and whether it is a list item ("5 — ...") or a chart row ("5 | ...")."""
 
@@ -772,7 +773,7 @@ ROW_START = Rule(
 )
 
 
-class RowAgain(NamedTuple):
+class RowAgain(Node):
     """A row that rolls again: how many more times, and whether by choice."""
 
     times: int
@@ -889,7 +890,7 @@ def _amount_words(until: Parser = _TAIL_END) -> Parser:
     return cap("what", span(stop=", .", until=until))
 
 
-class RollHead(NamedTuple):
+class RollHead(Node):
     """How a roll phrase starts (``HEADS``): how many dice, which die, who rolls, and what for."""
 
     how_many: Amount
@@ -993,7 +994,7 @@ CHOOSE_STORED = Rule(
 )
 
 
-class Tail(NamedTuple):
+class Tail(Node):
     """What a roll's tail says (``TAILS``); a roll's tails read in order fold into one (:meth:`then`)."""
 
     also: tuple[DiceGroup, ...] = ()
@@ -1161,7 +1162,7 @@ _IN_CONDITION = frozenset({ROLL.name, NUMBER_OF_DICE.name})
 _CONDITION_OPENERS = frozenset({"whenever", "when", "after", "if"})
 
 
-class RollPhrase(NamedTuple):
+class RollPhrase(Node):
     """One roll in a sentence: its head (which production, and its value), its tails' values, and
     the tokens after them up to the next roll (or the end of the sentence). A head or tail whose
     numbers the rules refuse is a :class:`Refused`."""
@@ -1172,7 +1173,7 @@ class RollPhrase(NamedTuple):
     after: tuple[int, int]
 
 
-class Rolls(NamedTuple):
+class Rolls(Node):
     """The rolls of a sentence in text order, the tokens before the first, and the "where X is"
     amount at its end."""
 
@@ -1362,61 +1363,61 @@ def _number_used_words(outcome: Outcome) -> str:
     return f"Apply {_NUMBER_USED[outcome.reads]}."
 
 
-class Repeat(NamedTuple):
+class Repeat(Node):
     """ "If you roll <condition>, [you may] repeat this process" (CR 706.3c)."""
 
     condition: Condition
     optional: bool
 
 
-class OnResult(NamedTuple):
+class OnResult(Node):
     """An outcome on the result: "if the result is <condition>, ..." (``None``: compared with
     something the text names)."""
 
     condition: Condition | None
 
 
-class EffectIf(NamedTuple):
+class EffectIf(Node):
     """A later conditional sentence of a triggered ability: part of its effect."""
 
 
-class Doubles(NamedTuple):
+class Doubles(Node):
     """ "If you rolled doubles, ..."."""
 
 
-class Exactly(NamedTuple):
+class Exactly(Node):
     """ "If you rolled <value> exactly <times> times, ..."."""
 
     value: int
     times: int
 
 
-class ForEachResult(NamedTuple):
+class ForEachResult(Node):
     """An outcome for each result (of one value, when ``condition`` says it)."""
 
     condition: Condition | None = None
 
 
-class Otherwise(NamedTuple):
+class Otherwise(Node):
     """ "Otherwise, ...": the outcome when none other applied."""
 
 
-class Ties(NamedTuple):
+class Ties(Node):
     """Ties between players' results are rolled again."""
 
 
-class Standing(NamedTuple):
+class Standing(Node):
     """An outcome on who had the lowest or highest result (``who``: only when the text names one)."""
 
     extreme: Extreme
     who: Scope | None = None
 
 
-class Store(NamedTuple):
+class Store(Node):
     """The results of the roll before are stored on the permanent (CR 706.8)."""
 
 
-class FollowUp(NamedTuple):
+class FollowUp(Node):
     """A sentence after a roll that uses its dice without rolling: whether it uses the result,
     whether it names dice, and which number of the roll it reads (each found when asked: this
     production reads every sentence after a roll, and most readings lose to another)."""
@@ -1609,7 +1610,7 @@ FOLLOW_UP = Rule(
 # -- effects on other rolls ---------------------------------------------------------------------
 
 
-class ExtraDiceHow(NamedTuple):
+class ExtraDiceHow(Node):
     """ "Instead roll that many dice plus N and ignore the lowest" (or N that a player chooses)."""
 
     extra: int
@@ -1618,13 +1619,13 @@ class ExtraDiceHow(NamedTuple):
     """Who picks the dice to ignore: the roller, the effect's controller ("you choose"), or another player."""
 
 
-class MoreOfThemHow(NamedTuple):
+class MoreOfThemHow(Node):
     """ "Instead roll N of that die and ignore the lower rolls" (one die rolled as N)."""
 
     n: int
 
 
-class PairHow(NamedTuple):
+class PairHow(Node):
     """ "Instead roll two of those dice and ignore one of the results"."""
 
 
@@ -1634,7 +1635,7 @@ _USE_THE_TOTAL = Recognition(
 )
 
 
-class TotalHow(NamedTuple):
+class TotalHow(Node):
     """ "Instead roll N dice and use the total": recognised, not applied."""
 
     n: int
@@ -1652,7 +1653,7 @@ _ROLL_THEN = Recognition(
 )
 
 
-class ThenHow(NamedTuple):
+class ThenHow(Node):
     """ "Roll them and <then>": the dice as they are, then the rest kept as text."""
 
     then: str
@@ -1780,7 +1781,7 @@ HOW = Rule(
 )
 
 
-class Replacement(NamedTuple):
+class Replacement(Node):
     """ "If <who> would roll <dice>, [they may] instead <how>" (CR 614): whose rolls, of which die,
     whether by choice, and how they are rolled instead."""
 
@@ -1860,7 +1861,7 @@ def _pair_words(effect: PairEachDie) -> str:
 _VERB = cap("verb", words("increase or decrease", "decrease or increase", "increase", "decrease"))
 
 
-class Modifier(NamedTuple):
+class Modifier(Node):
     """A change to a result (CR 706.2): by how much (signed), whether either way, the cost of an
     optional one, whose rolls and of which die."""
 
@@ -1875,7 +1876,7 @@ def _delta(f: Fields) -> int:
     return number(f["n"]) * (-1 if f["verb"] == "decrease" else 1)
 
 
-class AfterRoll(NamedTuple):
+class AfterRoll(Node):
     """ "After <who> rolls a die, you may <cost>": an optional modifier's first sentence."""
 
     cost: Cost
@@ -1883,14 +1884,14 @@ class AfterRoll(NamedTuple):
     sides: int | None
 
 
-class IfYouDo(NamedTuple):
+class IfYouDo(Node):
     """ "If you do, increase or decrease the result by N": the optional modifier's change."""
 
     delta: int
     either: bool
 
 
-class OnceEachTurn(NamedTuple):
+class OnceEachTurn(Node):
     """ "Do this only once each turn": the ability before is limited."""
 
 
@@ -1967,7 +1968,7 @@ def _modifier_words(effect: ResultModifier) -> str:
     )
 
 
-class Reroll(NamedTuple):
+class Reroll(Node):
     """A permission to reroll (CR 706.6): on a condition or for a cost, how many dice, whose,
     once each turn; ``activated``: an activated ability's (its cost before the colon)."""
 
@@ -1989,7 +1990,7 @@ def _reroll_by_cost(f: Fields) -> Reroll:
     )
 
 
-class ActivatedReroll(NamedTuple):
+class ActivatedReroll(Node):
     """ "<cost>: Reflip any coin [or reroll any die]": which permissions, and whether of many dice."""
 
     coin: bool
@@ -2044,7 +2045,7 @@ REROLL_ACTIVATED = Rule(
 )
 
 
-class CoinReplacement(NamedTuple):
+class CoinReplacement(Node):
     """ "If <who> would flip a coin, instead flip N coins and ignore N-1" (CR 705, 616)."""
 
     scope: Scope
@@ -2135,7 +2136,7 @@ def _names_flips_only(s: Sentence) -> bool:
 _COIN_NOUN = words("coin", "coins")
 
 
-class FlipHead(NamedTuple):
+class FlipHead(Node):
     """ "<who> flip(s) <count> coin(s)": who flips and how many coins."""
 
     flipper: Flipper
@@ -2168,7 +2169,7 @@ FLIP_HEAD = Rule(
 )
 
 
-class FlipTail(NamedTuple):
+class FlipTail(Node):
     """What follows a flip's coins: "until you lose a flip [or choose to stop flipping]", "N times",
     "for each <amount>" (the count it gives), ", where X is <amount>" (its words)."""
 
@@ -2230,7 +2231,7 @@ FLIP_WHERE = Rule(
 FLIP_TAILS = (FLIP_UNTIL, FLIP_TIMES, FLIP_FOR_EACH, FLIP_WHERE)
 
 
-class FlipPhrase(NamedTuple):
+class FlipPhrase(Node):
     """A sentence's flip: the text before it, its head and tails, and the text after them."""
 
     sentence: Sentence
@@ -2283,7 +2284,7 @@ FLIPS = Rule(
 )
 
 
-class CoinWhen(NamedTuple):
+class CoinWhen(Node):
     """What an outcome of a flip reads (``reads``), how often (``each``), how many flips must meet
     it (``at_least``) or whether all must (``every``), and the effect's words."""
 
@@ -2428,7 +2429,7 @@ COIN_EACH = Rule(
 )
 
 
-class CoinRepeat(NamedTuple):
+class CoinRepeat(Node):
     """ "Repeat this process until ...": the flip is made again until then."""
 
     until: Until
@@ -2452,7 +2453,7 @@ COIN_REPEAT = Rule(
 )
 
 
-class CoinTriggerNode(NamedTuple):
+class CoinTriggerNode(Node):
     """A coin trigger's parts: whose flips, won or lost, and its effect's words."""
 
     scope: Scope
@@ -2467,7 +2468,7 @@ _FIRST_FLIP = Recognition(
 )
 
 
-class FirstFlip(NamedTuple):
+class FirstFlip(Node):
     """ "The first time <who> flips one or more coins each turn, <effect>": recognised, not applied."""
 
     scope: Scope
@@ -2527,7 +2528,7 @@ def _coin_follow_up_words(outcome: FlipOutcome, until: Until | None) -> str:
     return outcome.text
 
 
-class CoinFollowUp(NamedTuple):
+class CoinFollowUp(Node):
     """A sentence after a flip that speaks of its flips without flipping: an outcome's words."""
 
 
@@ -2551,7 +2552,7 @@ FROM_GRAVEYARD = Rule(
 )
 
 
-class What(NamedTuple):
+class What(Node):
     """What a trigger waits for: its event, a condition on the die, a die size, the planar die,
     the Nth die of a turn, doubles, and its purpose (``VISIT_ATTRACTIONS``)."""
 
@@ -2612,11 +2613,11 @@ def _what(f: Fields) -> What:
         raise CardTextError(what.reason)
     if "die" in f and not what.doubles and not (what.planar and what.condition is None):
         # "a 6 on a d6", "one or more dice on a d20": the die the suffix names, unless the phrase has one.
-        what = what._replace(sides=what.sides if what.sides is not None else sides_filter(f["die"]))
+        what = what.replace(sides=what.sides if what.sides is not None else sides_filter(f["die"]))
         if isinstance(what.condition, FaceIs) or what.condition is None and "planar" in f["die"].split():
-            what = what._replace(planar=True)  # "{CHAOS} on the planar die": the planar die's face
+            what = what.replace(planar=True)  # "{CHAOS} on the planar die": the planar die's face
     if "visiting" in f:
-        what = what._replace(purpose=VISIT_ATTRACTIONS, doubles=False)
+        what = what.replace(purpose=VISIT_ATTRACTIONS, doubles=False)
     return what
 
 
@@ -2684,7 +2685,7 @@ CHAOS_ENSUES = Rule(
 """Planechase: "whenever chaos ensues" is a roll of {CHAOS} (CR 901.9)."""
 
 
-class TriggerNode(NamedTuple):
+class TriggerNode(Node):
     """ "Whenever <who> rolls <what>, <effect>" (CR 603): what it waits for, whose rolls, an
     intervening "if" on the die, its effect's words, and what the effect holds: a number rolled,
     a return from the graveyard, an optional cost ("you may <cost>"), rolls of its own."""
@@ -2739,7 +2740,7 @@ TRIGGER = Rule(
 )
 
 
-class FaceCounts(NamedTuple):
+class FaceCounts(Node):
     """A face of the planar die that counts as another (CR 901.9)."""
 
     face: PlanarFace
@@ -2867,7 +2868,7 @@ _RECOGNITIONS = {
 }
 
 
-class Recognised(NamedTuple):
+class Recognised(Node):
     """A sentence with an ability the rules recognise without applying, and the rolls it makes."""
 
     recognition: Recognition
@@ -2928,7 +2929,7 @@ def find(production: Rule, s: Sentence) -> Any:
 # -- sentences ------------------------------------------------------------------------------------
 
 
-class Context(NamedTuple):  # not a Node: made for every sentence (a named tuple's are quicker)
+class Context(Node):
     """What earlier sentences of the same ability set up, as the productions of a sentence see it."""
 
     roll: bool = False
@@ -2947,7 +2948,7 @@ class Context(NamedTuple):  # not a Node: made for every sentence (a named tuple
     """A flip instruction before, in the same ability (a flip's outcome needs one)."""
 
 
-class SentenceRule(NamedTuple):
+class SentenceRule(Node):
     """A production that reads a whole sentence, and the abilities it may stand in."""
 
     rule: Rule
@@ -3036,7 +3037,7 @@ FALLBACKS = frozenset({FALLBACK, COIN_FOLLOW_UP.name})
 _BEATS = {(winner, loser) for winner, loser, _why in PRECEDENCE}
 
 
-class Reading(NamedTuple):  # not a Node: made for every reading (a named tuple's are quicker)
+class Reading(Node):
     """A production that read a whole sentence: its name, its value, and the productions it used
     (recorded while ``parsing.tracing``)."""
 

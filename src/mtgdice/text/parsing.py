@@ -38,7 +38,9 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from functools import cache
-from typing import Any, NamedTuple
+from typing import Any
+
+from mtgdice.text.nodes import Node
 
 _TOKEN = re.compile(r"\{[^{}\s]*\}|'(?:s|ve|re|ll|d|t|m)\b|\w+|\S")
 """A symbol in braces, a clitic ("'s" of "die's" and "~'s", "'ve"), a word (letters and digits), or
@@ -603,7 +605,7 @@ REJECT: Any = object()
 """What a production's ``build`` returns for a reading its words allow but its numbers do not."""
 
 
-class Refused(NamedTuple):
+class Refused(Node):
     """A reading whose numbers the rules refuse (a die of 0 sides, a 19-digit count): the reason."""
 
     reason: str
