@@ -3,13 +3,20 @@
 "Known dice cards" are the dev file (../shared/cards/dice-cards.json) plus the unseen real cards
 in tests/fixtures/unseen_cards.json. Prints a Markdown table against the target (< 1 s for all).
 
-    python bench/bench_compile.py [--repeat 5]
+``--against SRC`` compares with another checkout's ``src`` folder (an older commit, say): the two
+run in turn, A B A B ..., each in a fresh process, and the table gives each one's minimum and
+median and the ratio this/other per pair (its median), so that a busy machine slows both alike.
+Both checkouts need their bytecode written once (``python -m compileall -q src``), or each run
+compiles every module again.
+
+    python bench/bench_compile.py [--repeat 5] [--against ../base/src]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -37,17 +44,42 @@ print(json.dumps({"cards": len(cards), "import": imported - start, "compile": do
 """
 
 
+def _run(files: list[str], src: Path | None = None) -> dict[str, float]:
+    """One cold process: its import and compile seconds (``src``: import mtgdice from there)."""
+    env = None if src is None else {**os.environ, "PYTHONPATH": str(src)}
+    done = subprocess.run([sys.executable, "-c", CHILD, *files], capture_output=True, text=True, check=True, env=env)
+    result: dict[str, float] = json.loads(done.stdout)
+    return result
+
+
+def _compare(files: list[str], other: Path, repeat: int) -> None:
+    ours, theirs = [], []
+    for _ in range(repeat):
+        ours.append(_run(files, ROOT / "src"))
+        theirs.append(_run(files, other))
+    print(f"A = this checkout, B = {other}; {repeat} pairs of cold processes, seconds\n")
+    print("| task | A min | A median | B min | B median | A/B median of pairs |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for key, task in (("import", "import mtgdice.text"), ("compile", "compile all known dice cards")):
+        a = [run[key] for run in ours]
+        b = [run[key] for run in theirs]
+        ratio = statistics.median(x / y for x, y in zip(a, b, strict=True))
+        print(
+            f"| {task} | {min(a):.4f} | {statistics.median(a):.4f} | {min(b):.4f} | {statistics.median(b):.4f} "
+            f"| {ratio:.3f} |"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--against", type=Path, help="another checkout's src folder, run in turn with this one")
     args = parser.parse_args()
     files = [str(path) for path in FILES if path.exists()]
-    runs = [
-        json.loads(
-            subprocess.run([sys.executable, "-c", CHILD, *files], capture_output=True, text=True, check=True).stdout
-        )
-        for _ in range(args.repeat)
-    ]
+    if args.against is not None:
+        _compare(files, args.against.resolve(), args.repeat)
+        return
+    runs = [_run(files) for _ in range(args.repeat)]
     compile_s = statistics.median(run["compile"] for run in runs)
     import_s = statistics.median(run["import"] for run in runs)
     print("| task | cards | median seconds | target | ratio to target |")

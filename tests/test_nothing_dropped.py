@@ -210,7 +210,7 @@ def test_one_entry_per_sentence_with_every_reason() -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        "コインを1枚投げる。",
+        "コインが縁で立つまでコインを投げる。",
         "Würfle so lange, bis der Würfel auf der Kante landet.",
         "Wirf eine Münze, bis sie auf der Kante landet.",
         "Lanza una moneda al aire y atrápala.",

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
 from mtgdice.cards.index import ImportStats, byte_progress, default_index_path, import_bulk, index_meta
 from mtgdice.errors import InputError
@@ -86,6 +86,17 @@ class RetryPolicy:
 DEFAULT_RETRY = RetryPolicy()
 
 
+class BulkDataEntry(TypedDict, total=False):
+    """The fields of one ``bulk_data`` object of Scryfall's ``/bulk-data`` list that are read here
+    (each is checked: the list is another service's JSON)."""
+
+    type: str
+    download_uri: str
+    size: int
+    updated_at: str
+    content_encoding: str
+
+
 @dataclass(frozen=True, slots=True)
 class BulkListing:
     """One entry of Scryfall's ``/bulk-data`` list."""
@@ -97,7 +108,7 @@ class BulkListing:
     content_encoding: str | None
 
     @classmethod
-    def from_json(cls, obj: dict[str, Any]) -> BulkListing:
+    def from_json(cls, obj: BulkDataEntry) -> BulkListing:
         """Read one ``bulk_data`` object; a missing ``download_uri`` is an InputError.
 
         >>> BulkListing.from_json({"type": "oracle_cards", "download_uri": "https://x/o.json", "size": 9}).size
@@ -196,7 +207,8 @@ def _listing(client: httpx.Client, base_url: str, bulk_type: str, budget: _Budge
         entries = None
     if not isinstance(entries, list):
         raise InputError(_FIELD, f"{url} did not answer with a bulk-data list")
-    for entry in entries:
+    listed: list[BulkDataEntry] = entries  # each checked below and in from_json
+    for entry in listed:
         if isinstance(entry, dict) and entry.get("type") == bulk_type:
             return BulkListing.from_json(entry)
     raise InputError(_FIELD, f"{url} lists no {bulk_type!r} file")

@@ -22,14 +22,17 @@ import hashlib
 import io
 import json
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 from mtgdice.cards.scryfall import CardRecord, Face, iter_records
 from mtgdice.errors import InputError
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
 
 __all__ = [
     "EMBEDDED_NAME",
@@ -78,7 +81,7 @@ class EmbeddedInfo:
         return f"{self.cards} cards from {files}, built {self.built}"
 
 
-def _data_file() -> Any:
+def _data_file() -> Traversable:
     return resources.files("mtgdice.cards").joinpath("data", "cards.json.gz")
 
 
@@ -94,16 +97,61 @@ def embedded_enabled() -> bool:
     return os.environ.get(_DISABLE_VARIABLE, "").strip().lower() not in ("0", "no", "false", "off")
 
 
-def _encode_record(record: CardRecord) -> dict[str, Any]:
-    encoded: dict[str, Any] = {"name": record.name, "oracle_text": record.oracle_text}
-    for key, value, default in (
-        ("layout", record.layout, "normal"),
-        ("type_line", record.type_line, ""),
-        ("set", record.set, ""),
-        ("oracle_id", record.oracle_id, None),
-    ):
-        if value != default:
-            encoded[key] = value
+class EncodedFace(TypedDict):
+    """One face of a card in the embedded data."""
+
+    name: str
+    oracle_text: str
+    type_line: str
+    mana_cost: str
+
+
+class EncodedCard(TypedDict):
+    """One card in the embedded data: a field equal to its default is left out."""
+
+    name: str
+    oracle_text: str
+    layout: NotRequired[str]
+    type_line: NotRequired[str]
+    set: NotRequired[str]
+    oracle_id: NotRequired[str]
+    faces: NotRequired[list[EncodedFace]]
+
+
+class EncodedSource(TypedDict):
+    """A card file the embedded data was built from."""
+
+    name: str
+    sha256: str
+    cards: int
+
+
+class EncodedMeta(TypedDict):
+    """What the embedded data says of itself."""
+
+    format: int
+    built: str
+    sources: list[EncodedSource]
+    cards: int
+
+
+class EncodedPayload(TypedDict):
+    """The embedded data file (gzip-compressed JSON)."""
+
+    meta: EncodedMeta
+    cards: list[EncodedCard]
+
+
+def _encode_record(record: CardRecord) -> EncodedCard:
+    encoded: EncodedCard = {"name": record.name, "oracle_text": record.oracle_text}
+    if record.layout != "normal":
+        encoded["layout"] = record.layout
+    if record.type_line:
+        encoded["type_line"] = record.type_line
+    if record.set:
+        encoded["set"] = record.set
+    if record.oracle_id is not None:
+        encoded["oracle_id"] = record.oracle_id
     if record.faces:
         encoded["faces"] = [
             {
@@ -117,7 +165,7 @@ def _encode_record(record: CardRecord) -> dict[str, Any]:
     return encoded
 
 
-def _decode_record(encoded: Mapping[str, Any]) -> CardRecord:
+def _decode_record(encoded: EncodedCard) -> CardRecord:
     faces = tuple(
         Face(
             name=face["name"],
@@ -138,7 +186,7 @@ def _decode_record(encoded: Mapping[str, Any]) -> CardRecord:
     )
 
 
-def _sort_key(encoded: Mapping[str, Any]) -> str:
+def _sort_key(encoded: EncodedCard) -> str:
     return json.dumps(encoded, sort_keys=True, ensure_ascii=False)
 
 
@@ -156,8 +204,8 @@ def build_embedded(paths: Sequence[str | os.PathLike[str]], built: str) -> bytes
     >>> payload["meta"]["built"], payload["cards"]
     ('2026-12-02', [{'name': 'A', 'oracle_text': 'Roll a d4.'}])
     """
-    sources: list[dict[str, Any]] = []
-    unique: dict[str, dict[str, Any]] = {}
+    sources: list[EncodedSource] = []
+    unique: dict[str, EncodedCard] = {}
     for path in paths:
         digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
         count = 0
@@ -168,7 +216,7 @@ def build_embedded(paths: Sequence[str | os.PathLike[str]], built: str) -> bytes
             encoded = _encode_record(record)
             unique.setdefault(_sort_key(encoded), encoded)
         sources.append({"name": Path(path).name, "sha256": digest, "cards": count})
-    payload = {
+    payload: EncodedPayload = {
         "meta": {"format": FORMAT, "built": built, "sources": sources, "cards": len(unique)},
         "cards": [unique[key] for key in sorted(unique)],
     }
@@ -187,18 +235,19 @@ def write_embedded(paths: Sequence[str | os.PathLike[str]], target: str | os.Pat
     return len(data)
 
 
-def _payload(data: bytes | None = None) -> dict[str, Any]:
+def _payload(data: bytes | None = None) -> EncodedPayload:
     try:
         raw = data if data is not None else _data_file().read_bytes()
-        payload = json.loads(gzip.decompress(raw))
+        payload: EncodedPayload = json.loads(gzip.decompress(raw))
     except (OSError, EOFError, ValueError) as error:
         raise InputError("cards", f"the embedded card data cannot be read ({error}); reinstall mtgdice") from None
-    if not isinstance(payload, dict) or payload.get("meta", {}).get("format") != FORMAT:
+    meta = payload.get("meta") if isinstance(payload, dict) else None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
         raise InputError("cards", "the embedded card data has an unknown format; reinstall mtgdice")
     return payload
 
 
-def _info(meta: Mapping[str, Any]) -> EmbeddedInfo:
+def _info(meta: EncodedMeta) -> EmbeddedInfo:
     sources = tuple(SourceFile(item["name"], item["sha256"], item["cards"]) for item in meta["sources"])
     return EmbeddedInfo(sources, meta["built"], meta["cards"])
 

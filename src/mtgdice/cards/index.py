@@ -39,7 +39,7 @@ from rich.progress import (
     TransferSpeedColumn,
 )
 
-from mtgdice.cards.scryfall import BulkFile, CardRecord, Face, fold_name, record_from_json
+from mtgdice.cards.scryfall import BulkFile, CardRecord, Face, ScryfallCard, fold_name, record_from_json
 from mtgdice.errors import InputError
 
 __all__ = [
@@ -306,7 +306,7 @@ class _Builder:
     def cards_indexed(self) -> int:
         return len(self._rows)
 
-    def add(self, obj: Mapping[str, Any]) -> None:
+    def add(self, obj: ScryfallCard) -> None:
         self.cards_seen += 1
         record = record_from_json(obj)
         if record.layout != "planar" and not self._mentions_dice(record.oracle_text):

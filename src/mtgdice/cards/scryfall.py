@@ -19,11 +19,11 @@ import io
 import os
 import unicodedata
 import zlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Any, Protocol
+from typing import IO, Any, Literal, Protocol, TypedDict
 
 import ijson  # type: ignore[import-untyped]
 
@@ -116,12 +116,55 @@ class CardRecord:
         return tuple(face.name for face in self.faces)
 
 
-def _text(obj: Mapping[str, Any], key: str) -> str:
+class ScryfallFace(TypedDict, total=False):
+    """The fields of a Scryfall card face read here (Scryfall's ``card_faces`` items)."""
+
+    name: str
+    oracle_text: str
+    type_line: str
+    mana_cost: str
+    printed_name: str
+    printed_text: str
+    oracle_id: str
+
+
+class ScryfallCard(TypedDict, total=False):
+    """The fields of a Scryfall card object read here; Scryfall sends many more, and each field is
+    checked as it is read (the data is another service's JSON)."""
+
+    name: str
+    oracle_text: str
+    layout: str
+    type_line: str
+    lang: str
+    set: str
+    printed_name: str
+    printed_text: str
+    oracle_id: str
+    card_faces: list[ScryfallFace]
+
+
+_TextField = Literal[
+    "name",
+    "oracle_text",
+    "type_line",
+    "mana_cost",
+    "printed_name",
+    "printed_text",
+    "layout",
+    "lang",
+    "set",
+    "oracle_id",
+]
+"""The text fields of a card object or face."""
+
+
+def _text(obj: ScryfallCard | ScryfallFace, key: _TextField) -> str:
     value = obj.get(key)
     return value if isinstance(value, str) else ""
 
 
-def _optional_text(obj: Mapping[str, Any], key: str) -> str | None:
+def _optional_text(obj: ScryfallCard | ScryfallFace, key: _TextField) -> str | None:
     value = obj.get(key)
     return value if isinstance(value, str) else None
 
@@ -131,7 +174,7 @@ def _joined(parts: list[str | None], separator: str) -> str | None:
     return separator.join(present) if present else None
 
 
-def record_from_json(obj: Mapping[str, Any]) -> CardRecord:
+def record_from_json(obj: ScryfallCard) -> CardRecord:
     """Build a :class:`CardRecord` from one Scryfall card object.
 
     Raises :class:`~mtgdice.errors.InputError` when ``obj`` has no string ``name``.
@@ -162,7 +205,7 @@ def record_from_json(obj: Mapping[str, Any]) -> CardRecord:
                 printed_text=_optional_text(face, "printed_text"),
             )
             for face in raw_faces
-            if isinstance(face, Mapping)
+            if isinstance(face, dict)
         )
     oracle_text = _optional_text(obj, "oracle_text")
     if oracle_text is None:
@@ -180,7 +223,7 @@ def record_from_json(obj: Mapping[str, Any]) -> CardRecord:
     if oracle_id is None and isinstance(raw_faces, list):
         # Reversible cards carry their oracle_id on the faces only.
         oracle_id = next(
-            (face["oracle_id"] for face in raw_faces if isinstance(face, Mapping) and face.get("oracle_id")),
+            (face["oracle_id"] for face in raw_faces if isinstance(face, dict) and face.get("oracle_id")),
             None,
         )
     return CardRecord(
@@ -299,14 +342,15 @@ class BulkFile:
         if head[:1] != b"[":
             raise self.error("is not a JSON array of card objects")
 
-    def objects(self) -> Iterator[dict[str, Any]]:
+    def objects(self) -> Iterator[ScryfallCard]:
         """Every card object, in file order; the whole file is checked to be one JSON array."""
         try:
             self._expect_array()
             for position, item in enumerate(ijson.items(self._stream, "item", use_float=True)):
-                if not isinstance(item, dict):
+                card: ScryfallCard = item  # its fields are checked as record_from_json reads them
+                if not isinstance(card, dict):
                     raise self.error(f"item {position} is not a card object")
-                yield item
+                yield card
         except ijson.JSONError as error:
             first_line = str(error).strip().splitlines()[0] if str(error).strip() else "parse error"
             raise self.error(f"not valid JSON ({first_line}) after {self.content_bytes} bytes") from None

@@ -33,7 +33,7 @@ from mtgdice.rules import (
     Row,
     Trigger,
 )
-from mtgdice.rules.coins import CoinReads, FlipInstruction, Flipper, Until
+from mtgdice.rules.coin_instruction import CoinReads, FlipInstruction, Flipper, Until
 from mtgdice.rules.effects.coin import CoinTrigger
 from mtgdice.text.grammar import canonical, flip_outcome_words, number_words, outcome_words
 

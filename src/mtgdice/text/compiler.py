@@ -3,8 +3,10 @@
 :func:`compile_text` reads a card's text paragraph by paragraph (one ability each), attaches
 results-table rows to the roll above them (CR 706.3b: one ability), and reads each sentence with
 the grammar (``grammar.py``): the one production that reads all of it (or the winner of a declared
-pair) builds a typed sentence node, and the action for that node's type (``_ACTIONS``) folds it
-into the card's rules objects. No action reads words: the English is the grammar's. A sentence
+pair) builds a typed sentence node, and the action for that node's type (``_ACTIONS``) maps it,
+with the card read so far and the sentence's place in its ability, to a new card and place: the
+compiler is a fold over sentence nodes, and no step changes a value it was given. No action reads
+words: the English is the grammar's. A sentence
 that mentions dice and that no production reads is reported in ``unsupported``, and so is one that
 two productions read without a declared winner — never dropped, never called "not about dice".
 
@@ -16,9 +18,9 @@ ability (targets, tokens, damage) are kept as text for renderers, not compiled.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import dataclass, field, replace
-from typing import Any
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, TypeVar
 
 from mtgdice.rules import (
     Amount,
@@ -49,12 +51,12 @@ from mtgdice.rules import (
     Trigger,
     Zone,
 )
-from mtgdice.rules.coins import CoinReads, FlipInstruction, FlipOutcome, Until
+from mtgdice.rules.coin_instruction import CoinReads, FlipInstruction, FlipOutcome, Until
 from mtgdice.rules.effects.coin import CoinTrigger
 from mtgdice.rules.errors import CardTextError
 from mtgdice.text import detector
 from mtgdice.text import grammar as g
-from mtgdice.text.canonical import render
+from mtgdice.text.nodes import Node
 from mtgdice.text.normalize import (
     for_matching,
     promote_defining_reminders,
@@ -106,6 +108,8 @@ class CompiledCard:
 
     def describe(self) -> str:
         """The card in canonical English, which compiles back to the same structure (``canonical.py``)."""
+        from mtgdice.text.canonical import render  # here: compiling writes no English
+
         return render(self)
 
 
@@ -137,200 +141,72 @@ def compile_text(text: str, *, name: str = "", layout: str = "", type_line: str 
         raise CardTextError(g.too_long(len(text), MAX_TEXT))
     zone = Zone.COMMAND if g.in_command_zone(layout, type_line) else Zone.BATTLEFIELD
     prepared = replace_self(standard_punctuation(strip_reminder(promote_defining_reminders(text))), name)
-    compiler = _Compiler(name=name, zone=zone)
-    compiler.run(prepared)
-    return compiler.result()
+    abilities, refused = _abilities(prepared)
+    card = _Card(name=name, zone=zone, unsupported=refused)
+    for ability in abilities:
+        card = _ability(card, ability)
+    return card.result()
 
 
-# -- the compiler -------------------------------------------------------------------------------
+_T = TypeVar("_T")
 
 
-@dataclass
-class _Ability:
+# -- the compiler: a fold over sentence nodes ------------------------------------------------------
+# The card read so far (``_Card``) and where a sentence stands in its ability (``_Place``) are
+# values: each sentence's node maps to a new pair (``_ACTIONS``), and the fold carries it on.
+
+
+class _Ability(Node):
     """One paragraph of rules text and the table rows printed under it."""
 
     text: str
     level: int
-    rows: list[Row] = field(default_factory=list)
+    rows: tuple[Row, ...] = ()
     listed: bool = False
 
 
-@dataclass
-class _Compiler:
+def _put(items: tuple[_T, ...], index: int, item: _T) -> tuple[_T, ...]:
+    return (*items[:index], item, *items[index + 1 :])
+
+
+class _Card(Node):
+    """What the fold has read of a card so far; each step returns a new one (a node: the fold
+    makes one per sentence, and a named tuple's copy is quicker than a dataclass's)."""
+
     name: str
     zone: Zone
-    rolls: list[RollInstruction] = field(default_factory=list)
-    effects: list[Effect] = field(default_factory=list)
-    unsupported: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    flips: list[FlipInstruction] = field(default_factory=list)
-    flip_positions: list[int] = field(default_factory=list)
+    rolls: tuple[RollInstruction, ...] = ()
+    effects: tuple[Effect, ...] = ()
+    unsupported: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    flips: tuple[FlipInstruction, ...] = ()
+    flip_positions: tuple[int, ...] = ()
 
     def result(self) -> CompiledCard:
-        rolls = [_placed(_named_roll(roll, self.name)) for roll in _link_stored(self.rolls)]
+        rolls = [_functioning(_named_roll(roll, self.name)) for roll in _link_stored(list(self.rolls))]
         effects = [_named_effect(effect, self.name) for effect in self.effects]
         unsupported = [_named(text, self.name) for text in self.unsupported]
         wins = any(isinstance(effect, CoinTrigger) for effect in self.effects)
-        flips = tuple(_placed_flip(_called(flip, wins, self.name)) for flip in self.flips)
+        flips = tuple(_functioning_flip(_called(flip, wins, self.name)) for flip in self.flips)
         return CompiledCard(
-            self.name,
-            tuple(rolls),
-            tuple(effects),
-            tuple(unsupported),
-            tuple(self.notes),
-            flips,
-            tuple(self.flip_positions),
+            self.name, tuple(rolls), tuple(effects), tuple(unsupported), self.notes, flips, self.flip_positions
         )
 
-    def run(self, prepared: str) -> None:
-        for ability in _abilities(prepared, self.unsupported):
-            self.ability(ability)
+    def reported(self, entry: str) -> _Card:
+        return self.replace(unsupported=(*self.unsupported, entry))
 
-    # -- one ability --------------------------------------------------------------------------
+    def with_roll(self, index: int, roll: RollInstruction) -> _Card:
+        return self.replace(rolls=_put(self.rolls, index, roll))
 
-    def ability(self, ability: _Ability, quoted: bool = False) -> None:
-        body, quotes = _take_quotes(ability.text)
-        for quote in quotes:
-            if _mentions(quote):
-                self.ability(_Ability(quote, ability.level), quoted=True)
-        body = _drop_ability_word(body)
-        cost, body = _split_cost(body)
-        first_roll = len(self.rolls)
-        first_effect = len(self.effects)
-        state = _State(cost=cost)
-        if cost is not None and _mentions(cost):
-            # A roll in the cost ("{6}, Roll a d8: ..."): the effect uses its result.
-            self.sentence(cost, ability, cost=None, state=_State(cost=None))
-            if len(self.rolls) > first_roll:
-                state.roll = len(self.rolls) - 1
-        state.speaks = detector.speaks(body, languages=False)
-        for sentence in _sentences(body):
-            self.sentence(sentence, ability, cost=cost, state=state)
-        new_rolls = self.rolls[first_roll:]
-        if ability.rows:
-            if not new_rolls:
-                self.unsupported.append(g.table_without_roll(ability.rows))
-            else:
-                self._attach_table(first_roll + len(new_rolls) - 1, ability, body)
-        if self.zone is Zone.COMMAND or ability.level != 1:
-            for index in range(first_effect, len(self.effects)):
-                effect = self.effects[index]
-                zone = Zone.COMMAND if self.zone is Zone.COMMAND and effect.zone is Zone.BATTLEFIELD else effect.zone
-                if zone is not effect.zone or ability.level != 1:
-                    self.effects[index] = replace(effect, zone=zone, level=ability.level)
+    def with_effect(self, index: int, effect: Effect) -> _Card:
+        return self.replace(effects=_put(self.effects, index, effect))
 
-    def _attach_table(self, index: int, ability: _Ability, body: str) -> None:
-        roll = self.rolls[index]
-        try:
-            table = ResultsTable(tuple(ability.rows), listed=ability.listed)
-        except CardTextError as error:
-            self.unsupported.append(f"{error}")
-            return
-        indicated = g.find(g.INDICATED, tokenize(for_matching(body))) is not None
-        each = ability.listed and indicated and roll.count.constant != 1
-        self.rolls[index] = replace(roll, table=table, table_each_result=each)
-
-    # -- one sentence ---------------------------------------------------------------------------
-
-    def sentence(self, original: str, ability: _Ability, cost: str | None, state: _State | None = None) -> None:
-        state = state or _State(cost=cost)
-        text = for_matching(original).rstrip(".").strip()
-        if not text:
-            return
-        original = original.strip()
-        s, reading = g.read(text, self.context(state))
-        if isinstance(reading, list):
-            names = [r.production for r in reading]
-            self.unsupported.append(g.ambiguous(original, names))
-            return
-        if reading is not None:
-            try:
-                node = _value(reading.value)
-                understood = _ACTIONS[type(node)](self, node, original, state)
-            except (CardTextError, ValueError) as error:
-                # The grammar read it but the rules refuse it (a die of 0 sides, a number past int's digits).
-                self.unsupported.append(f"{original} ({_reason(error)})")
-                return
-            if understood:
-                return
-        if g.mentions_dice(s) or _marked(original, state):
-            self.unsupported.append(original)
-
-    def context(self, state: _State) -> g.Context:
-        """What the grammar needs to know of the sentences before, in the same ability."""
-        roll = self.current_roll(state)
-        return g.Context(
-            roll=roll is not None,
-            each_player=_each_player(roll),
-            trigger=state.trigger,
-            effect=state.effect is not None,
-            pending=state.pending_cost is not None,
-            activated=state.cost is not None,
-            flip=state.flip is not None,
-        )
-
-    # -- helpers used by the actions ------------------------------------------------------------
-
-    def unsupported_part(self, original: str, reason: str) -> None:
-        self.unsupported.append(f"{original.strip()} ({reason})")
-
-    def add_roll(self, roll: RollInstruction, state: _State) -> None:
-        self.rolls.append(roll)
-        state.roll = len(self.rolls) - 1
-        state.effect = None
-        state.last_flip = False
-
-    def add_flip(self, flip: FlipInstruction, state: _State) -> None:
-        self.flip_positions.append(len(self.rolls) + len(self.flips))
-        self.flips.append(flip)
-        state.flip = len(self.flips) - 1
-        state.effect = None
-        state.last_flip = True
-
-    def update_flip(
-        self, state: _State, outcome: FlipOutcome | None = None, each_execution: bool = False, **changes: Any
-    ) -> bool:
-        """Add an outcome to the ability's flip (or change it); False when there is none. An outcome
-        after a flip repeated by its own words reads every execution, unless ``each_execution``."""
-        if state.flip is None:
-            return False
-        flip = self.flips[state.flip]
-        if outcome is not None:
-            over_all = flip.until is not None and outcome.reads is not CoinReads.NONE and not each_execution
-            flip = replace(flip, outcomes=flip.outcomes + (replace(outcome, over_all=over_all),))
-        self.flips[state.flip] = replace(flip, **changes)
-        return True
-
-    def add_effect(self, effect: Effect, state: _State) -> None:
-        self.effects.append(effect)
-        state.effect = len(self.effects) - 1
-
-    def current_roll(self, state: _State) -> RollInstruction | None:
-        return self.rolls[state.roll] if state.roll is not None else None
-
-    def update_roll(self, state: _State, **changes: Any) -> None:
-        assert state.roll is not None
-        self.rolls[state.roll] = replace(self.rolls[state.roll], **changes)
-
-    def extend_effect(self, state: _State, original: str) -> bool:
-        """A later sentence of the same triggered ability: it joins the ability's text."""
-        if state.effect is None:
-            return False
-        effect = self.effects[state.effect]
-        self.effects[state.effect] = replace(effect, text=f"{effect.text} {original}")
-        return True
-
-    def add_outcome(self, state: _State, outcome: Outcome) -> bool:
-        roll = self.current_roll(state)
-        if roll is None:
-            return False
-        self.update_roll(state, outcomes=roll.outcomes + (outcome,))
-        return True
+    def with_flip(self, index: int, flip: FlipInstruction) -> _Card:
+        return self.replace(flips=_put(self.flips, index, flip))
 
 
-@dataclass
-class _State:
-    """What earlier sentences of the same ability set up."""
+class _Place(Node):
+    """Where a sentence stands in its ability: what the sentences before it set up."""
 
     cost: str | None
     roll: int | None = None
@@ -341,22 +217,183 @@ class _State:
     flip: int | None = None
     last_flip: bool = False
     """The latest instruction of the ability is a flip (an "otherwise" is its outcome)."""
-    speaks: bool = False
-    """The ability speaks of dice or coins (``detector``): a sentence naming a result is marked too."""
+    body: str = ""
+    """The ability's text: when it speaks of dice or coins (``detector``), a sentence of it that
+    names a result is marked too (asked only of a sentence no production read)."""
 
 
-def _marked(original: str, state: _State) -> bool:
+_Step = tuple[_Card, _Place, bool]
+"""A sentence folded in: the card, the place after it, and whether the sentence was understood."""
+
+
+def _ability(card: _Card, ability: _Ability) -> _Card:
+    """One ability folded into the card: its quoted abilities, its cost, then each sentence."""
+    body, quotes = _take_quotes(ability.text)
+    for quote in quotes:
+        if _mentions(quote):
+            card = _ability(card, _Ability(quote, ability.level))
+    body = _drop_ability_word(body)
+    cost, body = _split_cost(body)
+    first_roll, first_effect = len(card.rolls), len(card.effects)
+    roll: int | None = None
+    if cost is not None and _mentions(cost):
+        # A roll in the cost ("{6}, Roll a d8: ..."): the effect uses its result.
+        card, _ = _sentence(card, cost, _Place(cost=None))
+        if len(card.rolls) > first_roll:
+            roll = len(card.rolls) - 1
+    place = _Place(cost=cost, roll=roll, body=body)
+    for sentence in _sentences(body):
+        card, place = _sentence(card, sentence, place)
+    if ability.rows:
+        if len(card.rolls) == first_roll:
+            card = card.reported(g.table_without_roll(list(ability.rows)))
+        else:
+            card = _with_table(card, len(card.rolls) - 1, ability, body)
+    if card.zone is Zone.COMMAND or ability.level != 1:
+        effects = tuple(
+            _placed(effect, card.zone, ability.level) if index >= first_effect else effect
+            for index, effect in enumerate(card.effects)
+        )
+        card = card.replace(effects=effects)
+    return card
+
+
+def _placed(effect: Effect, card_zone: Zone, level: int) -> Effect:
+    """An effect of a card in the command zone works there; one under a level line has its level."""
+    zone = Zone.COMMAND if card_zone is Zone.COMMAND and effect.zone is Zone.BATTLEFIELD else effect.zone
+    if zone is effect.zone and level == 1:
+        return effect
+    return replace(effect, zone=zone, level=level)
+
+
+def _with_table(card: _Card, index: int, ability: _Ability, body: str) -> _Card:
+    roll = card.rolls[index]
+    try:
+        table = ResultsTable(ability.rows, listed=ability.listed)
+    except CardTextError as error:
+        return card.reported(f"{error}")
+    indicated = g.find(g.INDICATED, tokenize(for_matching(body))) is not None
+    each = ability.listed and indicated and roll.count.constant != 1
+    return card.with_roll(index, replace(roll, table=table, table_each_result=each))
+
+
+def _sentence(card: _Card, original: str, place: _Place) -> tuple[_Card, _Place]:
+    """One sentence folded in: the node its production builds, through that node's action."""
+    text = for_matching(original).rstrip(".").strip()
+    if not text:
+        return card, place
+    original = original.strip()
+    s, reading = g.read(text, _context(card, place))
+    if isinstance(reading, list):
+        return card.reported(g.ambiguous(original, [r.production for r in reading])), place
+    if reading is not None:
+        try:
+            node = _value(reading.value)
+            folded, after, understood = _ACTIONS[type(node)](card, node, original, place)
+        except (CardTextError, ValueError) as error:
+            # The grammar read it but the rules refuse it (a die of 0 sides, a number past int's digits).
+            return card.reported(f"{original} ({_reason(error)})"), place
+        if understood:
+            return folded, after
+        card, place = folded, after
+    if g.mentions_dice(s) or _marked(original, place):
+        card = card.reported(original)
+    return card, place
+
+
+def _context(card: _Card, place: _Place) -> g.Context:
+    """What the grammar needs to know of the sentences before, in the same ability."""
+    roll = _current_roll(card, place)
+    return g.Context(
+        roll=roll is not None,
+        each_player=_each_player(roll),
+        trigger=place.trigger,
+        effect=place.effect is not None,
+        pending=place.pending_cost is not None,
+        activated=place.cost is not None,
+        flip=place.flip is not None,
+    )
+
+
+# -- what the actions build from: each returns new values, none changes one ------------------------
+
+
+def _report_part(card: _Card, original: str, reason: str) -> _Card:
+    return card.reported(f"{original.strip()} ({reason})")
+
+
+def _add_roll(card: _Card, place: _Place, roll: RollInstruction) -> tuple[_Card, _Place]:
+    card = card.replace(rolls=(*card.rolls, roll))
+    return card, place.replace(roll=len(card.rolls) - 1, effect=None, last_flip=False)
+
+
+def _add_flip(card: _Card, place: _Place, flip: FlipInstruction) -> tuple[_Card, _Place]:
+    positions = (*card.flip_positions, len(card.rolls) + len(card.flips))
+    card = card.replace(flips=(*card.flips, flip), flip_positions=positions)
+    return card, place.replace(flip=len(card.flips) - 1, effect=None, last_flip=True)
+
+
+def _add_effect(card: _Card, place: _Place, effect: Effect) -> _Step:
+    card = card.replace(effects=(*card.effects, effect))
+    return card, place.replace(effect=len(card.effects) - 1), True
+
+
+def _update_flip(
+    card: _Card, place: _Place, outcome: FlipOutcome | None = None, each_execution: bool = False, **changes: Any
+) -> _Step:
+    """An outcome added to the ability's flip (or the flip changed); not understood when there is
+    none. An outcome after a flip repeated by its own words reads every execution, unless
+    ``each_execution``."""
+    if place.flip is None:
+        return card, place, False
+    flip = card.flips[place.flip]
+    if outcome is not None:
+        over_all = flip.until is not None and outcome.reads is not CoinReads.NONE and not each_execution
+        flip = replace(flip, outcomes=(*flip.outcomes, replace(outcome, over_all=over_all)))
+    return card.with_flip(place.flip, replace(flip, **changes)), place, True
+
+
+def _current_roll(card: _Card, place: _Place) -> RollInstruction | None:
+    return card.rolls[place.roll] if place.roll is not None else None
+
+
+def _update_roll(card: _Card, place: _Place, **changes: Any) -> _Card:
+    assert place.roll is not None
+    return card.with_roll(place.roll, replace(card.rolls[place.roll], **changes))
+
+
+def _extend_effect(card: _Card, place: _Place, original: str) -> _Step:
+    """A later sentence of the same triggered ability: it joins the ability's text."""
+    if place.effect is None:
+        return card, place, False
+    effect = card.effects[place.effect]
+    return card.with_effect(place.effect, replace(effect, text=f"{effect.text} {original}")), place, True
+
+
+def _add_outcome(card: _Card, place: _Place, outcome: Outcome) -> _Step:
+    roll = _current_roll(card, place)
+    if roll is None:
+        return card, place, False
+    return _update_roll(card, place, outcomes=(*roll.outcomes, outcome)), place, True
+
+
+def _marked(original: str, place: _Place) -> bool:
     """Whether the detector marks a sentence no production read (``detector.marked``'s rule)."""
-    return detector.speaks(original, languages=False) or (state.speaks and detector.speaks_of_result(original))
+    if detector.speaks(original, languages=False):
+        return True
+    return detector.speaks_of_result(original) and detector.speaks(place.body, languages=False)
 
 
 # -- splitting text into abilities and sentences ----------------------------------------------
 
 
-def _abilities(prepared: str, unsupported: list[str]) -> list[_Ability]:
-    """The paragraphs of a text, each with the table rows under it; a row or level line whose
-    numbers the rules refuse goes to ``unsupported`` with the reason."""
-    abilities: list[_Ability] = []
+def _abilities(prepared: str) -> tuple[list[_Ability], tuple[str, ...]]:
+    """The paragraphs of a text, each with the table rows under it, and each row or level line
+    whose numbers the rules refuse, with the reason."""
+    paragraphs: list[tuple[str, int]] = []
+    rows: list[list[Row]] = []  # the rows under each paragraph
+    listed: list[bool] = []  # whether they are a list ("1 — ...") rather than a chart ("1 | ...")
+    refused: list[str] = []
     level = 1
     for raw in _lines(prepared):
         line = raw.strip()
@@ -371,17 +408,20 @@ def _abilities(prepared: str, unsupported: list[str]) -> list[_Ability]:
                 continue
             row = _table_row(line, matching) if matching is not None else None
         except CardTextError as error:
-            unsupported.append(f"{line} ({_reason(error)})")
+            refused.append(f"{line} ({_reason(error)})")
             continue
-        if row is not None and abilities:
-            row_value, listed = row
-            target = abilities[-1]
-            if not target.rows or target.listed == listed:
-                target.rows.append(row_value)
-                target.listed = listed
+        if row is not None and paragraphs:
+            row_value, row_listed = row
+            if not rows[-1] or listed[-1] == row_listed:
+                rows[-1].append(row_value)
+                listed[-1] = row_listed
                 continue
-        abilities.append(_Ability(line, level))
-    return abilities
+        paragraphs.append((line, level))
+        rows.append([])
+        listed.append(False)
+    found = zip(paragraphs, rows, listed, strict=True)
+    abilities = [_Ability(text, level, tuple(under), kind) for (text, level), under, kind in found]
+    return abilities, tuple(refused)
 
 
 _ENDS = (". ", "! ", ") ", ".\t", "!\t", ")\t")
@@ -486,25 +526,23 @@ def _each_player(roll: RollInstruction | None) -> bool:
 
 
 def _recognise(
-    c: _Compiler,
-    state: _State,
+    card: _Card,
+    place: _Place,
     original: str,
     recognition: g.Recognition,
     scope: Scope = Scope.YOU,
     details: tuple[tuple[str, Any], ...] = (),
-) -> None:
+) -> _Step:
     """An ability about dice that ``resolve`` recognises but does not apply (a ``Passive`` effect)."""
-    c.add_effect(
-        Passive(
-            what=recognition.what,
-            note=recognition.passive_note,
-            zone=c.zone,
-            scope=scope,
-            text=original,
-            details=dict(details or recognition.details),
-        ),
-        state,
+    passive = Passive(
+        what=recognition.what,
+        note=recognition.passive_note,
+        zone=card.zone,
+        scope=scope,
+        text=original,
+        details=dict(details or recognition.details),
     )
+    return _add_effect(card, place, passive)
 
 
 def _not_read(words: str) -> str:
@@ -512,137 +550,119 @@ def _not_read(words: str) -> str:
 
 
 # -- actions: what each sentence node means ------------------------------------------------------
-# Each takes (compiler, the sentence's node, original sentence, state) and folds the node into the
-# card; the grammar's node says what the sentence means, so no action reads words. Only the
-# fallback may decline (False): then the sentence is not understood.
+# Each maps (the card so far, the sentence's node, the original sentence, its place) to a new card
+# and place, and whether the sentence was understood; the grammar's node says what the sentence
+# means, so no action reads words, and none changes a value it is given.
 
-Action = Callable[[_Compiler, Any, str, _State], bool]
+Action = Callable[[_Card, Any, str, _Place], _Step]
 
 
-def _replacement(c: _Compiler, node: g.Replacement, original: str, state: _State) -> bool:
+def _replacement(card: _Card, node: g.Replacement, original: str, place: _Place) -> _Step:
     how, who, sides = node.how, node.scope, node.sides
     if isinstance(how, g.ExtraDiceHow):
-        c.add_effect(
-            ExtraDice(
-                extra=how.extra,
-                ignore=IgnoreMode.CHOSEN if how.chosen else IgnoreMode.LOWEST,
-                chosen_by=how.chosen_by,
-                sides=sides,
-                optional=node.optional,
-                zone=c.zone,
-                scope=who,
-                text=original,
-            ),
-            state,
+        ignore = IgnoreMode.CHOSEN if how.chosen else IgnoreMode.LOWEST
+        extra = ExtraDice(
+            extra=how.extra,
+            ignore=ignore,
+            chosen_by=how.chosen_by,
+            sides=sides,
+            optional=node.optional,
+            zone=card.zone,
+            scope=who,
+            text=original,
         )
-    elif isinstance(how, g.MoreOfThemHow):
+        return _add_effect(card, place, extra)
+    if isinstance(how, g.MoreOfThemHow):
         # One die rolled as several, keeping the best: one extra die per die beyond the first, each
         # ignoring one more lowest (an older advantage wording).
-        c.add_effect(
-            ExtraDice(
-                extra=how.n - 1,
-                ignore=IgnoreMode.LOWEST,
-                sides=sides,
-                optional=node.optional,
-                zone=c.zone,
-                scope=who,
-                text=original,
-            ),
-            state,
+        extra = ExtraDice(
+            extra=how.n - 1,
+            ignore=IgnoreMode.LOWEST,
+            sides=sides,
+            optional=node.optional,
+            zone=card.zone,
+            scope=who,
+            text=original,
         )
-    elif isinstance(how, g.PairHow):
-        c.add_effect(PairEachDie(sides=sides, zone=c.zone, scope=who, text=original), state)
-    else:
-        _recognise(c, state, original, how.recognition, who, how.details(sides))
-    return True
+        return _add_effect(card, place, extra)
+    if isinstance(how, g.PairHow):
+        return _add_effect(card, place, PairEachDie(sides=sides, zone=card.zone, scope=who, text=original))
+    return _recognise(card, place, original, how.recognition, who, how.details(sides))
 
 
-def _modifier(c: _Compiler, node: g.Modifier, original: str, state: _State) -> bool:
+def _modifier(card: _Card, node: g.Modifier, original: str, place: _Place) -> _Step:
     """A static modifier, or an optional one in one sentence (it has a cost)."""
-    c.add_effect(
-        ResultModifier(
-            delta=node.delta,
-            optional=node.cost is not None,
-            either_direction=node.either,
-            cost=node.cost,
-            sides=node.sides,
-            zone=c.zone,
-            scope=node.scope,
-            text=original,
-        ),
-        state,
+    modifier = ResultModifier(
+        delta=node.delta,
+        optional=node.cost is not None,
+        either_direction=node.either,
+        cost=node.cost,
+        sides=node.sides,
+        zone=card.zone,
+        scope=node.scope,
+        text=original,
     )
-    return True
+    return _add_effect(card, place, modifier)
 
 
-def _after_roll(c: _Compiler, node: g.AfterRoll, original: str, state: _State) -> bool:
-    state.pending_cost = (node.cost, node.scope, node.sides, original)
-    state.effect = None
-    return True
+def _after_roll(card: _Card, node: g.AfterRoll, original: str, place: _Place) -> _Step:
+    return card, place.replace(pending_cost=(node.cost, node.scope, node.sides, original), effect=None), True
 
 
-def _if_you_do(c: _Compiler, node: g.IfYouDo, original: str, state: _State) -> bool:
-    assert state.pending_cost is not None
-    cost, who, sides, first = state.pending_cost
-    if state.effect is not None and isinstance(c.effects[state.effect], Trigger):
-        c.effects.pop(state.effect)
-        state.effect = None
+def _if_you_do(card: _Card, node: g.IfYouDo, original: str, place: _Place) -> _Step:
+    assert place.pending_cost is not None
+    cost, who, sides, first = place.pending_cost
+    if place.effect is not None and isinstance(card.effects[place.effect], Trigger):
+        effects = card.effects[: place.effect] + card.effects[place.effect + 1 :]
+        card, place = card.replace(effects=effects), place.replace(effect=None)
     modifier = g.Modifier(node.delta, node.either, cost, who, sides)
-    _modifier(c, modifier, f"{first} {original}", state)
-    state.pending_cost = None
-    return True
+    card, place, _ = _modifier(card, modifier, f"{first} {original}", place)
+    return card, place.replace(pending_cost=None), True
 
 
-def _once_each_turn(c: _Compiler, node: g.OnceEachTurn, original: str, state: _State) -> bool:
-    if state.effect is not None:
-        effect = c.effects[state.effect]
-        c.effects[state.effect] = replace(effect, once_each_turn=True, text=f"{effect.text} {original}")
-    return True
+def _once_each_turn(card: _Card, node: g.OnceEachTurn, original: str, place: _Place) -> _Step:
+    if place.effect is not None:
+        effect = card.effects[place.effect]
+        card = card.with_effect(place.effect, replace(effect, once_each_turn=True, text=f"{effect.text} {original}"))
+    return card, place, True
 
 
-def _reroll(c: _Compiler, node: g.Reroll, original: str, state: _State) -> bool:
-    c.add_effect(
-        RerollPermission(
-            condition=node.condition,
-            sides=node.sides,
-            cost=node.cost,
-            many=node.many,
-            once_each_turn=node.once,
-            zone=c.zone,
-            scope=node.scope,
-            text=original,
-        ),
-        state,
+def _reroll(card: _Card, node: g.Reroll, original: str, place: _Place) -> _Step:
+    permission = RerollPermission(
+        condition=node.condition,
+        sides=node.sides,
+        cost=node.cost,
+        many=node.many,
+        once_each_turn=node.once,
+        zone=card.zone,
+        scope=node.scope,
+        text=original,
     )
-    return True
+    return _add_effect(card, place, permission)
 
 
-def _reroll_activated(c: _Compiler, node: g.ActivatedReroll, original: str, state: _State) -> bool:
-    assert state.cost is not None
+def _reroll_activated(card: _Card, node: g.ActivatedReroll, original: str, place: _Place) -> _Step:
+    assert place.cost is not None
+    cost = g.cost(place.cost)
     if node.coin:
-        c.add_effect(
-            ReflipPermission(cost=g.cost(state.cost), activated=True, zone=c.zone, scope=Scope.ANY, text=original),
-            state,
-        )
+        reflip = ReflipPermission(cost=cost, activated=True, zone=card.zone, scope=Scope.ANY, text=original)
+        card, place, _ = _add_effect(card, place, reflip)
     if node.die:
-        c.add_effect(
-            RerollPermission(
-                cost=g.cost(state.cost),
-                activated=True,
-                many=node.many,
-                rerolled_by=Decider.CONTROLLER,
-                zone=c.zone,
-                scope=Scope.ANY,
-                text=original,
-            ),
-            state,
+        reroll = RerollPermission(
+            cost=cost,
+            activated=True,
+            many=node.many,
+            rerolled_by=Decider.CONTROLLER,
+            zone=card.zone,
+            scope=Scope.ANY,
+            text=original,
         )
-    return True
+        card, place, _ = _add_effect(card, place, reroll)
+    return card, place, True
 
 
-def _coin_replacement(c: _Compiler, node: g.CoinReplacement, original: str, state: _State) -> bool:
-    c.add_effect(PairEachCoin(extra=node.extra, zone=c.zone, scope=node.scope, text=original), state)
-    return True
+def _coin_replacement(card: _Card, node: g.CoinReplacement, original: str, place: _Place) -> _Step:
+    return _add_effect(card, place, PairEachCoin(extra=node.extra, zone=card.zone, scope=node.scope, text=original))
 
 
 def _original_effect(original: str, effect_text: str) -> str:
@@ -656,120 +676,121 @@ def _original_effect(original: str, effect_text: str) -> str:
     return effect_text
 
 
-def _trigger(c: _Compiler, node: g.TriggerNode, original: str, state: _State) -> bool:
+def _trigger(card: _Card, node: g.TriggerNode, original: str, place: _Place) -> _Step:
     what, scope = node.what, node.scope
     condition = what.condition
     if node.intervening is not None and condition is None:
         condition = _value(node.intervening)
-    c.add_effect(
-        Trigger(
-            event=what.event,
-            doubles=what.doubles,
-            condition=condition,
-            sides=what.sides,
-            planar=what.planar,
-            nth_this_turn=what.nth,
-            purpose=what.purpose,
-            effect=_original_effect(original, node.effect),
-            numeric_effect=node.numeric,
-            zone=Zone.GRAVEYARD if node.graveyard else c.zone,
-            scope=scope,
-            text=original,
-        ),
-        state,
+    trigger = Trigger(
+        event=what.event,
+        doubles=what.doubles,
+        condition=condition,
+        sides=what.sides,
+        planar=what.planar,
+        nth_this_turn=what.nth,
+        purpose=what.purpose,
+        effect=_original_effect(original, node.effect),
+        numeric_effect=node.numeric,
+        zone=Zone.GRAVEYARD if node.graveyard else card.zone,
+        scope=scope,
+        text=original,
     )
+    card, place, _ = _add_effect(card, place, trigger)
     if node.may_cost is not None and what.event is Event.DIE_ROLLED and condition is None:
         # "Whenever a player rolls a die, you may <cost>. If you do, increase or decrease the result"
         # is an optional modifier, settled by the next sentence (IF_YOU_DO).
         cost = g.cost(_original_effect(original, node.may_cost))
-        state.pending_cost = (cost, scope, what.sides, original)
-    state.trigger = True
+        place = place.replace(pending_cost=(cost, scope, what.sides, original))
+    place = place.replace(trigger=True)
     # A roll inside the triggered ability's effect is a roll of this card too.
     if node.rolls is not None:
-        _report(c, original, _add_rolls(c, node.rolls, original, state))
-    return True
+        card, place = _rolls_of_effect(card, node.rolls, original, place)
+    return card, place, True
 
 
-def _face_counts_as(c: _Compiler, node: g.FaceCounts, original: str, state: _State) -> bool:
-    c.add_effect(
-        FaceCountsAs(face=node.face, counts_as=node.counts_as, zone=c.zone, scope=Scope.ANY, text=original), state
-    )
-    return True
+def _rolls_of_effect(card: _Card, rolls: g.Rolls, original: str, place: _Place) -> tuple[_Card, _Place]:
+    card, place, reasons = _add_rolls(card, rolls, original, place)
+    return _report(card, original, reasons), place
 
 
-def _recognised(c: _Compiler, node: g.Recognised, original: str, state: _State) -> bool:
+def _face_counts_as(card: _Card, node: g.FaceCounts, original: str, place: _Place) -> _Step:
+    effect = FaceCountsAs(face=node.face, counts_as=node.counts_as, zone=card.zone, scope=Scope.ANY, text=original)
+    return _add_effect(card, place, effect)
+
+
+def _recognised(card: _Card, node: g.Recognised, original: str, place: _Place) -> _Step:
     recognition = node.recognition
     what = recognition.what
-    known = next((i for i, e in enumerate(c.effects) if isinstance(e, Passive) and e.what == what), None)
+    known = next((i for i, e in enumerate(card.effects) if isinstance(e, Passive) and e.what == what), None)
     if known is None:
-        _recognise(c, state, original, recognition)
+        card, place, _ = _recognise(card, place, original, recognition)
     else:  # the same ability again in another sentence: one effect, which keeps every sentence
-        c.effects[known] = replace(c.effects[known], text=f"{c.effects[known].text} {original}")
-    if recognition.no_roll and recognition.card_note not in c.notes:
-        c.notes.append(recognition.card_note)
+        effect = card.effects[known]
+        card = card.with_effect(known, replace(effect, text=f"{effect.text} {original}"))
+    if recognition.no_roll and recognition.card_note not in card.notes:
+        card = card.replace(notes=(*card.notes, recognition.card_note))
     if node.rolls is not None:
-        _report(c, original, _add_rolls(c, node.rolls, original, state))
-    return True
+        card, place = _rolls_of_effect(card, node.rolls, original, place)
+    return card, place, True
 
 
-def _store(c: _Compiler, node: g.Store, original: str, state: _State) -> bool:
+def _store(card: _Card, node: g.Store, original: str, place: _Place) -> _Step:
     """The results of the roll before are stored on the permanent (CR 706.8)."""
-    roll = c.current_roll(state)
+    roll = _current_roll(card, place)
     assert roll is not None
-    c.update_roll(state, store=True, text=f"{roll.text} {original}")
-    return True
+    return _update_roll(card, place, store=True, text=f"{roll.text} {original}"), place, True
 
 
-def _repeat(c: _Compiler, node: g.Repeat, original: str, state: _State) -> bool:
-    roll = c.current_roll(state)
+def _repeat(card: _Card, node: g.Repeat, original: str, place: _Place) -> _Step:
+    roll = _current_roll(card, place)
     assert roll is not None
-    c.update_roll(state, repeat_when=node.condition, repeat_optional=node.optional, text=f"{roll.text} {original}")
-    return True
+    text = f"{roll.text} {original}"
+    return _update_roll(card, place, repeat_when=node.condition, repeat_optional=node.optional, text=text), place, True
 
 
-def _doubles(c: _Compiler, node: g.Doubles, original: str, state: _State) -> bool:
-    return c.add_outcome(state, Outcome(original, doubles=True, reads=Reads.DOUBLES))
+def _doubles(card: _Card, node: g.Doubles, original: str, place: _Place) -> _Step:
+    return _add_outcome(card, place, Outcome(original, doubles=True, reads=Reads.DOUBLES))
 
 
-def _exactly(c: _Compiler, node: g.Exactly, original: str, state: _State) -> bool:
+def _exactly(card: _Card, node: g.Exactly, original: str, place: _Place) -> _Step:
     condition = InRange(node.value, node.value)
-    return c.add_outcome(state, Outcome(original, condition, reads=Reads.COUNT, times=node.times))
+    return _add_outcome(card, place, Outcome(original, condition, reads=Reads.COUNT, times=node.times))
 
 
-def _for_each(c: _Compiler, node: g.ForEachResult, original: str, state: _State) -> bool:
+def _for_each(card: _Card, node: g.ForEachResult, original: str, place: _Place) -> _Step:
     """An outcome for each result (meeting its condition, if any)."""
-    return c.add_outcome(state, Outcome(original, node.condition, reads=Reads.EACH))
+    return _add_outcome(card, place, Outcome(original, node.condition, reads=Reads.EACH))
 
 
-def _otherwise(c: _Compiler, node: g.Otherwise, original: str, state: _State) -> bool:
-    if state.last_flip:
-        return c.update_flip(state, FlipOutcome(original, CoinReads.OTHERWISE))
-    return c.add_outcome(state, Outcome(original, reads=Reads.OTHERWISE))
+def _otherwise(card: _Card, node: g.Otherwise, original: str, place: _Place) -> _Step:
+    if place.last_flip:
+        return _update_flip(card, place, FlipOutcome(original, CoinReads.OTHERWISE))
+    return _add_outcome(card, place, Outcome(original, reads=Reads.OTHERWISE))
 
 
-def _remembered_total(c: _Compiler, node: g.RememberedTotal, original: str, state: _State) -> bool:
+def _remembered_total(card: _Card, node: g.RememberedTotal, original: str, place: _Place) -> _Step:
     """An outcome on a total rolled before this turn for the same ability (``turn.totals``)."""
-    return c.add_outcome(state, Outcome(original, reads=Reads.REMEMBERED))
+    return _add_outcome(card, place, Outcome(original, reads=Reads.REMEMBERED))
 
 
-def _note_total(c: _Compiler, node: g.NoteTotal, original: str, state: _State) -> bool:
+def _note_total(card: _Card, node: g.NoteTotal, original: str, place: _Place) -> _Step:
     """The total is noted on the permanent when no other outcome held (the output's ``noted``)."""
-    return c.add_outcome(state, Outcome(original, reads=Reads.NOTE))
+    return _add_outcome(card, place, Outcome(original, reads=Reads.NOTE))
 
 
-def _noted_total(c: _Compiler, node: g.NotedTotal, original: str, state: _State) -> bool:
+def _noted_total(card: _Card, node: g.NotedTotal, original: str, place: _Place) -> _Step:
     """An outcome on the total noted on the permanent."""
-    return c.add_outcome(state, Outcome(original, reads=Reads.NOTED))
+    return _add_outcome(card, place, Outcome(original, reads=Reads.NOTED))
 
 
 # -- coins (CR 705) --------------------------------------------------------------------------------
 
 
-def _flips(c: _Compiler, phrase: g.FlipPhrase, original: str, state: _State) -> bool:
+def _flips(card: _Card, phrase: g.FlipPhrase, original: str, place: _Place) -> _Step:
     """A flip instruction: its coins, who flips, and its tails; text before or after it that
     speaks of dice or coins is reported."""
     head: g.FlipHead = _value(phrase.head)
-    count = head.count
+    count = head.how_many
     until: Until | None = None
     times: Amount | None = None
     may_stop = False
@@ -784,54 +805,54 @@ def _flips(c: _Compiler, phrase: g.FlipPhrase, original: str, state: _State) -> 
             times = (g.where_x(times, tail.where) or times) if times is not None else None
         until = tail.until or until
         may_stop = may_stop or tail.may_stop
-    c.add_flip(FlipInstruction(count, True, until, times, may_stop, head.flipper, text=original), state)
+    flip = FlipInstruction(count, True, until, times, may_stop, head.flipper, text=original)
+    card, place = _add_flip(card, place, flip)
     s = phrase.sentence
     reasons = [
         _not_read(s.between(*part))
         for part in (phrase.lead, phrase.after)
         if detector.speaks(s.between(*part), languages=False)
     ]
-    _report(c, original, reasons)
-    return True
+    return _report(card, original, reasons), place, True
 
 
-def _coin_outcome(c: _Compiler, when: g.CoinWhen, original: str, state: _State) -> bool:
+def _coin_outcome(card: _Card, when: g.CoinWhen, original: str, place: _Place) -> _Step:
     """An outcome of the ability's flip: won or lost, heads or tails, once or for each flip."""
     outcome = FlipOutcome(original, when.reads, each=when.each, at_least=when.at_least, every=when.every)
-    if when.again and state.flip is not None:
+    if when.again and place.flip is not None:
         # Flipping again by choice after a flip won (lost) is flipping until one is lost (won), with a
         # choice to stop; after either, it is a choice each time.
-        until = c.flips[state.flip].until
+        until = card.flips[place.flip].until
         stops = Until.LOSE if when.reads is CoinReads.WON else Until.WIN
         chosen = until is not None and until is not stops
-        c.update_flip(state, until=Until.CHOSEN if chosen else stops, may_stop=True)
-    added = c.update_flip(state, outcome, each_execution=when.again or when.single)
+        card, place, _ = _update_flip(card, place, until=Until.CHOSEN if chosen else stops, may_stop=True)
+    card, place, added = _update_flip(card, place, outcome, each_execution=when.again or when.single)
     if when.rolls is not None:  # an outcome whose effect rolls: the effect's own rolls
-        _report(c, original, _add_rolls(c, when.rolls, original, state))
-    return added
+        card, place = _rolls_of_effect(card, when.rolls, original, place)
+    return card, place, added
 
 
-def _coin_repeat(c: _Compiler, node: g.CoinRepeat, original: str, state: _State) -> bool:
+def _coin_repeat(card: _Card, node: g.CoinRepeat, original: str, place: _Place) -> _Step:
     """The flip is made again until the node says (both players' coins heads)."""
-    assert state.flip is not None
-    return c.update_flip(state, until=node.until, text=f"{c.flips[state.flip].text} {original}")
+    assert place.flip is not None
+    return _update_flip(card, place, until=node.until, text=f"{card.flips[place.flip].text} {original}")
 
 
-def _coin_follow_up(c: _Compiler, node: g.CoinFollowUp, original: str, state: _State) -> bool:
+def _coin_follow_up(card: _Card, node: g.CoinFollowUp, original: str, place: _Place) -> _Step:
     """A sentence after a flip that names its flips without flipping: kept as an outcome's text."""
-    return c.update_flip(state, FlipOutcome(original))
+    return _update_flip(card, place, FlipOutcome(original))
 
 
-def _coin_trigger(c: _Compiler, node: g.CoinTriggerNode, original: str, state: _State) -> bool:
+def _coin_trigger(card: _Card, node: g.CoinTriggerNode, original: str, place: _Place) -> _Step:
     effect = _original_effect(original, node.effect)
-    trigger = CoinTrigger(won=node.won, batch=node.batch, effect=effect, zone=c.zone, scope=node.scope, text=original)
-    c.add_effect(trigger, state)
-    return True
+    trigger = CoinTrigger(
+        won=node.won, batch=node.batch, effect=effect, zone=card.zone, scope=node.scope, text=original
+    )
+    return _add_effect(card, place, trigger)
 
 
-def _first_flip(c: _Compiler, node: g.FirstFlip, original: str, state: _State) -> bool:
-    _recognise(c, state, original, node.recognition, node.scope, node.details())
-    return True
+def _first_flip(card: _Card, node: g.FirstFlip, original: str, place: _Place) -> _Step:
+    return _recognise(card, place, original, node.recognition, node.scope, node.details())
 
 
 def _called(flip: FlipInstruction, wins: bool, name: str) -> FlipInstruction:
@@ -844,52 +865,50 @@ def _called(flip: FlipInstruction, wins: bool, name: str) -> FlipInstruction:
     return replace(flip, call=won_or_lost or not sides, text=text, outcomes=outcomes)
 
 
-def _ties(c: _Compiler, node: g.Ties, original: str, state: _State) -> bool:
-    roll = c.current_roll(state)
+def _ties(card: _Card, node: g.Ties, original: str, place: _Place) -> _Step:
+    roll = _current_roll(card, place)
     if roll is not None and roll.compare is not None:
-        c.update_roll(state, compare=replace(roll.compare, break_ties=True))
-    return c.add_outcome(state, Outcome(original, reads=Reads.TIES))
+        card = _update_roll(card, place, compare=replace(roll.compare, break_ties=True))
+    return _add_outcome(card, place, Outcome(original, reads=Reads.TIES))
 
 
-def _standing(c: _Compiler, node: g.Standing, original: str, state: _State) -> bool:
+def _standing(card: _Card, node: g.Standing, original: str, place: _Place) -> _Step:
     """An outcome on the player with the lowest or highest result (or on whether one of them had it)."""
-    roll = c.current_roll(state)
+    roll = _current_roll(card, place)
     assert roll is not None
     if roll.compare is None:
-        c.update_roll(state, compare=Comparison(node.extreme))
-    return c.add_outcome(state, Outcome(original, reads=Reads.STANDING, who=node.who, extreme=node.extreme))
+        card = _update_roll(card, place, compare=Comparison(node.extreme))
+    return _add_outcome(card, place, Outcome(original, reads=Reads.STANDING, who=node.who, extreme=node.extreme))
 
 
-def _on_result(c: _Compiler, node: g.OnResult, original: str, state: _State) -> bool:
-    return c.add_outcome(state, Outcome(original, node.condition, reads=Reads.RESULT))
+def _on_result(card: _Card, node: g.OnResult, original: str, place: _Place) -> _Step:
+    return _add_outcome(card, place, Outcome(original, node.condition, reads=Reads.RESULT))
 
 
-def _effect_if(c: _Compiler, node: g.EffectIf, original: str, state: _State) -> bool:
+def _effect_if(card: _Card, node: g.EffectIf, original: str, place: _Place) -> _Step:
     # Inside a triggered ability: part of its effect.
-    return c.extend_effect(state, original)
+    return _extend_effect(card, place, original)
 
 
-def _rolls(c: _Compiler, rolls: g.Rolls, original: str, state: _State) -> bool:
-    reasons = _add_rolls(c, rolls, original, state)
+def _rolls(card: _Card, rolls: g.Rolls, original: str, place: _Place) -> _Step:
+    card, place, reasons = _add_rolls(card, rolls, original, place)
     if g.mentions_dice(rolls.sentence, *rolls.lead):
-        reasons.append(_not_read(rolls.text(rolls.lead)))
-    _report(c, original, reasons)
-    return True
+        reasons = (*reasons, _not_read(rolls.text(rolls.lead)))
+    return _report(card, original, reasons), place, True
 
 
-def _report(c: _Compiler, original: str, reasons: list[str]) -> None:
+def _report(card: _Card, original: str, reasons: Sequence[str]) -> _Card:
     """One ``unsupported`` entry for a sentence, with every part of it not understood (each once)."""
-    if reasons:
-        c.unsupported_part(original, "; ".join(dict.fromkeys(reasons)))
+    return _report_part(card, original, "; ".join(dict.fromkeys(reasons))) if reasons else card
 
 
-def _follow_up(c: _Compiler, node: g.FollowUp, original: str, state: _State) -> bool:
+def _follow_up(card: _Card, node: g.FollowUp, original: str, place: _Place) -> _Step:
     """A sentence after a roll that uses its dice without rolling."""
-    if state.roll is not None and node.uses_result:
-        return c.add_outcome(state, Outcome(original, reads=node.reads))
-    if state.roll is None and (node.names_dice or (state.trigger and node.uses_result)):
-        return c.extend_effect(state, original)
-    return node.names_dice
+    if place.roll is not None and node.uses_result:
+        return _add_outcome(card, place, Outcome(original, reads=node.reads))
+    if place.roll is None and (node.names_dice or (place.trigger and node.uses_result)):
+        return _extend_effect(card, place, original)
+    return card, place, node.names_dice
 
 
 _ACTIONS: dict[type, Action] = {
@@ -932,10 +951,11 @@ _ACTIONS: dict[type, Action] = {
 # -- roll instructions inside a sentence ----------------------------------------------------------
 
 
-def _add_rolls(c: _Compiler, rolls: g.Rolls, original: str, state: _State) -> list[str]:
+def _add_rolls(card: _Card, rolls: g.Rolls, original: str, place: _Place) -> tuple[_Card, _Place, tuple[str, ...]]:
     """Every roll phrase of a sentence, in text order; then what follows each (an unsupported part,
-    or an outcome that uses its result), the last roll's first. Returns why parts of the sentence
-    were not understood (the rules refuse a roll's numbers, or words no production read)."""
+    or an outcome that uses its result), the last roll's first. Returns the card and place with
+    them, and why parts of the sentence were not understood (the rules refuse a roll's numbers, or
+    words no production read)."""
     reasons: list[str] = []
     added: list[tuple[int, tuple[int, int]]] = []
     s = rolls.sentence
@@ -947,20 +967,21 @@ def _add_rolls(c: _Compiler, rolls: g.Rolls, original: str, state: _State) -> li
             # The rules refuse this roll's numbers (a die of no size, a d0): the others still roll.
             reasons.append(_reason(error))
             continue
-        c.add_roll(roll, state)
+        card, place = _add_roll(card, place, roll)
         after = phrase.after
         if index == len(rolls.phrases) - 1 and where is not None:
             after = (after[0], len(s.words))  # the "where X is" clause no roll used is unread text
-        added.append((len(c.rolls) - 1, after))
+        added.append((len(card.rolls) - 1, after))
     for index, after in reversed(added):
         text = rolls.text(after)
         if g.mentions_dice(s, *after):
             reasons.append(_not_read(text))
         elif g.uses_result(s, *after):
             # A roll whose sentence goes on to use its result.
-            current = c.rolls[index]
-            c.rolls[index] = replace(current, outcomes=current.outcomes + (Outcome(original, reads=g.reads_of(text)),))
-    return reasons
+            current = card.rolls[index]
+            outcome = Outcome(original, reads=g.reads_of(text))
+            card = card.with_roll(index, replace(current, outcomes=(*current.outcomes, outcome)))
+    return card, place, tuple(reasons)
 
 
 def _roll(phrase: g.RollPhrase, original: str, where: str | None) -> tuple[RollInstruction, str | None]:
@@ -970,7 +991,7 @@ def _roll(phrase: g.RollPhrase, original: str, where: str | None) -> tuple[RollI
     read = g.Tail()
     for tail in phrase.tails:
         read = read.then(_value(tail))
-    count, also = head.count, read.also
+    count, also = head.how_many, read.also
     if read.twice:
         count = Amount(count.constant * 2) if count.fixed else count
         also = tuple(DiceGroup(Amount(group.count.constant * 2), group.die) for group in also)
@@ -1002,7 +1023,7 @@ def _named(text: str, name: str) -> str:
     return text.replace("~", name) if name else text
 
 
-def _placed(roll: RollInstruction) -> RollInstruction:
+def _functioning(roll: RollInstruction) -> RollInstruction:
     """The roll with the zone its ability functions from (the grammar reads it from its text).
 
     >>> compile_text("When this creature dies, roll a d20.").rolls[0].functions_from
@@ -1012,8 +1033,8 @@ def _placed(roll: RollInstruction) -> RollInstruction:
     return roll if zone is Zone.BATTLEFIELD else replace(roll, functions_from=zone)
 
 
-def _placed_flip(flip: FlipInstruction) -> FlipInstruction:
-    """The flip with the zone its ability functions from (as :func:`_placed`)."""
+def _functioning_flip(flip: FlipInstruction) -> FlipInstruction:
+    """The flip with the zone its ability functions from (as :func:`_functioning`)."""
     zone = g.functions_from(flip.text)
     return flip if zone is Zone.BATTLEFIELD else replace(flip, functions_from=zone)
 

@@ -17,10 +17,8 @@ read as that roll by the compiler). What it leaves out: what a sentence means.
 
 from __future__ import annotations
 
-import json
 import re
 from functools import cache
-from importlib import resources
 
 _ENGLISH = re.compile(
     r"\b(?:dice|die|d\d+s?|\d+-sided|planar die|re-?roll(?:s|ed|ing)?|roll(?:s|ed|ing)?|chaos ensues"
@@ -36,6 +34,10 @@ _RESULT = re.compile(r"\bresults?\b", re.IGNORECASE)
 @cache
 def _foreign() -> tuple[re.Pattern[str], ...]:
     """Each lexicon's dice and coin words (one pattern per language)."""
+    # Here, not at the top: the compiler asks in English only, and these imports are heavy.
+    import json
+    from importlib import resources
+
     patterns: list[re.Pattern[str]] = []
     folder = resources.files("mtgdice.text.lexicons")
     for entry in sorted(folder.iterdir(), key=lambda item: item.name):

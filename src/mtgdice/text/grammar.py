@@ -65,7 +65,7 @@ The language, from its words up (``⟨NAME⟩`` is a production of this module):
 
 Every production that means something builds a typed value from its parts (``build``): a count is
 an ``Amount``, a die a ``Die``, "who" a ``Scope``, a condition a ``Condition``, each kind of "how"
-its own frozen dataclass, and each sentence production a sentence node (``Replacement``,
+its own frozen node (``nodes.Node``), and each sentence production a sentence node (``Replacement``,
 ``TriggerNode``, ``Rolls``, ``FlipPhrase``, ...). The compiler folds the sentence nodes into a card
 by their type and reads no words; the English lives here only. Each compiled value's canonical
 wording (``canonical.py``'s round trip) is registered beside the production that reads it
@@ -85,8 +85,7 @@ another production also reads, the precedence test says so, and the pair goes in
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, fields, replace
-from typing import Any, ClassVar, TypeVar
+from typing import Any, TypeVar
 
 from mtgdice.rules import PLANAR_DIE as THE_PLANAR_DIE
 from mtgdice.rules import (
@@ -119,11 +118,12 @@ from mtgdice.rules import (
     Scope,
     Trigger,
 )
-from mtgdice.rules.coins import CoinReads, FlipOutcome, Flipper, Until
+from mtgdice.rules.coin_instruction import CoinReads, FlipOutcome, Flipper, Until
 from mtgdice.rules.effects.coin import CoinTrigger
 from mtgdice.rules.errors import CardTextError
 from mtgdice.rules.zones import Zone
 from mtgdice.text.amounts import amount_name
+from mtgdice.text.nodes import Node
 from mtgdice.text.parsing import (
     CHUNK,
     END,
@@ -269,8 +269,7 @@ def reads_of(text: str) -> Reads:
     return Reads.RESULT
 
 
-@dataclass(frozen=True, slots=True)
-class Recognition:
+class Recognition(Node):
     """An ability about dice that ``resolve`` recognises without applying (a ``Passive`` effect):
     what it is, why it is not applied, and its details."""
 
@@ -706,8 +705,7 @@ def _in_range_words(condition: InRange) -> str:
 # -- results tables (CR 706.3a) ---------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class RowWords:
+class RowWords(Node):
     """A results-table row as the line writes it: its numbers (as written), whether it is open
     ("15+"), the text after them, and whether it is a list item ("5 — ...") or a chart row ("5 | ...")."""
 
@@ -792,8 +790,7 @@ ROW_START = Rule(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class RowAgain:
+class RowAgain(Node):
     """A row that rolls again: how many more times, and whether by choice."""
 
     times: int
@@ -910,11 +907,10 @@ def _amount_words(until: Parser = _TAIL_END) -> Parser:
     return cap("what", span(stop=", .", until=until))
 
 
-@dataclass(frozen=True, slots=True)
-class RollHead:
+class RollHead(Node):
     """How a roll phrase starts (``HEADS``): how many dice, which die, who rolls, and what for."""
 
-    count: Amount
+    how_many: Amount
     die: Die
     roller: Roller = Roller.YOU
     purpose: str = ""
@@ -1015,8 +1011,7 @@ CHOOSE_STORED = Rule(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Tail:
+class Tail(Node):
     """What a roll's tail says (``TAILS``); a roll's tails read in order fold into one (:meth:`then`)."""
 
     also: tuple[DiceGroup, ...] = ()
@@ -1033,12 +1028,26 @@ class Tail:
 
     def then(self, later: Tail) -> Tail:
         """This tail and a later one: more dice add up, anything else the later one says wins."""
-        changes: dict[str, Any] = {}
-        for part in fields(later):
-            value = getattr(later, part.name)
-            if value != part.default:
-                changes[part.name] = self.also + value if part.name == "also" else value
-        return replace(self, **changes) if changes else self
+        return Tail(
+            also=self.also + later.also,
+            twice=later.twice or self.twice,
+            for_each=_later_wins(self.for_each, later.for_each, None),
+            plus_each=_later_wins(self.plus_each, later.plus_each, None),
+            ignore_lowest=_later_wins(self.ignore_lowest, later.ignore_lowest, 0),
+            keep_highest=_later_wins(self.keep_highest, later.keep_highest, None),
+            choose=later.choose or self.choose,
+            total=later.total or self.total,
+            modifier=_later_wins(self.modifier, later.modifier, None),
+            store=later.store or self.store,
+        )
+
+
+_T = TypeVar("_T")
+
+
+def _later_wins(earlier: _T, later: _T, default: _T) -> _T:
+    """A later tail's part where it says one (it differs from the default), else the earlier's."""
+    return later if later != default else earlier
 
 
 def _ignore(f: Fields) -> Tail:
@@ -1170,8 +1179,7 @@ _IN_CONDITION = frozenset({ROLL.name, NUMBER_OF_DICE.name})
 _CONDITION_OPENERS = frozenset({"whenever", "when", "after", "if"})
 
 
-@dataclass(frozen=True, slots=True)
-class RollPhrase:
+class RollPhrase(Node):
     """One roll in a sentence: its head (which production, and its value), its tails' values, and
     the tokens after them up to the next roll (or the end of the sentence). A head or tail whose
     numbers the rules refuse is a :class:`Refused`."""
@@ -1182,8 +1190,7 @@ class RollPhrase:
     after: tuple[int, int]
 
 
-@dataclass(frozen=True, slots=True)
-class Rolls:
+class Rolls(Node):
     """The rolls of a sentence in text order, the tokens before the first, and the "where X is"
     amount at its end."""
 
@@ -1373,72 +1380,61 @@ def _number_used_words(outcome: Outcome) -> str:
     return f"Apply {_NUMBER_USED[outcome.reads]}."
 
 
-@dataclass(frozen=True, slots=True)
-class Repeat:
+class Repeat(Node):
     """ "If you roll <condition>, [you may] repeat this process" (CR 706.3c)."""
 
     condition: Condition
     optional: bool
 
 
-@dataclass(frozen=True, slots=True)
-class OnResult:
+class OnResult(Node):
     """An outcome on the result: "if the result is <condition>, ..." (``None``: compared with
     something the text names)."""
 
     condition: Condition | None
 
 
-@dataclass(frozen=True, slots=True)
-class EffectIf:
+class EffectIf(Node):
     """A later conditional sentence of a triggered ability: part of its effect."""
 
 
-@dataclass(frozen=True, slots=True)
-class Doubles:
+class Doubles(Node):
     """ "If you rolled doubles, ..."."""
 
 
-@dataclass(frozen=True, slots=True)
-class Exactly:
+class Exactly(Node):
     """ "If you rolled <value> exactly <times> times, ..."."""
 
     value: int
     times: int
 
 
-@dataclass(frozen=True, slots=True)
-class ForEachResult:
+class ForEachResult(Node):
     """An outcome for each result (of one value, when ``condition`` says it)."""
 
     condition: Condition | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Otherwise:
+class Otherwise(Node):
     """ "Otherwise, ...": the outcome when none other applied."""
 
 
-@dataclass(frozen=True, slots=True)
-class Ties:
+class Ties(Node):
     """Ties between players' results are rolled again."""
 
 
-@dataclass(frozen=True, slots=True)
-class Standing:
+class Standing(Node):
     """An outcome on who had the lowest or highest result (``who``: only when the text names one)."""
 
     extreme: Extreme
     who: Scope | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Store:
+class Store(Node):
     """The results of the roll before are stored on the permanent (CR 706.8)."""
 
 
-@dataclass(frozen=True, slots=True)
-class FollowUp:
+class FollowUp(Node):
     """A sentence after a roll that uses its dice without rolling: whether it uses the result,
     whether it names dice, and which number of the roll it reads (each found when asked: this
     production reads every sentence after a roll, and most readings lose to another)."""
@@ -1548,18 +1544,15 @@ OTHERWISE = Rule("OTHERWISE", seq("otherwise ,", _EFFECT), build=lambda f: Other
 # -- totals the turn or the permanent remembers (rules/memory.py) ----------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class RememberedTotal:
+class RememberedTotal(Node):
     """An outcome on a total equal to another total rolled this turn for the same ability."""
 
 
-@dataclass(frozen=True, slots=True)
-class NoteTotal:
+class NoteTotal(Node):
     """The total is noted on the permanent when no other outcome held ("... any other total, note it")."""
 
 
-@dataclass(frozen=True, slots=True)
-class NotedTotal:
+class NotedTotal(Node):
     """An outcome on a total equal to the one noted on the permanent."""
 
 
@@ -1701,8 +1694,7 @@ FOLLOW_UP = Rule(
 # -- effects on other rolls ---------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class ExtraDiceHow:
+class ExtraDiceHow(Node):
     """ "Instead roll that many dice plus N and ignore the lowest" (or N that a player chooses)."""
 
     extra: int
@@ -1711,40 +1703,48 @@ class ExtraDiceHow:
     """Who picks the dice to ignore: the roller, the effect's controller ("you choose"), or another player."""
 
 
-@dataclass(frozen=True, slots=True)
-class MoreOfThemHow:
+class MoreOfThemHow(Node):
     """ "Instead roll N of that die and ignore the lower rolls" (one die rolled as N)."""
 
     n: int
 
 
-@dataclass(frozen=True, slots=True)
-class PairHow:
+class PairHow(Node):
     """ "Instead roll two of those dice and ignore one of the results"."""
 
 
-@dataclass(frozen=True, slots=True)
-class TotalHow:
+_USE_THE_TOTAL = Recognition(
+    "use the total",
+    "a one-time replacement (the next roll this turn): each die becomes several whose total is its result",
+)
+
+
+class TotalHow(Node):
     """ "Instead roll N dice and use the total": recognised, not applied."""
 
     n: int
-    recognition: ClassVar[Recognition] = Recognition(
-        "use the total",
-        "a one-time replacement (the next roll this turn): each die becomes several whose total is its result",
-    )
+
+    @property
+    def recognition(self) -> Recognition:
+        return _USE_THE_TOTAL
 
     def details(self, sides: int | None) -> tuple[tuple[str, Any], ...]:
         return (("dice", self.n), ("sides", sides))
 
 
-@dataclass(frozen=True, slots=True)
-class ThenHow:
+_ROLL_THEN = Recognition(
+    "roll, then", "the dice are rolled as they are; what the replacement does after the roll is kept as text"
+)
+
+
+class ThenHow(Node):
     """ "Roll them and <then>": the dice as they are, then the rest kept as text."""
 
     then: str
-    recognition: ClassVar[Recognition] = Recognition(
-        "roll, then", "the dice are rolled as they are; what the replacement does after the roll is kept as text"
-    )
+
+    @property
+    def recognition(self) -> Recognition:
+        return _ROLL_THEN
 
     def details(self, sides: int | None) -> tuple[tuple[str, Any], ...]:
         return (("sides", sides), ("then", self.then))
@@ -1865,8 +1865,7 @@ HOW = Rule(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Replacement:
+class Replacement(Node):
     """ "If <who> would roll <dice>, [they may] instead <how>" (CR 614): whose rolls, of which die,
     whether by choice, and how they are rolled instead."""
 
@@ -1946,8 +1945,7 @@ def _pair_words(effect: PairEachDie) -> str:
 _VERB = cap("verb", words("increase or decrease", "decrease or increase", "increase", "decrease"))
 
 
-@dataclass(frozen=True, slots=True)
-class Modifier:
+class Modifier(Node):
     """A change to a result (CR 706.2): by how much (signed), whether either way, the cost of an
     optional one, whose rolls and of which die."""
 
@@ -1962,8 +1960,7 @@ def _delta(f: Fields) -> int:
     return number(f["n"]) * (-1 if f["verb"] == "decrease" else 1)
 
 
-@dataclass(frozen=True, slots=True)
-class AfterRoll:
+class AfterRoll(Node):
     """ "After <who> rolls a die, you may <cost>": an optional modifier's first sentence."""
 
     cost: Cost
@@ -1971,16 +1968,14 @@ class AfterRoll:
     sides: int | None
 
 
-@dataclass(frozen=True, slots=True)
-class IfYouDo:
+class IfYouDo(Node):
     """ "If you do, increase or decrease the result by N": the optional modifier's change."""
 
     delta: int
     either: bool
 
 
-@dataclass(frozen=True, slots=True)
-class OnceEachTurn:
+class OnceEachTurn(Node):
     """ "Do this only once each turn": the ability before is limited."""
 
 
@@ -2057,8 +2052,7 @@ def _modifier_words(effect: ResultModifier) -> str:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class Reroll:
+class Reroll(Node):
     """A permission to reroll (CR 706.6): on a condition or for a cost, how many dice, whose,
     once each turn; ``activated``: an activated ability's (its cost before the colon)."""
 
@@ -2080,8 +2074,7 @@ def _reroll_by_cost(f: Fields) -> Reroll:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class ActivatedReroll:
+class ActivatedReroll(Node):
     """ "<cost>: Reflip any coin [or reroll any die]": which permissions, and whether of many dice."""
 
     coin: bool
@@ -2136,8 +2129,7 @@ REROLL_ACTIVATED = Rule(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class CoinReplacement:
+class CoinReplacement(Node):
     """ "If <who> would flip a coin, instead flip N coins and ignore N-1" (CR 705, 616)."""
 
     scope: Scope
@@ -2228,12 +2220,11 @@ def _names_flips_only(s: Sentence) -> bool:
 _COIN_NOUN = words("coin", "coins")
 
 
-@dataclass(frozen=True, slots=True)
-class FlipHead:
+class FlipHead(Node):
     """ "<who> flip(s) <count> coin(s)": who flips and how many coins."""
 
     flipper: Flipper
-    count: Amount
+    how_many: Amount
 
 
 _FLIPPERS = {
@@ -2262,8 +2253,7 @@ FLIP_HEAD = Rule(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class FlipTail:
+class FlipTail(Node):
     """What follows a flip's coins: "until you lose a flip [or choose to stop flipping]", "N times",
     "for each <amount>" (the count it gives), ", where X is <amount>" (its words)."""
 
@@ -2325,8 +2315,7 @@ FLIP_WHERE = Rule(
 FLIP_TAILS = (FLIP_UNTIL, FLIP_TIMES, FLIP_FOR_EACH, FLIP_WHERE)
 
 
-@dataclass(frozen=True, slots=True)
-class FlipPhrase:
+class FlipPhrase(Node):
     """A sentence's flip: the text before it, its head and tails, and the text after them."""
 
     sentence: Sentence
@@ -2379,8 +2368,7 @@ FLIPS = Rule(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class CoinWhen:
+class CoinWhen(Node):
     """What an outcome of a flip reads (``reads``), how often (``each``), how many flips must meet
     it (``at_least``) or whether all must (``every``), and the effect's words."""
 
@@ -2525,8 +2513,7 @@ COIN_EACH = Rule(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class CoinRepeat:
+class CoinRepeat(Node):
     """ "Repeat this process until ...": the flip is made again until then."""
 
     until: Until
@@ -2550,8 +2537,7 @@ COIN_REPEAT = Rule(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class CoinTriggerNode:
+class CoinTriggerNode(Node):
     """A coin trigger's parts: whose flips, won or lost, and its effect's words."""
 
     scope: Scope
@@ -2561,15 +2547,20 @@ class CoinTriggerNode:
     """ "one or more coin flips": once for all the flips of one execution."""
 
 
-@dataclass(frozen=True, slots=True)
-class FirstFlip:
+_FIRST_FLIP = Recognition(
+    "first flip each turn", "an effect on the first flip of a turn; the rest of its effect is kept as text"
+)
+
+
+class FirstFlip(Node):
     """ "The first time <who> flips one or more coins each turn, <effect>": recognised, not applied."""
 
     scope: Scope
     effect: str
-    recognition: ClassVar[Recognition] = Recognition(
-        "first flip each turn", "an effect on the first flip of a turn; the rest of its effect is kept as text"
-    )
+
+    @property
+    def recognition(self) -> Recognition:
+        return _FIRST_FLIP
 
     def details(self) -> tuple[tuple[str, Any], ...]:
         return (("effect", self.effect),)
@@ -2621,8 +2612,7 @@ def _coin_follow_up_words(outcome: FlipOutcome, until: Until | None) -> str:
     return outcome.text
 
 
-@dataclass(frozen=True, slots=True)
-class CoinFollowUp:
+class CoinFollowUp(Node):
     """A sentence after a flip that speaks of its flips without flipping: an outcome's words."""
 
 
@@ -2646,8 +2636,7 @@ FROM_GRAVEYARD = Rule(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class What:
+class What(Node):
     """What a trigger waits for: its event, a condition on the die, a die size, the planar die,
     the Nth die of a turn, doubles, and its purpose (``VISIT_ATTRACTIONS``)."""
 
@@ -2708,11 +2697,11 @@ def _what(f: Fields) -> What:
         raise CardTextError(what.reason)
     if "die" in f and not what.doubles and not (what.planar and what.condition is None):
         # "a 6 on a d6", "one or more dice on a d20": the die the suffix names, unless the phrase has one.
-        what = replace(what, sides=what.sides if what.sides is not None else sides_filter(f["die"]))
+        what = what.replace(sides=what.sides if what.sides is not None else sides_filter(f["die"]))
         if isinstance(what.condition, FaceIs) or what.condition is None and "planar" in f["die"].split():
-            what = replace(what, planar=True)  # "{CHAOS} on the planar die": the planar die's face
+            what = what.replace(planar=True)  # "{CHAOS} on the planar die": the planar die's face
     if "visiting" in f:
-        what = replace(what, purpose=VISIT_ATTRACTIONS, doubles=False)
+        what = what.replace(purpose=VISIT_ATTRACTIONS, doubles=False)
     return what
 
 
@@ -2780,8 +2769,7 @@ CHAOS_ENSUES = Rule(
 """Planechase: "whenever chaos ensues" is a roll of {CHAOS} (CR 901.9)."""
 
 
-@dataclass(frozen=True, slots=True)
-class TriggerNode:
+class TriggerNode(Node):
     """ "Whenever <who> rolls <what>, <effect>" (CR 603): what it waits for, whose rolls, an
     intervening "if" on the die, its effect's words, and what the effect holds: a number rolled,
     a return from the graveyard, an optional cost ("you may <cost>"), rolls of its own."""
@@ -2836,8 +2824,7 @@ TRIGGER = Rule(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class FaceCounts:
+class FaceCounts(Node):
     """A face of the planar die that counts as another (CR 901.9)."""
 
     face: PlanarFace
@@ -2965,8 +2952,7 @@ _RECOGNITIONS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Recognised:
+class Recognised(Node):
     """A sentence with an ability the rules recognise without applying, and the rolls it makes."""
 
     recognition: Recognition
@@ -3015,6 +3001,9 @@ def cost(words: str) -> Cost:
 
 def find(production: Rule, s: Sentence) -> Any:
     """The value of the reading of ``production`` at the first place it reads, or ``None``."""
+    vocabulary = s.vocabulary
+    if any(clause.isdisjoint(vocabulary) for clause in production.clauses()):
+        return None  # a word it needs is nowhere in the sentence
     for i in range(len(s.words)):
         if production.may_read(s, i) and (reading := production.read(s, i)) is not None:
             return reading[1]
@@ -3024,8 +3013,7 @@ def find(production: Rule, s: Sentence) -> Any:
 # -- sentences ------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Context:
+class Context(Node):
     """What earlier sentences of the same ability set up, as the productions of a sentence see it."""
 
     roll: bool = False
@@ -3044,8 +3032,7 @@ class Context:
     """A flip instruction before, in the same ability (a flip's outcome needs one)."""
 
 
-@dataclass(frozen=True, slots=True)
-class SentenceRule:
+class SentenceRule(Node):
     """A production that reads a whole sentence, and the abilities it may stand in."""
 
     rule: Rule
@@ -3139,8 +3126,7 @@ FALLBACKS = frozenset({FALLBACK, COIN_FOLLOW_UP.name})
 _BEATS = {(winner, loser) for winner, loser, _why in PRECEDENCE}
 
 
-@dataclass(frozen=True, slots=True)
-class Reading:
+class Reading(Node):
     """A production that read a whole sentence: its name, its value, and the productions it used
     (recorded while ``parsing.tracing``)."""
 
@@ -3149,11 +3135,14 @@ class Reading:
     fired: tuple[str, ...] = ()
 
 
+_FIRST_WORDS = tuple((entry, entry.rule.first()) for entry in SENTENCES)
+
+
 def _starting(word: str) -> tuple[SentenceRule, ...]:
-    return tuple(entry for entry in SENTENCES if entry.rule.first() is None or word in (entry.rule.first() or ()))
+    return tuple(entry for entry, first in _FIRST_WORDS if first is None or word in first)
 
 
-_BY_FIRST_WORD = {word: _starting(word) for entry in SENTENCES for word in entry.rule.first() or ()}
+_BY_FIRST_WORD = {word: _starting(word) for _, first in _FIRST_WORDS for word in first or ()}
 _ANYWHERE = _starting("")
 
 

@@ -42,13 +42,19 @@ _NUMBER_WORD = re.compile(
     r"\b(" + "|".join(sorted((re.escape(w) for w in NUMBER_WORDS), key=len, reverse=True)) + r")\b"
 )
 _PARENTHESIS = re.compile(r"[()]")
-_DASHES = re.compile(r"[\u2012\u2013\u2014\u2015\u2212]")
+_PUNCTUATION = str.maketrans(
+    {"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"', **dict.fromkeys("\u2012\u2013\u2015\u2212", "\u2014")}
+)
+"""Curly quotes to straight ones, every dash to an em dash (one pass, no pattern)."""
+_TO_STANDARD = re.compile("[\u2018\u2019\u201c\u201d\u2012\u2013\u2015\u2212]")
+"""A character :data:`_PUNCTUATION` changes (most texts have none: then it is not run)."""
 _SELF = re.compile(
     r"\bthis (?:creature|artifact|enchantment|equipment|vehicle|card|permanent|land|spell|"
-    r"planeswalker|plane|phenomenon|host|contraption|attraction|class)\b",
-    re.IGNORECASE,
+    r"planeswalker|plane|phenomenon|host|contraption|attraction|class)\b"
 )
+"""In lower case (the matching form is lowered first)."""
 _SPACES = re.compile(r"[ \t]+")
+_RUNS_OF_SPACE = re.compile(r"  |\t")
 
 
 _DEFINING_REMINDER = re.compile(r"\((?P<roll>(?:Roll|Flip) [^()]*?)[.!]?\)")
@@ -99,9 +105,9 @@ def strip_reminder(text: str) -> str:
 
 def standard_punctuation(text: str) -> str:
     """Curly quotes to straight ones, every dash to an em dash, runs of spaces to one."""
-    text = text.replace("\u2019", "'").replace("\u2018", "'").replace("\u201c", '"').replace("\u201d", '"')
-    text = _DASHES.sub("\u2014", text)
-    return _SPACES.sub(" ", text)
+    if _TO_STANDARD.search(text):
+        text = text.translate(_PUNCTUATION)
+    return _SPACES.sub(" ", text) if _RUNS_OF_SPACE.search(text) else text
 
 
 def self_names(name: str) -> tuple[str, ...]:
@@ -194,18 +200,28 @@ _CACHED_LENGTH = 600
 
 @lru_cache(maxsize=4096)
 def _matching_form(text: str) -> str:
-    text = _NOTATION.sub(_notation_words, _SELF.sub("~", standard_punctuation(text)))
-    text = _BARE_DIE.sub("\\1 a \\2", text)
-    text = _LIST_DASH.sub("\\1 \u2014 ", _NUMBER_RANGE.sub("\u2014", text))
-    return words_to_numbers(text.lower()).strip()
+    # Lower case first, so every pattern below is case-sensitive; each runs only where its
+    # first word or character occurs (most sentences need few of them).
+    text = standard_punctuation(text).lower()
+    if "this " in text:
+        text = _SELF.sub("~", text)
+    if _NOTATION_HINT.search(text):
+        text = _NOTATION.sub(_notation_words, text)
+    if "roll" in text:
+        text = _BARE_DIE.sub("\\1 a \\2", text)
+    if "-" in text:
+        text = _LIST_DASH.sub("\\1 \u2014 ", _NUMBER_RANGE.sub("\u2014", text))
+    return words_to_numbers(text).strip()
 
 
-_NOTATION = re.compile(r"(?<![\w/+-])(\d*)[dD](\d+)([+-]\d+)?(?![\w/])")
-"""Dice notation on a card: ``2d6``, ``d20``, ``1d4+1`` (not inside a word, a mana cost or "+1/+1")."""
+_NOTATION = re.compile(r"(?<![\w/+-])(\d*)d(\d+)([+-]\d+)?(?![\w/])")
+"""Dice notation on a card, in lower case: ``2d6``, ``d20``, ``1d4+1`` (not inside a word, a mana
+cost or "+1/+1")."""
 
 
-_BARE_DIE = re.compile(r"\b((?:re)?rolls?) (d\d+)\b", re.IGNORECASE)
-"""A die in notation with no count after "roll" ("roll d12"): one die."""
+_NOTATION_HINT = re.compile(r"d\d")
+_BARE_DIE = re.compile(r"\b((?:re)?rolls?) (d\d+)\b")
+"""A die in notation with no count after "roll" ("roll d12"): one die (in lower case)."""
 
 
 def _notation_words(found: re.Match[str]) -> str:

@@ -37,8 +37,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from functools import cache
 from typing import Any
+
+from mtgdice.text.nodes import Node
 
 _TOKEN = re.compile(r"\{[^{}\s]*\}|'(?:s|ve|re|ll|d|t|m)\b|\w+|\S")
 """A symbol in braces, a clitic ("'s" of "die's" and "~'s", "'ve"), a word (letters and digits), or
@@ -96,11 +98,15 @@ class Sentence:
         """The text of tokens ``start`` to ``end`` (exclusive), as written."""
         if end <= start:
             return ""
-        return self.text[self.starts[start] : self.ends[end - 1]]
+        starts = self._starts if self._starts is not None else self._spans()
+        return self.text[starts[start] : self._ends[end - 1]]
 
     def spaced(self, i: int) -> bool:
         """Whether white space stands before token ``i`` (and after the token before it)."""
-        return 0 < i < len(self.words) and self.ends[i - 1] < self.starts[i]
+        if not 0 < i < len(self.words):
+            return False
+        starts = self._starts if self._starts is not None else self._spans()
+        return self._ends[i - 1] < starts[i]
 
     def __repr__(self) -> str:
         return f"Sentence({self.text!r})"
@@ -147,13 +153,19 @@ def _starts(parser: Parser) -> frozenset[str] | None:
 # -- tokens ---------------------------------------------------------------------------------------
 
 
+@cache
+def _phrase(phrase: str) -> tuple[str, ...]:
+    """A phrase's tokens, as :func:`tokenize` reads them (many productions share phrases)."""
+    return tuple(_TOKEN.findall(phrase))
+
+
 class Words(Parser):
     """One of several phrases, each a run of tokens ("that many", "1 or more"); the longest that reads."""
 
     __slots__ = ("phrases", "_by_first")
 
     def __init__(self, phrases: tuple[str, ...]) -> None:
-        self.phrases = tuple(tokenize(phrase).words for phrase in phrases)
+        self.phrases = tuple(_phrase(phrase) for phrase in phrases)
         if not all(self.phrases):
             raise ValueError(f"words: an empty phrase in {phrases!r}")
         by_first: dict[str, list[tuple[str, ...]]] = {}
@@ -593,8 +605,7 @@ REJECT: Any = object()
 """What a production's ``build`` returns for a reading its words allow but its numbers do not."""
 
 
-@dataclass(frozen=True, slots=True)
-class Refused:
+class Refused(Node):
     """A reading whose numbers the rules refuse (a die of 0 sides, a 19-digit count): the reason."""
 
     reason: str
@@ -766,7 +777,13 @@ Part = Parser | str
 
 
 def _part(part: Part) -> Parser:
-    return Words((part,)) if isinstance(part, str) else part
+    return _phrase_parser(part) if isinstance(part, str) else part
+
+
+@cache
+def _phrase_parser(phrase: str) -> Words:
+    """One phrase as a part (a parser holds no state, so productions share it)."""
+    return Words((phrase,))
 
 
 def words(*phrases: str) -> Parser:
