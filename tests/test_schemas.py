@@ -17,6 +17,8 @@ import msgspec
 import pytest
 from jsonschema import Draft202012Validator
 
+from mtgdice.errors import InputError
+from mtgdice.io.jsonio import request_from_json
 from mtgdice.io.outcome import plain_json, plain_model
 from mtgdice.io.outcome_model import PlainOutcome
 from mtgdice.io.schemas import DRAFT, NAMES, json_schema, schema_text, shipped
@@ -110,6 +112,35 @@ def test_every_conformance_outcome_validates(case_id: str, case: dict[str, Any],
     assert CASES, "no conformance suites found"
     outcome = run(case["input"])
     assert problems("outcome", outcome) == []
+
+
+def test_every_conformance_input_validates_against_the_printed_request_schema() -> None:
+    shared_path("conformance")
+    assert CASES, "no conformance suites found"
+    printed = mtgdice("schema", "request")
+    assert printed.returncode == 0, printed.stderr
+    checker = Draft202012Validator(json.loads(printed.stdout))
+    failed = {
+        case_id: [error.message for error in checker.iter_errors(case["input"])][:3]
+        for case_id, case in CASES
+        if not checker.is_valid(case["input"])
+    }
+    assert failed == {}
+
+
+@pytest.mark.parametrize(
+    "broken",
+    [
+        {"card": "Pixie Guide", "rol": 0},  # a misspelt field
+        {"card": "Pixie Guide", "roll": "first"},
+        {"card": "Pixie Guide", "players": 9},  # more seats than a table has
+        {"card": "Pixie Guide", "seats": [{"hand": []}]},
+    ],
+)
+def test_the_request_schema_refuses_what_the_reader_refuses(broken: dict[str, Any]) -> None:
+    assert problems("request", broken) != []
+    with pytest.raises(InputError):
+        request_from_json(broken, None)
 
 
 def test_the_conformance_suites_were_read() -> None:

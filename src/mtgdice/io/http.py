@@ -9,9 +9,9 @@ one-line :class:`~mtgdice.errors.InputError` naming the field; :func:`encode` wr
 :func:`components` gives their JSON Schemas for the OpenAPI document (``mtgdice.web.openapi``).
 
 The roll's request (``resolve``'s request object) and outcome have models of their own elsewhere;
-the outcome's component comes from its models (:func:`outcome_component`); the request is one
-component built by :func:`request_component`. What this module leaves out: routes, status codes and paths (the web
-app's), and reading a roll's request (:mod:`mtgdice.io.jsonio`).
+their components come from their models (:func:`outcome_component`, :func:`request_component`).
+What this module leaves out: routes, status codes and paths (the web app's), and reading a roll's
+request (:mod:`mtgdice.io.jsonio`).
 """
 
 from __future__ import annotations
@@ -19,13 +19,12 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Mapping
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar, cast
 
 import msgspec
 from msgspec import UNSET, Meta, Struct, UnsetType
 
 from mtgdice.errors import InputError
-from mtgdice.game.table import MAX_PLAYERS
 
 __all__ = [
     "BODIES",
@@ -54,6 +53,7 @@ __all__ = [
     "encode",
     "outcome_component",
     "request_component",
+    "ROOM_DICE",
 ]
 
 T = TypeVar("T")
@@ -271,47 +271,32 @@ def outcome_component() -> tuple[dict[str, Any], dict[str, Any]]:
     return published("outcome", closed=False)
 
 
-REQUEST_FIELDS = (
-    "card", "text", "name", "layout", "roll", "amounts", "choices", "seats", "controller", "roller", "turn",
-    "pending", "battlefield", "opponents", "graveyard", "command", "used", "dice_rolled", "planar_actions",
-    "players", "kind", "notation", "action", "call",
-)  # fmt: skip
-"""The ``resolve`` request's fields a room's roll may have (the room's dice replace ``dice``,
-``planar``, ``coins`` and ``random``)."""
+ROOM_DICE = ("dice", "planar", "coins", "random")
+"""The ``resolve`` request's fields a room's roll leaves out: its faces come from the room's dice."""
 
 
-def request_component() -> dict[str, Any]:
-    """The JSON Schema of a room roll's body (a ``resolve`` request without dice), the ``RollRequest`` component.
+def request_component() -> tuple[dict[str, Any], dict[str, Any]]:
+    """The ``RollRequest`` component (a room roll's body: the ``resolve`` request of
+    :mod:`mtgdice.io.request_model` without the fields of :data:`ROOM_DICE`, with the ``player``
+    the log shows) and the definitions it refers to.
 
-    The request's typed model is not in this module: its fields are named here, each read and
-    checked by :func:`mtgdice.io.jsonio.request_from_json`.
-
-    >>> request_component()["additionalProperties"], "dice" in request_component()["properties"]
-    (False, False)
+    >>> body, parts = request_component()
+    >>> body["additionalProperties"], "dice" in body["properties"], "player" in body["properties"], "Turn" in parts
+    (False, False, True, True)
     """
-    card = {"anyOf": [{"type": "string"}, {"type": "object"}], "description": "a card's name, or {name, text}"}
-    zone = {"type": "array", "items": card}
-    properties: dict[str, Any] = {name: {} for name in REQUEST_FIELDS}
-    properties.update(
-        card=card,
-        text={"type": "string"},
-        name={"type": "string"},
-        roll={"type": "integer", "minimum": 0, "description": "which of the card's roll instructions"},
-        amounts={"type": "object", "additionalProperties": {"type": "integer"}},
-        choices={"type": "array"},
-        players={"type": "integer", "minimum": 1, "maximum": MAX_PLAYERS},
-        kind={"enum": ["card", "dice", "planar", "coin", "plain"]},
-        notation={"type": "string"},
-        player={"type": "string", "maxLength": 40, "description": "who rolled, as the log shows it"},
-        **dict.fromkeys(("battlefield", "opponents", "graveyard", "command"), zone),
-    )
-    return {
-        "type": "object",
-        "description": "a `resolve` request (the JSON contract) without `dice`, `planar`, `coins` or `random`",
+    from mtgdice.io.schemas import components as published
+
+    _, parts = published("request")
+    request = parts.pop("Request")
+    fields = cast(dict[str, object], request["properties"])
+    properties = {name: schema for name, schema in fields.items() if name not in ROOM_DICE}
+    properties["player"] = {"type": "string", "maxLength": 40, "description": "who rolled, as the log shows it"}
+    body = request | {
+        "title": "RollRequest",
+        "description": "a room's roll: a resolve request whose faces come from the room's dice",
         "properties": properties,
-        "additionalProperties": False,
-        "examples": [{"text": "Roll a d20.", "player": "Alice"}],
     }
+    return body, parts
 
 
 def components(ref_template: str = "#/components/schemas/{name}") -> dict[str, Any]:

@@ -75,7 +75,11 @@ _PUBLISHED: dict[str, _Published] = {
         # The logged outcome refers to the outcome models, so they are listed too.
         _models("mtgdice.io.log_model", "ExportedLog", "DiceOutcome", "FlipOutcome", "PlainOutcome", "RefusedOutcome"),
     ),
-    # INTEGRATOR: "request": _Published("The resolve request.", _models("mtgdice.io.request_model", "Request")),
+    "request": _Published(
+        "The request object `mtgdice resolve` reads (json-interface.md, versions 1 to 3): a card's roll or "
+        "flip with the table (seats, turn, pending replacements), plain dice, the planar die or a coin.",
+        _models("mtgdice.io.request_model", "Request"),
+    ),
 }
 NAMES: tuple[str, ...] = tuple(_PUBLISHED)
 """The names of the published schemas."""

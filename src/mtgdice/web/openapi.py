@@ -214,11 +214,13 @@ def _operation(method: str, path: str, spec: Operation) -> dict[str, Any]:
 
 def _schemas() -> dict[str, Any]:
     schemas = components()
-    outcome, parts = outcome_component()
-    clash = set(parts) & set(schemas)
-    if clash:
-        raise RuntimeError(f"the outcome's definitions {sorted(clash)} share names with the bodies'")
-    schemas |= parts
+    outcome, outcome_parts = outcome_component()
+    request, request_parts = request_component()
+    for parts in (outcome_parts, request_parts):
+        clash = {name for name in set(parts) & set(schemas) if parts[name] != schemas[name]}
+        if clash:
+            raise RuntimeError(f"the definitions {sorted(clash)} share names with others")
+        schemas |= parts
     for schema in schemas.values():  # the models' docstring examples are for the package, not the document
         text = schema.get("description", "")
         if ">>>" in text:
@@ -226,7 +228,7 @@ def _schemas() -> dict[str, Any]:
     schemas["RollForm"]["patternProperties"] = {"^amount:": INTEGER}  # a card's X, by the amount's name
     schemas["RollForm"]["additionalProperties"] = False
     schemas["Outcome"] = outcome
-    schemas["RollRequest"] = request_component()
+    schemas["RollRequest"] = request
     schemas["RollAnswer"] = {
         "description": "the roll's outcome, its id in the room's log, its proof and its hash in the chain",
         "allOf": [_ref("Outcome"), _ref("RollStamp")],
