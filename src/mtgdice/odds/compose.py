@@ -88,8 +88,9 @@ def composed_distribution(problem: Problem) -> tuple[dict[Summary, Fraction], st
         return None
     board = problem.board
     footprint = board.footprint() | instruction.footprint()
-    if not footprint.within(COMPOSABLE):
+    if not footprint.within(COMPOSABLE | Footprint.STORED):
         return None
+    footprint &= ~Footprint.STORED  # CR 706.8a: results are stored after the execution, read by none of it
     holders = list(board.holders())
     transforms = [holder.effect.transform() for holder in holders]
     if any(transform is None for transform in transforms):
@@ -119,7 +120,7 @@ def composed_distribution(problem: Problem) -> tuple[dict[Summary, Fraction], st
         if not folded:
             return None
         reduced = replace(problem, board=board.keeping(lambda effect: effect.transform() is not Transform.MIXTURE))
-        footprint = reduced.board.footprint() | instruction.footprint()
+        footprint = (reduced.board.footprint() | instruction.footprint()) & ~Footprint.STORED
         if settle is not None and plan.lowest and counted > 1:
             return None  # rerolls of dependent order statistics: not folded here
     by_size = {size: _kept(die.sides, size, keep, pair) for size in set(plan.slots)}

@@ -270,7 +270,7 @@ class Search:
         if len(prefix) - self.first_roll > MAX_DEPTH:
             raise RollLimitError(
                 f"odds: more than {MAX_DEPTH} draws past the first roll in one execution; "
-                "the rerolls do not settle, so the odds are not solved exactly"
+                "the rerolls do not settle, so the odds are not solved exactly; estimate it with 'mtgdice simulate'"
             )
         if key is not None and key in self._memo:
             return self._memo[key]
