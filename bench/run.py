@@ -136,13 +136,13 @@ def _cold_once(setup: str, compute: str) -> list[Any]:
         f"""
         import time, warnings, json
         warnings.simplefilter("ignore")
-        start = time.perf_counter()
+        start = time.process_time()
         {setup}
-        imported = time.perf_counter()
+        imported = time.process_time()
         result = {compute}
-        done = time.perf_counter()
+        done = time.process_time()
         result = {compute}
-        again = time.perf_counter()
+        again = time.process_time()
         print(json.dumps([imported - start, done - imported, again - done, str(getattr(result, "method", ""))]))
         """
     )
