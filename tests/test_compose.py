@@ -347,3 +347,33 @@ def test_rerolls_that_do_not_settle_are_refused_naming_the_simulation() -> None:
     board = _board(THUMB, RerollPermission(condition=InRange(1, 1)), RerollPermission(condition=InRange(2, 2)))
     with pytest.raises(RollLimitError, match="mtgdice simulate"):
         odds(RollInstruction(Amount(1), Die(2)), board=board, policy="accept", method="brute")
+
+
+# -- the total of several dice of one law, by one integer power -----------------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    low=st.integers(-3, 3),
+    weights=st.lists(st.integers(0, 40), min_size=1, max_size=7).filter(any),
+    count=st.integers(1, 6),
+)
+def test_sum_of_equals_a_convolution_die_by_die(low: int, weights: list[int], count: int) -> None:
+    law = Law(low, tuple(weights), sum(weights) + 3)  # a denominator above the weights: a partial law too
+    ways: dict[int, int] = {0: 1}
+    for _ in range(count):
+        step: dict[int, int] = {}
+        for total, found in ways.items():
+            for value, weight in zip(law.values(), law.weights, strict=True):
+                step[total + value] = step.get(total + value, 0) + found * weight
+        ways = step
+    summed = law.sum_of(count)
+    assert summed.denominator == law.denominator**count
+    assert {value: weight for value, weight in zip(summed.values(), summed.weights, strict=True) if weight} == {
+        total: found for total, found in ways.items() if found
+    }
+
+
+def test_sum_of_needs_a_die() -> None:
+    with pytest.raises(ValueError, match="one or more"):
+        Law.uniform(6).sum_of(0)
