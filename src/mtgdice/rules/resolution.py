@@ -329,6 +329,7 @@ _NEW_TURN = TurnState()
 _YOU_ROLL = Roller.YOU
 _NONE_USED: frozenset[str] = frozenset()
 _NONE_USED_UP: frozenset[int] = frozenset()
+_NONE_MADE: frozenset[tuple[str, int]] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -589,10 +590,11 @@ class _Resolution(Decisions):
         self.rollers = (
             (controller,) if instruction.roller is _YOU_ROLL else instruction.roller.seats(players, controller, roller)
         )
-        self.pending_used: set[int] = set()
+        # Made on the first use (most rolls use none): an empty frozenset until then.
+        self.pending_used: set[int] | frozenset[int] = _NONE_USED_UP
         self.records: list[DieRoll] = []
         self.base = 0
-        self.made: set[tuple[str, int]] = set()
+        self.made: set[tuple[str, int]] | frozenset[tuple[str, int]] = _NONE_MADE
         self.drawn = 0
         self.dice_limit = _NO_METER_DICE if meter is None else self.meter.budget.dice
 
@@ -614,7 +616,9 @@ class _Resolution(Decisions):
             raise RollLimitError(f"reroll: more than {MAX_REROLLS} rerolls in one roll; the loop was stopped")
         self._set(die.index, fate=Fate.REROLLED)
         if holder is not None:
-            self.made.add((holder.key, die.index))
+            made = self.made if isinstance(self.made, set) else set()
+            made.add((holder.key, die.index))
+            self.made = made
         # A reroll is a new roll of that die: the replacements meet it again (docs/design.md §5).
         first = len(self.records)
         self._roll(self._plan(1, die.die, roller))
@@ -870,7 +874,9 @@ class _Resolution(Decisions):
             if not group:
                 del groups[_same_effect(holder.effect)]
             if holder.zone is Zone.PENDING:
-                self.pending_used.add(holder.position)  # the first roll it applies to uses it up
+                used_up = self.pending_used if isinstance(self.pending_used, set) else set()
+                used_up.add(holder.position)  # the first roll it applies to uses it up
+                self.pending_used = used_up
             plan = holder.effect.replace(plan, holder, self)
         if plan.dice_count > MAX_DICE:
             raise RollLimitError(
