@@ -392,7 +392,7 @@ def stacked_odds(copies: tuple[int, ...] = STACKED_COPIES) -> list[tuple[str, in
         for policy, seconds in zip(POLICIES, times, strict=False):
             rows.append((policy, count, seconds, methods[(policy, count)], times[-1] if policy == "maximize" else None))
     frenzy = compile_text(FRENZY).rolls[0]
-    board = Board(
+    board = Board.from_zones(
         battlefield=(
             Permanent("Barbarian Class", compile_text(BARBARIAN).effects),
             Permanent("Pixie Guide", pixie),
@@ -500,8 +500,8 @@ def report(quick: bool) -> str:
             why.append(
                 f"- C, {label}: path `{mtg.method}`; the same call again in that process takes "
                 f"{fmt(mtg.second)} ({mtg.second / best:.1f}x the faster anchor), so "
-                f"{max(0.0, 1 - mtg.second / mtg.first):.0%} of the cold time is first-call work (lazy imports, "
-                "plan and dispatch caches)."
+                f"{max(0.0, 1 - mtg.second / mtg.first):.0%} of the cold time is first-call work (the "
+                "interpreter's first pass over each code path: attribute and global caches, first records)."
             )
     lines += ["", "## D. MTG-only tasks (mtgdice)", "", "| task | cold | warm | target |", "|---|---:|---:|---|"]
     for position, (label, first, warm) in enumerate(part_d(runs)):
