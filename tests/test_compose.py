@@ -296,3 +296,84 @@ def test_a_composed_form_too_large_is_refused_naming_the_limit() -> None:
     message = str(refused.value)
     assert str(MAX_CLASSES) in message and "mtgdice simulate" in message and "\n" not in message
     assert meter.runs == 0  # refused before any resolve()
+
+
+# -- a roll whose result is stored (CR 706.8a) composes like the same roll unstored ---------------------
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize(
+    "effects", [(THUMB,), (PIXIE, THUMB), (THUMB, PIXIE)], ids=["thumb", "pixie+thumb", "thumb+pixie"]
+)
+def test_a_stored_roll_with_a_reroll_composes_to_brute_force(policy: str, effects: tuple[Any, ...]) -> None:
+    # Storing the result happens after the execution, so it changes no odds. Under accept the
+    # reroll is used once (brute force cannot close a reroll loop behind a pair); the others never use it.
+    board = _board(*effects, RerollPermission(condition=InRange(3, 3), again=policy != "accept"))
+    stored = RollInstruction(Amount(1), Die(4), store=True)
+    problem = _problem(stored, board, policy)
+    found = composed_distribution(problem)
+    assert found is not None, "a stored roll fell back from the composed path"
+    assert canonical(found[0]) == _brute(problem)
+
+
+def test_a_stored_d6_with_clam_pixie_thumb_and_wyll_answers_exactly(catalog: Any) -> None:
+    # Was refused by the enumeration's 48-draw limit; the composed path answers, equal to the same
+    # board's unstored d6 (storing is after the execution) and to a hand count: the kept die is the
+    # highest of three groups, each showing its first die under accept, a 3 redrawn until it is not.
+    from mtgdice.text import compile_text
+
+    def card(name: str) -> Permanent:
+        record = catalog.lookup(name)
+        return Permanent(record.name, compile_text(record.oracle_text, name=record.name).effects)
+
+    board = Board.from_zones(
+        battlefield=tuple(
+            card(name) for name in ("Clam-I-Am", "Pixie Guide", "Krark's Other Thumb", "Wyll, Blade of Frontiers")
+        )
+    )
+    sprocketer = catalog.lookup("Socketed Sprocketer")
+    stored = compile_text(sprocketer.oracle_text, name=sprocketer.name).rolls[0]
+    assert stored.store
+    found = odds(stored, source=sprocketer.name, board=board, policy="accept")
+    plain = odds(RollInstruction(Amount(1), Die(6)), source=sprocketer.name, board=board, policy="accept")
+    assert found.method == "composed"
+    assert found.results == plain.results
+    at_most = [Fraction(v, 6) ** 3 for v in range(7)]
+    kept = {v: at_most[v] - at_most[v - 1] for v in range(1, 7) if v != 3}
+    assert dict(found.results) == {v: p / (1 - (at_most[3] - at_most[2])) for v, p in kept.items()}
+
+
+def test_rerolls_that_do_not_settle_are_refused_naming_the_simulation() -> None:
+    board = _board(THUMB, RerollPermission(condition=InRange(1, 1)), RerollPermission(condition=InRange(2, 2)))
+    with pytest.raises(RollLimitError, match="mtgdice simulate"):
+        odds(RollInstruction(Amount(1), Die(2)), board=board, policy="accept", method="brute")
+
+
+# -- the total of several dice of one law, by one integer power -----------------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    low=st.integers(-3, 3),
+    weights=st.lists(st.integers(0, 40), min_size=1, max_size=7).filter(any),
+    count=st.integers(1, 6),
+)
+def test_sum_of_equals_a_convolution_die_by_die(low: int, weights: list[int], count: int) -> None:
+    law = Law(low, tuple(weights), sum(weights) + 3)  # a denominator above the weights: a partial law too
+    ways: dict[int, int] = {0: 1}
+    for _ in range(count):
+        step: dict[int, int] = {}
+        for total, found in ways.items():
+            for value, weight in zip(law.values(), law.weights, strict=True):
+                step[total + value] = step.get(total + value, 0) + found * weight
+        ways = step
+    summed = law.sum_of(count)
+    assert summed.denominator == law.denominator**count
+    assert {value: weight for value, weight in zip(summed.values(), summed.weights, strict=True) if weight} == {
+        total: found for total, found in ways.items() if found
+    }
+
+
+def test_sum_of_needs_a_die() -> None:
+    with pytest.raises(ValueError, match="one or more"):
+        Law.uniform(6).sum_of(0)

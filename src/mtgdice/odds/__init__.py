@@ -16,17 +16,18 @@ sampling (``mtgdice.sim``) and rendering (``mtgdice.cli.odds``).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
 from mtgdice.odds.chain import expectations
-from mtgdice.odds.compose import composed_distribution
-from mtgdice.odds.enumerate import Problem, ResultKey, Summary, brute_force, count_first_roll, summarize
+from mtgdice.odds.compose import METHOD as COMPOSED
+from mtgdice.odds.compose import composed_weights
+from mtgdice.odds.enumerate import Problem, ResultKey, Summary, brute_force, count_first_roll, summarize, weighted
 from mtgdice.odds.fast import fast_distribution
 from mtgdice.rules import Board, Policy, PolicyChooser, RollInstruction, TurnState
 from mtgdice.rules.budget import Meter
+from mtgdice.rules.resolution import effects_of
 
 __all__ = [
     "Odds",
@@ -36,6 +37,7 @@ __all__ = [
     "brute_force",
     "count_first_roll",
     "execution_distribution",
+    "execution_weights",
     "odds",
     "summarize",
 ]
@@ -73,6 +75,10 @@ class Odds:
         }
 
 
+_ZERO = Fraction(0)
+_ONE = Fraction(1)
+
+
 def _order(item: tuple[ResultKey, Fraction]) -> tuple[bool, bool, int, str]:
     value = item[0]
     return value is None, isinstance(value, str), value if isinstance(value, int) else 0, str(value)
@@ -84,23 +90,30 @@ def _key(value: ResultKey) -> str:
 
 def position_cap(board: Board) -> int:
     """The highest "Nth die this turn" a trigger on the board asks for (0: none)."""
-    return max(
-        (getattr(holder.effect, "nth_this_turn", None) or 0 for holder in board.holders()),
-        default=0,
-    )
+    # Only triggered abilities count dice this turn; the board's grouping by step is kept by the rules.
+    return max((getattr(holder.effect, "nth_this_turn", None) or 0 for holder in effects_of(board).triggers), default=0)
 
 
 def execution_distribution(problem: Problem, method: str = "auto") -> tuple[dict[Summary, Fraction], str]:
     """One execution's exact distribution and the path that found it (``method``: auto or brute)."""
+    ways, denominator, used = execution_weights(problem, method)
+    return {summary: Fraction(count, denominator) for summary, count in ways.items()}, used
+
+
+def execution_weights(problem: Problem, method: str = "auto") -> tuple[dict[Summary, int], int, str]:
+    """:func:`execution_distribution` as ways over one common denominator, and the path."""
     if method not in ("auto", "brute"):
         from mtgdice.rules.errors import InputError
 
         raise InputError("method", f"{method!r} is not a method; use auto or brute")
     if method == "auto":
-        found = composed_distribution(problem) or fast_distribution(problem)
+        composed = composed_weights(problem)
+        if composed is not None:
+            return composed[0], composed[1], COMPOSED
+        found = fast_distribution(problem)
         if found is not None:
-            return found
-    return brute_force(problem), "brute force"
+            return *weighted(found[0]), found[1]
+    return *weighted(brute_force(problem)), "brute force"
 
 
 def odds(
@@ -128,25 +141,34 @@ def odds(
     cap = position_cap(board)
     given = turn or TurnState()
     start = TurnState(given.used, min(given.dice_rolled, cap))
-    cache: dict[TurnState, tuple[dict[Summary, Fraction], str]] = {}
+    cache: dict[TurnState, tuple[dict[Summary, int], int, str]] = {}
+    fractions: dict[TurnState, dict[Summary, Fraction]] = {}
+
+    def weights_at(state: TurnState) -> tuple[dict[Summary, int], int, str]:
+        known = cache.get(state)
+        if known is None:
+            problem = Problem(instruction, source, board, chooser, values, state, meter=meter, position_cap=cap)
+            cache[state] = known = execution_weights(problem, method)
+        return known
 
     def at(state: TurnState) -> dict[Summary, Fraction]:
-        if state not in cache:
-            problem = Problem(instruction, source, board, chooser, values, state, meter=meter, position_cap=cap)
-            cache[state] = execution_distribution(problem, method)
-        return cache[state][0]
+        known = fractions.get(state)
+        if known is None:
+            ways, denominator, _ = weights_at(state)
+            fractions[state] = known = {summary: Fraction(count, denominator) for summary, count in ways.items()}
+        return known
 
-    first = at(start)
-    method_used = cache[start][1]
+    # Sums of ways over the one denominator of the first execution: exact, with a fraction made only
+    # for each number the answer holds.
+    first, denominator, method_used = weights_at(start)
     table = instruction.table
-    # Sum numerators over one common denominator: exact, and far cheaper than adding Fractions.
-    denominator = math.lcm(*(p.denominator for p in first.values())) if first else 1
     rows = [0] * (len(table.rows) if table is not None else 0)
     no_row = 0
     results: dict[ResultKey, int] = {}
     doubles = again = 0
-    for summary, p in first.items():
-        share = p.numerator * (denominator // p.denominator)
+    repeats = False
+    triggered: dict[str, int] = {}
+    for summary, share in first.items():
         if table is not None:
             for row in summary.rows if summary.rows is not None else (summary.row,):
                 if row is None:
@@ -158,16 +180,33 @@ def odds(
             doubles += share
         if summary.again:
             again += share
-    executions, triggers = expectations(start, at)
-    ordered = sorted(((value, Fraction(share, denominator)) for value, share in results.items()), key=_order)
+            repeats = True
+        for card, count in summary.triggers:
+            triggered[card] = triggered.get(card, 0) + share * count
+    if repeats:
+        executions, triggers = expectations(start, at)
+    else:
+        # One execution, always (chain.expectations says the same): the first execution's own counts.
+        executions = _ONE
+        triggers = {card: Fraction(count, denominator) for card, count in triggered.items()}
+    probability = {share: Fraction(share, denominator) for share in {*first.values(), *results.values()}}
+    probability.setdefault(0, _ZERO)
+
+    def fraction(share: int) -> Fraction:
+        known = probability.get(share)
+        return known if known is not None else Fraction(share, denominator)
+
+    found = [(value, probability[share]) for value, share in results.items()]
+    # Results are integers but for planar faces and "none": those sort apart (``_order``).
+    ordered = sorted(found) if all(type(value) is int for value, _ in found) else sorted(found, key=_order)
     return Odds(
-        tuple(Fraction(share, denominator) for share in rows),
-        Fraction(no_row, denominator) if table is not None else None,
+        tuple(fraction(share) for share in rows),
+        fraction(no_row) if table is not None else None,
         tuple(ordered),
-        Fraction(doubles, denominator),
-        Fraction(again, denominator),
+        fraction(doubles),
+        fraction(again),
         executions,
         tuple(sorted(triggers.items())),
-        tuple(first.items()),
+        tuple((summary, probability[share]) for summary, share in first.items()),
         method_used,
     )

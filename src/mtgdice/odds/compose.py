@@ -32,13 +32,12 @@ other paths (``fast``, then ``enumerate``, the test oracle).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import replace
+from collections.abc import Callable, Container, Iterator, Sequence
 from fractions import Fraction
 from functools import partial
 from itertools import combinations_with_replacement
 
-from mtgdice.odds.enumerate import Problem, Search, Summary
+from mtgdice.odds.enumerate import Problem, Search, Summary, Weighted, weighted
 from mtgdice.rules import (
     Amount,
     Ask,
@@ -65,6 +64,8 @@ COMPOSABLE = MULTISET_SAFE | Footprint.GROUPS
 by a stateless policy from that group alone)."""
 
 _TOTALS = TOTALS_SAFE | Footprint.GROUPS  # with every group folded into the die it keeps
+_STORED = Footprint.STORED.value
+_COMPOSABLE_STORED = COMPOSABLE.value | _STORED
 
 MAX_CLASSES = 40_000
 """Most classes of counted dice (multisets, or totals) the fold may hold; past it the roll is
@@ -82,15 +83,28 @@ or ``None`` when they are found on demand)."""
 
 def composed_distribution(problem: Problem) -> tuple[dict[Summary, Fraction], str] | None:
     """One execution's distribution by composition, or ``None`` when the fold does not apply."""
+    found = composed_weights(problem)
+    if found is None:
+        return None
+    ways, denominator = found
+    return {summary: Fraction(count, denominator) for summary, count in ways.items()}, METHOD
+
+
+def composed_weights(problem: Problem) -> Weighted | None:
+    """:func:`composed_distribution` as ways over one common denominator (no fraction is made)."""
     instruction = problem.instruction
     chooser = problem.chooser
     if not isinstance(chooser, PolicyChooser) or instruction.reroll_stored:
         return None
     board = problem.board
-    footprint = board.footprint() | instruction.footprint()
-    if not footprint.within(COMPOSABLE):
-        return None
+    # On the flags' integers: a composite flag made for the first time costs more than the fold.
     holders = list(board.holders())
+    footprint = instruction.footprint().value
+    for holder in holders:  # the board's footprint (Board.footprint), from the holders listed once
+        footprint |= holder.effect.footprint().value
+    if footprint & ~_COMPOSABLE_STORED:
+        return None
+    footprint &= ~_STORED  # CR 706.8a: results are stored after the execution, read by none of it
     transforms = [holder.effect.transform() for holder in holders]
     if any(transform is None for transform in transforms):
         return None  # default-deny: a kind that says nothing of its law is enumerated
@@ -105,9 +119,11 @@ def composed_distribution(problem: Problem) -> tuple[dict[Summary, Fraction], st
     grouped = any(size > 1 for size in plan.slots)
     if not grouped and not rerolls and counted > 1:
         return None  # equal plain dice: the closed forms of ``fast`` are quicker
-    problem.meter.check_cells(len(plan.slots) * die.sides, f"{len(plan.slots)} {die.name}")
-    keep = _keep(chooser)
+    cells = len(plan.slots) * die.sides
+    if cells > problem.meter.budget.cells:  # the message is made only when it is needed
+        problem.meter.check_cells(cells, f"{len(plan.slots)} {die.name}")
     pair = _pair(holders)
+    keep = _keep(chooser) if pair is not None else Keep.FIRST  # without partners no die is chosen
     if grouped and pair is None:
         return None
     settle: _Settle | None = None
@@ -118,18 +134,32 @@ def composed_distribution(problem: Problem) -> tuple[dict[Summary, Fraction], st
         folded, settle = _settler(problem, rerolls[0], die, keep, pair)
         if not folded:
             return None
-        reduced = replace(problem, board=board.keeping(lambda effect: effect.transform() is not Transform.MIXTURE))
-        footprint = reduced.board.footprint() | instruction.footprint()
+        kept = board.keeping(lambda effect: effect.transform() is not Transform.MIXTURE)
+        reduced = Problem(
+            instruction,
+            problem.source,
+            kept,
+            chooser,
+            problem.amounts,
+            problem.turn,
+            problem.players,
+            problem.meter,
+            problem.position_cap,
+        )
+        footprint = (reduced.board.footprint().value | instruction.footprint().value) & ~_STORED
         if settle is not None and plan.lowest and counted > 1:
             return None  # rerolls of dependent order statistics: not folded here
     by_size = {size: _kept(die.sides, size, keep, pair) for size in set(plan.slots)}
     laws = [by_size[size] for size in plan.slots]
-    totals = footprint.within(_TOTALS)  # each group is one kept die now
+    totals = not footprint & ~_TOTALS.value  # each group is one kept die now
     search = Search(reduced, plan.dice_count)
     if counted == 1:
         law = _highest(laws)
         if settle is not None:
             law = settle(law)
+        if totals:  # one counted die: its value is its total, never doubles
+            single: Totals = {(value, None): (weight, (value,)) for value, weight in _support(law)}
+            return _by_totals(search, single, law.denominator, plan)
         classes: Classes = [((value,), weight) for value, weight in _support(law)]
         denominator = law.denominator
     elif plan.lowest == 0:
@@ -138,8 +168,7 @@ def composed_distribution(problem: Problem) -> tuple[dict[Summary, Fraction], st
             laws = [settled[size] for size in plan.slots]
         if totals and all(law == laws[0] for law in laws):
             groups, denominator, unlike = _convolved(laws[0], counted, plan, problem)
-            found = _by_totals(search, groups, denominator, plan, unlike)
-            return (found, METHOD) if found is not None else None
+            return _by_totals(search, groups, denominator, plan, unlike)
         classes, denominator = _all_counted(laws, problem)
     else:
         if all(law == laws[0] for law in laws):
@@ -153,13 +182,12 @@ def composed_distribution(problem: Problem) -> tuple[dict[Summary, Fraction], st
             key = (sum(values), alike)
             known = by_total.get(key)
             by_total[key] = (ways, values) if known is None else (known[0] + ways, known[1])
-        found = _by_totals(search, by_total, denominator, plan)
-        return (found, METHOD) if found is not None else None
+        return _by_totals(search, by_total, denominator, plan)
     out: dict[Summary, Fraction] = {}
     for values, ways in classes:
         for summary, p in search.distribution(_prefix(values, plan), Fraction(ways, denominator)).items():
             out[summary] = out.get(summary, Fraction(0)) + p
-    return out, METHOD
+    return weighted(out)
 
 
 # -- the policy, asked -----------------------------------------------------------------------------
@@ -281,17 +309,15 @@ def _convolved(
     convolution, the alike ones apart (``w(v) ** count`` at ``count * v``); a roll standing for a
     class that is not alike is found only when ``resolve`` needs one (:func:`_unlike`)."""
     support = _support(law)
-    _check(count * (law.high - law.low + 1) * count, problem, f"the totals of {count} {plan.die.name}")
-    reach: list[dict[int, int]] = [{0: 1}]
-    for _ in range(count):
-        new: dict[int, int] = {}
-        for total, ways in reach[-1].items():
-            for value, weight in support:
-                new[total + value] = new.get(total + value, 0) + ways * weight
-        reach.append(new)
+    cells = count * (law.high - law.low + 1) * count
+    if cells > min(MAX_CLASSES, problem.meter.budget.cells):  # the message is made only when it is needed
+        _check(cells, problem, f"the totals of {count} {plan.die.name}")
     totals: Totals = {}
     weight_of = dict(support)
-    for total, ways in reach[-1].items():
+    summed = law.sum_of(count)  # the ways to each total (Law.sum_of: one integer power)
+    for total, ways in zip(summed.values(), summed.weights, strict=True):
+        if not ways:
+            continue
         alike = total // count if count >= 2 and total % count == 0 and total // count in weight_of else None
         if alike is not None:
             same = weight_of[alike] ** count
@@ -299,12 +325,23 @@ def _convolved(
             ways -= same
         if ways:
             totals[(total, None)] = (ways, None)
-    return totals, law.denominator**count, partial(_unlike, count=count, reach=reach, support=support)
+    return totals, law.denominator**count, partial(_unlike, count=count, reach=[], support=support)
 
 
-def _unlike(total: int, count: int, reach: list[dict[int, int]], support: Sequence[tuple[int, int]]) -> tuple[int, ...]:
+def _unlike(total: int, count: int, reach: list[Container[int]], support: Sequence[tuple[int, int]]) -> tuple[int, ...]:
     """``count`` values of the support summing to ``total``, not all alike (one exists: the class
-    has ways). The first value differs from the mean; the rest follow any reachable path."""
+    has ways). The first value differs from the mean; the rest follow any reachable path.
+    ``reach[k]``, the totals ``k`` dice can show, is filled on the first call."""
+    if not reach:
+        values = [value for value, _ in support]
+        if values == list(range(values[0], values[-1] + 1)):  # no gaps: every total between the extremes
+            reach.extend(range(k * values[0], k * values[-1] + 1) for k in range(count))
+        else:
+            level = {0}
+            reach.append(level)
+            for _ in range(count - 1):
+                level = {reached + value for reached in level for value in values}
+                reach.append(level)
     chosen: list[int] = []
     remaining = total
     for left in range(count, 0, -1):
@@ -322,7 +359,7 @@ def _by_totals(
     denominator: int,
     plan: RollPlan,
     unlike: Callable[[int], tuple[int, ...]] | None = None,
-) -> dict[Summary, Fraction] | None:
+) -> Weighted | None:
     """Summaries per class of totals, with one run of ``resolve`` per table row reached, alike or not.
 
     Used only when nothing reads one die (``TOTALS_SAFE``): an execution then depends on the counted
@@ -342,24 +379,30 @@ def _by_totals(
             values = unlike(total)
         return _prefix(values, plan)
 
-    for (total, alike), (ways, values) in totals.items():
+    # The runs go from the highest class down: there the ignored dice show less than the counted
+    # ones, so no run asks for a tie to be broken. Any class of a row stands for the row alike.
+    items = list(totals.items())
+    keys: list[tuple[int, tuple[int | None, bool]]] = [(0, (None, False))] * len(items)
+    for position in range(len(items) - 1, -1, -1):
+        (total, alike), (_, values) = items[position]
         if shift is None:
             first = search.outcome(prefix(total, values))
             if not isinstance(first, Summary) or not isinstance(first.value, int):
                 return None
             shift = first.value - total
         value = total + shift
-        row = table.row_for(value) if table is not None else None
-        template = by_row.get((row, alike is not None))
-        if template is None:
+        key = (table.row_for(value) if table is not None else None, alike is not None)
+        keys[position] = (value, key)
+        if key not in by_row:
             summary = search.outcome(prefix(total, values))
-            if not isinstance(summary, Summary) or summary.value != value or summary.row != row:
+            if not isinstance(summary, Summary) or summary.value != value or summary.row != key[0]:
                 return None
-            by_row[(row, alike is not None)] = template = summary
-        else:
-            summary = template.with_value(value)
+            by_row[key] = summary
+    for (_, (ways, _)), (value, key) in zip(items, keys, strict=True):
+        template = by_row[key]
+        summary = template if template.value == value else template.with_value(value)
         counts[summary] = counts.get(summary, 0) + ways
-    return {summary: Fraction(ways, denominator) for summary, ways in counts.items()}
+    return counts, denominator
 
 
 def _multisets(support: Sequence[tuple[int, int]], count: int) -> Iterator[tuple[tuple[int, ...], int]]:

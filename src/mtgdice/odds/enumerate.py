@@ -40,7 +40,7 @@ from mtgdice.rules import (
 )
 from mtgdice.rules.budget import CLI_BUDGET, Meter
 from mtgdice.rules.errors import RollLimitError
-from mtgdice.rules.records import direct_init
+from mtgdice.rules.records import builder, direct_init
 
 MAX_DEPTH = 48
 """Most draws past the first physical roll that the search follows in one execution."""
@@ -53,6 +53,9 @@ MAX_RUNS = CLI_BUDGET.runs
 """Most runs of ``resolve`` one distribution may take by default (the budget's ``runs``)."""
 
 ResultKey = int | str | None
+
+Weighted = tuple[dict["Summary", int], int]
+"""A distribution as ways over one common denominator: exact, and cheaper to add than fractions."""
 
 
 @direct_init
@@ -80,6 +83,11 @@ class Summary:
     again_times: int = 1
     dice_rolled: int = 0
 
+    def __hash__(self) -> int:
+        # Equal summaries have equal values, rows and flags: hashing those is enough, and the odds
+        # hash a summary for every class of counted dice.
+        return hash((self.value, self.row, self.doubles, self.again))
+
     @property
     def state(self) -> TurnState:
         """The turn state the next execution starts from (what the roll-again chain is over)."""
@@ -92,7 +100,7 @@ class Summary:
         >>> Summary(row=1, rows=None, value=12, doubles=False, again=False).with_value(13).value
         13
         """
-        return Summary(
+        return _SUMMARY(
             self.row,
             self.rows,
             value,
@@ -106,14 +114,34 @@ class Summary:
         )
 
 
+_SUMMARY = builder(Summary)
+
+
+def weighted(distribution: Mapping[Summary, Fraction]) -> Weighted:
+    """``distribution`` as ways over the least common denominator of its probabilities.
+
+    >>> one = Summary(None, None, 1, False, False)
+    >>> two = Summary(None, None, 2, False, False)
+    >>> weighted({one: Fraction(1, 4), two: Fraction(3, 4)})[1]
+    4
+    """
+    denominator = math.lcm(*(p.denominator for p in distribution.values())) if distribution else 1
+    return {summary: p.numerator * (denominator // p.denominator) for summary, p in distribution.items()}, denominator
+
+
 def summarize(resolution: Resolution, position_cap: int = 0) -> Summary:
     """The :class:`Summary` of the one execution of ``resolution`` (run with ``limit=1``).
 
     ``dice_rolled`` is kept up to ``position_cap`` (the highest "Nth die this turn" any trigger
     asks for): past it, every count of dice rolled this turn behaves the same."""
     execution = resolution.executions[0] if resolution.executions else None
-    counts = Counter(hit.card for hit in resolution.triggers)
-    triggers = tuple(sorted(counts.items()))
+    triggers: tuple[tuple[str, int], ...] = ()
+    if resolution.triggers:
+        # A plain dict, not a Counter: a Counter's first use in a process pays an ABC check.
+        counts: dict[str, int] = {}
+        for hit in resolution.triggers:
+            counts[hit.card] = counts.get(hit.card, 0) + 1
+        triggers = tuple(sorted(counts.items()))
     if execution is None:
         return Summary(
             None, None, None, False, False, resolution.used, triggers, (), 1, min(resolution.dice_rolled, position_cap)
@@ -270,7 +298,7 @@ class Search:
         if len(prefix) - self.first_roll > MAX_DEPTH:
             raise RollLimitError(
                 f"odds: more than {MAX_DEPTH} draws past the first roll in one execution; "
-                "the rerolls do not settle, so the odds are not solved exactly"
+                "the rerolls do not settle, so the odds are not solved exactly; estimate it with 'mtgdice simulate'"
             )
         if key is not None and key in self._memo:
             return self._memo[key]

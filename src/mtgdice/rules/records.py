@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from typing import TypeVar
+from typing import TypeVar, cast
 
 T = TypeVar("T")
 Setter = Callable[[object, object], None]
@@ -61,3 +61,45 @@ def direct_init(cls: type[T]) -> type[T]:
     init.__doc__ = cls.__init__.__doc__
     setattr(cls, "__init__", init)  # noqa: B010 - replacing a method, which mypy forbids written plainly
     return cls
+
+
+def builder(cls: type[T]) -> Callable[..., T]:
+    """A positional constructor of a frozen, slotted dataclass ``cls``, for the hot path of a roll.
+
+    The instance is made as a plain slotted *twin* of ``cls`` (the same slots, so the same memory
+    layout), filled by ordinary attribute stores, then given ``cls`` as its class — which CPython
+    allows between classes of one layout. What comes out is an ordinary ``cls``: equal to one made
+    by ``cls(...)``, hashed alike, and assigning to a field afterwards raises as before. It skips
+    the per-field descriptor calls of :func:`direct_init`, a third of the cost of a record.
+
+    >>> @dataclasses.dataclass(frozen=True, slots=True)
+    ... class Point:
+    ...     x: int
+    ...     y: int = 0
+    >>> make = builder(Point)
+    >>> make(1, 2) == Point(1, 2), type(make(1)) is Point
+    (True, True)
+    >>> make(1).x = 3
+    Traceback (most recent call last):
+      ...
+    dataclasses.FrozenInstanceError: cannot assign to field 'x'
+    """
+    fields = dataclasses.fields(cls)  # type: ignore[arg-type]
+    slots = getattr(cls, "__slots__", ())
+    if tuple(field.name for field in fields) != tuple(slots):
+        raise TypeError(f"{cls.__name__}: builder takes a slotted dataclass whose slots are its fields")
+    twin = type(f"_{cls.__name__}Twin", (), {"__slots__": tuple(slots)})
+    namespace: dict[str, object] = {"_twin": twin, "_new": object.__new__, "_cls": cls}
+    parameters = []
+    for position, field in enumerate(fields):
+        if field.default is dataclasses.MISSING:
+            parameters.append(field.name)
+        else:
+            namespace[f"_default{position}"] = field.default
+            parameters.append(f"{field.name}=_default{position}")
+    body = "".join(f"    self.{field.name} = {field.name}\n" for field in fields)
+    head = f"def make({', '.join(parameters)}):\n    self = _new(_twin)\n"
+    exec(f"{head}{body}    self.__class__ = _cls\n    return self\n", namespace)  # noqa: S102
+    make = cast(Callable[..., T], namespace["make"])
+    make.__qualname__ = f"builder({cls.__qualname__})"
+    return make

@@ -43,7 +43,7 @@ from mtgdice.rules.instruction import Extreme, Reads, Roller, RollInstruction, o
 from mtgdice.rules.memory import Recall, permanent_name, totals_of, with_totals
 from mtgdice.rules.memory import total as memory_total
 from mtgdice.rules.players import YOU, Seat
-from mtgdice.rules.records import direct_init
+from mtgdice.rules.records import builder, direct_init
 from mtgdice.rules.sources import DiceSource
 from mtgdice.rules.zones import Zone
 
@@ -239,8 +239,8 @@ def resolve(
     >>> outcome.executions[0].results, outcome.executions[0].row
     ((12,), 1)
     """
-    if board is not None and board.players > players:
-        players = board.players
+    if board is not None and len(board.seats) > players:
+        players = len(board.seats)
     if not 1 <= players <= MAX_SEATS:
         raise InputError("players", f"{players} players; a table has 1 to {MAX_SEATS} players")
     if controller or roller is not None:
@@ -281,13 +281,32 @@ def plan_of(
     2
     """
     values = amounts or _NO_AMOUNTS
-    work = _Resolution(
-        instruction, "~", _NO_DICE, board or _NO_BOARD, chooser or _DECLINE, values, turn or _NEW_TURN, 1, 2, False
-    )
     count = instruction.count.value(values)
     die = instruction.die_for(values)
     _check_roll(count, die)
+    board = board or _NO_BOARD
+    effects = effects_of(board)
+    if not effects.replacements:
+        # CR 616: nothing replaces the roll, so its plan is the instruction's own (no decision to
+        # ask), kept for the board's next roll as ``_plan`` keeps it.
+        key = (count, die.sides, roller, instruction.ignore_lowest, instruction.keep_highest)
+        plan = effects.plans.get(key)
+        if plan is None:
+            plan = RollPlan(die, roller, (1,) * count, instruction.ignore_lowest)
+            plan = _keeping(plan, instruction.keep_highest, die, roller)
+            if len(effects.plans) < 64:
+                effects.plans[key] = plan
+        return plan
+    work = _Resolution(instruction, "~", _NO_DICE, board, chooser or _DECLINE, values, turn or _NEW_TURN, 1, 2, False)
     return work._plan(count, die, roller, instruction.ignore_lowest, instruction.keep_highest)
+
+
+def _keeping(plan: RollPlan, keep_highest: int | None, die: Die, roller: Seat) -> RollPlan:
+    """An instruction's "keep the N highest" on the planned roll of ``die`` by ``roller``: the
+    others are its lowest (CR 706.6)."""
+    if keep_highest is None or die.planar:
+        return plan
+    return RollPlan(plan.die, roller, plan.slots, max(plan.lowest, len(plan.slots) - keep_highest), plan.chosen)
 
 
 class _NoDice:
@@ -298,8 +317,15 @@ class _NoDice:
 
 
 _NO_DICE = _NoDice()
+# The records a roll makes, built without per-field descriptor calls (records.builder): the same classes.
+_DIE_ROLL = builder(DieRoll)
+_EXECUTION = builder(Execution)
+_RESOLUTION = builder(Resolution)
 _NO_METER = Meter()
+_NO_METER_DICE = _NO_METER.budget.dice
+_NO_METER_OPTIONS = _NO_METER.budget.options
 _COUNTED = Fate.COUNTED
+_IGNORED = Fate.IGNORED
 _NO_BOARD = Board()
 _DECLINE = PolicyChooser()
 _NO_AMOUNTS: Mapping[str, int] = {}
@@ -307,6 +333,7 @@ _NEW_TURN = TurnState()
 _YOU_ROLL = Roller.YOU
 _NONE_USED: frozenset[str] = frozenset()
 _NONE_USED_UP: frozenset[int] = frozenset()
+_NONE_MADE: frozenset[tuple[str, int]] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -340,17 +367,17 @@ def effects_of(board: Board) -> Effects:
     for holder in board.holders():
         effect: EffectBase = holder.effect
         if isinstance(effect, Replacement):
-            replacements.append(cast(Holder[Replacement], holder))
+            replacements.append(cast("Holder[Replacement]", holder))
         elif isinstance(effect, RerollEffect):
-            rerolls.append(cast(Holder[RerollEffect], holder))
+            rerolls.append(cast("Holder[RerollEffect]", holder))
         elif isinstance(effect, ModifierEffect):
-            modifiers.append(cast(Holder[ModifierEffect], holder))
+            modifiers.append(cast("Holder[ModifierEffect]", holder))
         elif isinstance(effect, FaceEffect):
-            faces.append(cast(Holder[FaceEffect], holder))
+            faces.append(cast("Holder[FaceEffect]", holder))
         elif isinstance(effect, TriggeredAbility):
-            triggers.append(cast(Holder[TriggeredAbility], holder))
+            triggers.append(cast("Holder[TriggeredAbility]", holder))
         elif isinstance(effect, CoinEffect):
-            coins.append(cast(Holder[CoinEffect], holder))
+            coins.append(cast("Holder[CoinEffect]", holder))
         elif effect.step is not Step.NONE:
             raise TypeError(f"{type(effect).__name__} acts at step {effect.step.value} but has no step base class")
     modifiers.sort(key=lambda holder: holder.effect.offered)  # CR 706.2b: static ones, then those offered
@@ -394,7 +421,7 @@ class Decisions:
         self.counters_paid: dict[tuple[str, str], int] = {}
         self.meter = meter or _NO_METER
         self.options_shown = 0
-        self.options_limit = self.meter.budget.options
+        self.options_limit = self.meter.budget.options if meter is not None else _NO_METER_OPTIONS
 
     def current_dice(self) -> tuple[DieRoll, ...]:
         """The dice a decision shows (those of the roll in progress)."""
@@ -561,7 +588,8 @@ class _Resolution(Decisions):
         self.limit = limit
         self.players = players
         self.action = action
-        self.effects = effects_of(board)
+        cached = _EFFECTS.get(id(board))
+        self.effects = cached[1] if cached is not None and cached[0] is board else effects_of(board)
         self.next_index = 0
         self.rerolls = 0
         self.dice_counted: dict[Seat, int] = {}
@@ -570,7 +598,8 @@ class _Resolution(Decisions):
         self.rollers = (
             (controller,) if instruction.roller is _YOU_ROLL else instruction.roller.seats(players, controller, roller)
         )
-        self.pending_used: set[int] = set()
+        # Made on the first use (most rolls use none): an empty frozenset until then.
+        self.pending_used: set[int] | frozenset[int] = _NONE_USED_UP
         # What the turn and the source permanent remember, for outcomes that compare the total with it.
         self.memory_name = ""
         self.recall: Recall | None = None
@@ -581,9 +610,9 @@ class _Resolution(Decisions):
             self.recall = Recall(totals_of(turn.totals, self.memory_name), noted)
         self.records: list[DieRoll] = []
         self.base = 0
-        self.made: set[tuple[str, int]] = set()
+        self.made: set[tuple[str, int]] | frozenset[tuple[str, int]] = _NONE_MADE
         self.drawn = 0
-        self.dice_limit = self.meter.budget.dice
+        self.dice_limit = _NO_METER_DICE if meter is None else self.meter.budget.dice
 
     # -- the context effects see --------------------------------------------------------------
 
@@ -603,7 +632,9 @@ class _Resolution(Decisions):
             raise RollLimitError(f"reroll: more than {MAX_REROLLS} rerolls in one roll; the loop was stopped")
         self._set(die.index, fate=Fate.REROLLED)
         if holder is not None:
-            self.made.add((holder.key, die.index))
+            made = self.made if isinstance(self.made, set) else set()
+            made.add((holder.key, die.index))
+            self.made = made
         # A reroll is a new roll of that die: the replacements meet it again (docs/design.md §5).
         first = len(self.records)
         self._roll(self._plan(1, die.die, roller))
@@ -615,10 +646,14 @@ class _Resolution(Decisions):
     def run(self) -> Resolution:
         instruction = self.instruction
         stored: dict[str, tuple[int, ...]] = {}
-        die = instruction.die_for(self.amounts)
-        count = 0 if instruction.reroll_stored else instruction.count.value(self.amounts)
-        _check_roll(count, die)
-        planar_cost = self._planar_action(die)
+        die = instruction.die if instruction.sides_amount is None else instruction.die_for(self.amounts)
+        amount = instruction.count
+        count = (
+            0 if instruction.reroll_stored else amount.constant if amount.name is None else amount.value(self.amounts)
+        )
+        if not 0 <= count <= MAX_DICE or (die.sides is not None and die.sides < 1):
+            _check_roll(count, die)
+        planar_cost = self._planar_action(die) if self.action else None
 
         slots: tuple[int, ...] = ()
         holder: Permanent | None = None
@@ -640,6 +675,8 @@ class _Resolution(Decisions):
 
         executions: list[Execution] = []
         triggers: list[TriggerHit] = []
+        can_trigger = bool(self.effects.triggers)
+        limit = MAX_EXECUTIONS + 1 if self.limit is None else self.limit
         pending = 1
         while pending:
             pending -= 1
@@ -649,11 +686,16 @@ class _Resolution(Decisions):
                     "the loop was stopped (answer false to an optional roll again, or give other dice)"
                 )
             execution, counted = self._execute(count, die)
-            triggers.extend(self._triggers(execution, counted, len(executions)))
+            if can_trigger:
+                triggers.extend(self._triggers(execution, counted, len(executions)))
+            else:
+                done = self.dice_counted  # the Nth die this turn, with nothing to trigger
+                for roll in counted:
+                    done[roll.roller] = done.get(roll.roller, 0) + 1
             executions.append(execution)
             if execution.again:
                 pending += execution.again_times
-            if self.limit is not None and len(executions) >= self.limit:
+            if len(executions) >= limit:
                 break
 
         if instruction.store and executions:
@@ -665,7 +707,7 @@ class _Resolution(Decisions):
             for slot, value in zip(slots, new, strict=False):
                 values[slot] = value
             stored[holder.name] = tuple(values)
-        return self._finish(tuple(executions), tuple(triggers), stored, planar_cost)
+        return self._finish(tuple(executions), tuple(triggers) if triggers else (), stored, planar_cost)
 
     def _planar_action(self, die: Die) -> int | None:
         if not self.action:
@@ -687,13 +729,14 @@ class _Resolution(Decisions):
         if len(counted) > 1 or (counted and YOU not in counted):
             seats = max(self.players, len(others) + 1)
             others = tuple(turn.rolled(Seat(seat)) + counted.get(Seat(seat), 0) for seat in range(1, seats))
-        return Resolution(
+        used = self.used
+        return _RESOLUTION(
             executions,
             triggers,
             stored,
-            frozenset(self.used),
+            turn.used if len(used) == len(turn.used) else frozenset(used),  # used only grows from turn.used
             self.dice_source.name,
-            tuple(self.asked),
+            tuple(self.asked) if self.asked else (),
             turn.dice_rolled + counted.get(YOU, 0),
             planar_cost,
             turn.planar_actions + (planar_cost is not None),
@@ -716,16 +759,18 @@ class _Resolution(Decisions):
     def _execute(self, count: int, die: Die) -> tuple[Execution, list[DieRoll]]:
         instruction = self.instruction
         effects = self.effects
-        if self.meter is not _NO_METER:
-            self.meter.check_time()
+        if self.meter is not _NO_METER and self.meter.budget.seconds is not None:
+            self.meter.check_time()  # a request with a deadline
         self.records = []
         self.base = self.next_index
         self.rerolls = 0
         rollers = self.rollers
         # Steps 1-4: the instruction, its replacements, the physical roll and ignoring. Dice of
         # other kinds in the same roll are planned kind by kind (no ruling says otherwise), after it.
+        plans = effects.plans
         for roller in rollers:
-            plan = self._plan(count, die, roller, instruction.ignore_lowest, instruction.keep_highest)
+            ignore, keep = instruction.ignore_lowest, instruction.keep_highest
+            plan = plans.get((count, die.sides, roller, ignore, keep)) or self._plan(count, die, roller, ignore, keep)
             self._roll(plan)
             for group in instruction.also:
                 more = group.count.value(self.amounts)
@@ -748,7 +793,9 @@ class _Resolution(Decisions):
             if instruction.table_each_result:
                 rows = tuple(table.row_for(roll.result) for roll in counted)
             else:
-                row = table.row_for(read_once(counted, chosen))
+                row = table.row_for(
+                    counted[0].result if chosen is None and len(counted) == 1 else read_once(counted, chosen)
+                )
         # Step 9: doubles (CR 706.5), of one roller's dice (dice of two players are never doubles).
         doubles = len(counted) >= 2 and (
             _doubles(counted)
@@ -768,7 +815,7 @@ class _Resolution(Decisions):
             table is not None and row is not None and table.rows[row].roll_again
         ):
             again, times = self._again(row, counted)
-        execution = Execution(tuple(self.records), chosen, row, rows, doubles, again, outcomes, times, standing)
+        execution = _EXECUTION(tuple(self.records), chosen, row, rows, doubles, again, outcomes, times, standing)
         return execution, counted
 
     def _remember(self, counted: Sequence[DieRoll], outcomes: tuple[int, ...]) -> None:
@@ -861,14 +908,15 @@ class _Resolution(Decisions):
             if not group:
                 del groups[_same_effect(holder.effect)]
             if holder.zone is Zone.PENDING:
-                self.pending_used.add(holder.position)  # the first roll it applies to uses it up
+                used_up = self.pending_used if isinstance(self.pending_used, set) else set()
+                used_up.add(holder.position)  # the first roll it applies to uses it up
+                self.pending_used = used_up
             plan = holder.effect.replace(plan, holder, self)
         if plan.dice_count > MAX_DICE:
             raise RollLimitError(
                 f"count: {plan.dice_count} dice in one roll is more than the limit of {MAX_DICE}; roll fewer dice"
             )
-        if keep_highest is not None and not die.planar:
-            plan = RollPlan(plan.die, roller, plan.slots, max(plan.lowest, len(plan.slots) - keep_highest), plan.chosen)
+        plan = _keeping(plan, keep_highest, die, roller)
         if len(self.asked) == asked and not waiting and len(self.effects.plans) < 64:
             self.effects.plans[key] = plan  # no decision shaped it: the same roll gets the same plan
         return plan
@@ -885,11 +933,41 @@ class _Resolution(Decisions):
         if self.drawn > self.dice_limit:
             self.meter.check_dice(self.drawn)
         start = self.next_index
-        for index in range(start, start + total):
-            records.append(DieRoll(index, die, draw(die), (), _COUNTED, None, roller))
-        self.next_index += total
         grouped = total != len(plan.slots)
-        if grouped or plan.lowest or plan.chosen:
+        lowest = plan.lowest
+        if lowest and not grouped and not plan.chosen and die.sides is not None:
+            # CR 706.6, the lowest ignored, with no decision to ask: when the ``lowest`` lowest faces
+            # are each a single die (no tie to break), they are the dice below the first face kept,
+            # and each die's record is made once with its fate (what ``_ignore`` would find).
+            faces = [draw(die) for _ in range(total)]
+            self.next_index += total
+            if lowest == 1 and total > 1:
+                low = min(faces)  # type: ignore[type-var]
+                if faces.count(low) == 1:
+                    index = start
+                    for face in faces:
+                        records.append(
+                            _DIE_ROLL(index, die, face, (), _IGNORED if face == low else _COUNTED, None, roller)
+                        )
+                        index += 1
+                    return
+            else:
+                order = sorted(faces)  # type: ignore[type-var]
+                ignored = min(lowest, total)
+                if all(order[k] != order[k + 1] for k in range(min(ignored, total - 1))):
+                    kept_from = order[ignored] if ignored < total else None
+                    for index, face in enumerate(faces, start):
+                        fate = _IGNORED if kept_from is None or face < kept_from else _COUNTED  # type: ignore[operator]
+                        records.append(_DIE_ROLL(index, die, face, (), fate, None, roller))
+                    return
+            for index, face in enumerate(faces, start):
+                records.append(_DIE_ROLL(index, die, face, (), _COUNTED, None, roller))
+            self._ignore(plan, first, grouped)
+            return
+        for index in range(start, start + total):
+            records.append(_DIE_ROLL(index, die, draw(die), (), _COUNTED, None, roller))
+        self.next_index += total
+        if grouped or lowest or plan.chosen:
             self._ignore(plan, first, grouped)
 
     def _ignore(self, plan: RollPlan, first: int, grouped: bool) -> None:
@@ -966,7 +1044,7 @@ class _Resolution(Decisions):
     ) -> None:
         """Replace die ``index`` by a changed copy (an execution's records are in draw order)."""
         roll = self.records[index - self.base]
-        self.records[index - self.base] = DieRoll(
+        self.records[index - self.base] = _DIE_ROLL(
             roll.index,
             roll.die,
             roll.face,

@@ -79,13 +79,14 @@ class SeededSource:
         self._getrandbits = self._random.getrandbits
 
     def roll(self, die: Die) -> Face:
-        count = len(PLANAR_FACES) if die.sides is None else die.sides
+        sides = die.sides
+        count = len(PLANAR_FACES) if sides is None else sides
         # Rejection on k random bits, as random.randrange does (same faces), without its checks.
         bits = count.bit_length()
         index = self._getrandbits(bits)
         while index >= count:
             index = self._getrandbits(bits)
-        return _face_from_index(die, index)
+        return index + 1 if sides is not None else PLANAR_FACES[index]  # _face_from_index, inline: hot
 
 
 class ScriptedSource:

@@ -133,6 +133,27 @@ class Law:
                 tails[key] = tail
             yield combo, ways * weight * tail
 
+    def sum_of(self, count: int) -> Law:
+        """The total of ``count`` (1 or more) independent dice of this law, exactly.
+
+        The weights are the coefficients of a polynomial and the total's law is its ``count``-th
+        power, taken as one power of an integer (Kronecker substitution): each weight is packed in
+        a field of bytes wide enough for the largest coefficient, ``sum(weights) ** count``, so no
+        field carries into the next, and the coefficients are read back field by field.
+
+        >>> two = Law.uniform(6).sum_of(2)
+        >>> two.low, two.weights, two.denominator
+        (2, (1, 2, 3, 4, 5, 6, 5, 4, 3, 2, 1), 36)
+        """
+        if count < 1:
+            raise ValueError(f"sum_of: {count} dice; a total needs one or more")
+        width = (sum(self.weights) ** count).bit_length() // 8 + 1
+        packed = int.from_bytes(b"".join(weight.to_bytes(width, "little") for weight in self.weights), "little")
+        length = (len(self.weights) - 1) * count + 1
+        raw = (packed**count).to_bytes(width * length, "little")
+        weights = tuple(int.from_bytes(raw[i * width : (i + 1) * width], "little") for i in range(length))
+        return Law(self.low * count, weights, self.denominator**count)
+
     def highest_of(self, count: int) -> Law:
         """The highest of ``count`` independent dice of this law: P(max <= v) = F(v)^count."""
         cumulative = 0

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 import fastapi.routing
 from fastapi import FastAPI
@@ -23,6 +23,7 @@ from fastapi.routing import APIRoute, APIWebSocketRoute
 from starlette.routing import BaseRoute, Mount
 
 from mtgdice.io.http import components, outcome_component, request_component
+from mtgdice.io.outcome import JSONObject
 from mtgdice.web.views import COOKIE
 
 __all__ = ["OPERATIONS", "Operation", "app_routes", "install", "openapi_document"]
@@ -57,22 +58,22 @@ class Operation:
     summary: str
     tag: Literal["api", "pages", "static"]
     answer: int = 200
-    answer_schema: dict[str, Any] | None = None
+    answer_schema: JSONObject | None = None
     body: str | None = None
     """A component's name: a JSON body (``api``) or a form (``pages``)."""
     auth: Auth = None
     errors: tuple[int, ...] = ()
-    query: tuple[tuple[str, dict[str, Any], bool], ...] = ()
+    query: tuple[tuple[str, JSONObject, bool], ...] = ()
     """Query parameters: name, schema, required."""
     description: str = ""
-    examples: dict[str, Any] = field(default_factory=dict)
+    examples: JSONObject = field(default_factory=dict)
 
 
-def _ref(name: str) -> dict[str, Any]:
+def _ref(name: str) -> JSONObject:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
-INTEGER = {"type": "integer"}
+INTEGER: JSONObject = {"type": "integer"}
 OPERATIONS: dict[tuple[str, str], Operation] = {
     ("POST", "/api/rooms"): Operation(
         "Create a room", "api", 201, _ref("RoomCreated"), "NewRoomBody", errors=(400, 503),
@@ -158,31 +159,31 @@ cookie set when joining) and a websocket per room. Every error of the API is one
 """
 
 
-def _error_content(tag: str) -> dict[str, Any]:
-    json_error = {"application/json": {"schema": _ref("ErrorBody")}}
+def _error_content(tag: str) -> JSONObject:
+    json_error: JSONObject = {"application/json": {"schema": _ref("ErrorBody")}}
     if tag == "api":
         return json_error
     # the app's own refusals on a page are one-line HTML fragments; the guard's are JSON
     return {"text/html": {"schema": {"type": "string"}}, **json_error}
 
 
-def _operation(method: str, path: str, spec: Operation) -> dict[str, Any]:
+def _operation(method: str, path: str, spec: Operation) -> JSONObject:
     content_type = "application/json" if spec.tag == "api" else "text/html"
-    answer: dict[str, Any] = {"description": WHY[spec.answer]}
+    answer: JSONObject = {"description": WHY[spec.answer]}
     if spec.answer == 303:
         answer["headers"] = {"Location": {"schema": {"type": "string"}, "description": "the room's page"}}
     elif spec.tag == "static":
         answer["content"] = {"*/*": {"schema": {"type": "string"}}}
     else:
         answer["content"] = {content_type: {"schema": spec.answer_schema or {"type": "string"}}}
-    responses: dict[str, Any] = {str(spec.answer): answer}
+    responses: JSONObject = {str(spec.answer): answer}
     errors = set(spec.errors) | set(GUARD if spec.tag != "static" else ())
     if path == "/health":
         responses["503"] = {"description": "a part does not answer", "content": answer["content"]}
         errors.discard(503)
     for status in sorted(errors):
         responses[str(status)] = {"description": WHY[status], "content": _error_content(spec.tag)}
-    parameters: list[dict[str, Any]] = []
+    parameters: list[JSONObject] = []
     for name in ("room_id", "card_id", "path"):
         if "{" + name + "}" in path:
             schema = INTEGER if name == "card_id" else {"type": "string"}
@@ -191,7 +192,7 @@ def _operation(method: str, path: str, spec: Operation) -> dict[str, Any]:
         {"name": name, "in": "query", "required": required, "schema": schema} for name, schema, required in spec.query
     ]
     name = path.strip("/").replace("/", "_").replace("{", "").replace("}", "") or "index"
-    operation: dict[str, Any] = {
+    operation: JSONObject = {
         "operationId": f"{method.lower()}_{name}",
         "summary": spec.summary,
         "tags": [spec.tag],
@@ -212,7 +213,7 @@ def _operation(method: str, path: str, spec: Operation) -> dict[str, Any]:
     return operation
 
 
-def _schemas() -> dict[str, Any]:
+def _schemas() -> JSONObject:
     schemas = components()
     outcome, outcome_parts = outcome_component()
     request, request_parts = request_component()
@@ -247,12 +248,12 @@ def app_routes(app: FastAPI) -> Iterator[tuple[BaseRoute, str, frozenset[str]]]:
         yield context.original_route, context.path or "", frozenset(context.methods or ())
 
 
-def openapi_document(app: FastAPI, version: str = "") -> dict[str, Any]:
+def openapi_document(app: FastAPI, version: str = "") -> JSONObject:
     """The OpenAPI 3.1 document of ``app``: one operation per HTTP route, the websockets in the description.
 
     A route :data:`OPERATIONS` does not describe is an error (a :class:`TypeError` naming it).
     """
-    paths: dict[str, dict[str, Any]] = {}
+    paths: dict[str, JSONObject] = {}
     sockets: list[str] = []
     own = {app.openapi_url, app.docs_url, app.redoc_url, app.swagger_ui_oauth2_redirect_url} - {None}
     for route, path, methods in app_routes(app):
@@ -289,12 +290,12 @@ def openapi_document(app: FastAPI, version: str = "") -> dict[str, Any]:
 
 def install(app: FastAPI, version: str = "") -> None:
     """Serve :func:`openapi_document` as the app's OpenAPI (built once, on its first request)."""
-    built: dict[str, Any] = {}
+    built: JSONObject = {}
 
-    def document() -> dict[str, Any]:
+    def document() -> JSONObject:
         if not built:
             built.update(openapi_document(app, version))
         return built
 
-    replace: Callable[[], dict[str, Any]] = document
+    replace: Callable[[], JSONObject] = document
     app.openapi = replace  # type: ignore[method-assign]
