@@ -81,6 +81,7 @@ TESTS = (
     "tests/test_mutation_paths.py",
     "tests/test_mutation_chain.py",
     "tests/test_mutation_vector.py",
+    "tests/test_mutation_laws.py",
     # Fast subsets of the slow files: a few cases each, chosen to reach the vectorised simulation
     # and the differential comparisons without running every board per mutant.
     "tests/test_sim.py::test_seeded_simulation_is_reproducible",
