@@ -71,6 +71,9 @@ TESTS = (
     "tests/test_coins.py",
     "tests/test_budget.py",
     "tests/test_plain_dice.py",
+    "tests/test_plain_notation.py::test_plain_rolls_read_their_faces",
+    "tests/test_plain_notation.py::test_bad_notation_is_one_line_naming_dice",
+    "tests/test_plain_notation.py::test_draws_are_bounded_whatever_the_faces",
     "tests/test_table.py",
     "tests/test_table_rows_and_pairs.py",
     "tests/test_modifiers_and_extra_dice.py",
@@ -82,6 +85,7 @@ TESTS = (
     "tests/test_mutation_chain.py",
     "tests/test_mutation_vector.py",
     "tests/test_mutation_laws.py",
+    "tests/test_mutation_limits.py",
     # Fast subsets of the slow files: a few cases each, chosen to reach the vectorised simulation
     # and the differential comparisons without running every board per mutant.
     "tests/test_sim.py::test_seeded_simulation_is_reproducible",
