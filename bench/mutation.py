@@ -86,6 +86,7 @@ TESTS = (
     "tests/test_mutation_vector.py",
     "tests/test_mutation_laws.py",
     "tests/test_mutation_limits.py",
+    "tests/test_mutation_values.py",
     # Fast subsets of the slow files: a few cases each, chosen to reach the vectorised simulation
     # and the differential comparisons without running every board per mutant.
     "tests/test_sim.py::test_seeded_simulation_is_reproducible",
@@ -144,6 +145,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout-constant", type=float, default=2.0, help="seconds added before multiplying")
     parser.add_argument("--keep", action="store_true", help="keep the scratch folder (printed)")
     parser.add_argument("--report-from", default=None, help="report on an existing scratch folder, run nothing")
+    parser.add_argument(
+        "--merge",
+        default=None,
+        help="with --report-from: a kept folder of a later run (--only) whose verdicts replace the first's",
+    )
     parser.add_argument("--out", default=None, help="report path (default bench/results/mutation-<date>.md)")
     args = parser.parse_args(argv)
     modules = expand([module.strip() for module in args.modules.split(",") if module.strip()])
@@ -296,6 +302,12 @@ def report(
     """Read mutmut's results in ``scratch`` and write the Markdown report (over ``sample`` only, if given)."""
     listed = results(scratch)
     statuses = parse(listed)
+    later = Path(args.merge) if getattr(args, "merge", None) else None
+    rerun: dict[str, str] = {}
+    if later is not None:
+        # A later run of some of these mutants (the survivors, with more tests): its verdicts stand.
+        rerun = {name: status for name, status in parse(results(later)).items() if status != "not checked"}
+        statuses.update({name: status for name, status in rerun.items() if name in statuses})
     if sample is not None:
         chosen = set(sample)
         statuses = {name: status for name, status in statuses.items() if name in chosen}
@@ -311,6 +323,15 @@ def report(
         if status not in (*DETECTED, "not checked")
     }
     text = render(modules, tests, deselect, statuses, diffs, seconds, args)
+    if rerun:
+        again = sum(1 for name in rerun if name in statuses)
+        text = text.replace(
+            "\n## By module",
+            f"\nVerdicts of {again} of these mutants (the survivors and untested of the first run) are from a"
+            f" second run with the tests as they are now (`{later.name}`); the rest from the first run.\n"
+            "\n## By module",
+            1,
+        )
     out = Path(args.out) if args.out else ROOT / "bench" / "results" / f"mutation-{datetime.date.today()}.md"
     out.write_text(text, encoding="utf-8")
     print(text.split("\n## Survivors")[0])
