@@ -34,6 +34,7 @@ from mtgdice.rules import (
     resolve,
 )
 from mtgdice.rules.choices import Topic
+from mtgdice.rules.errors import RollLimitError
 from mtgdice.rules.effects.base import Cost
 from mtgdice.rules.effects.replacement import IgnoreMode, PairEachDie
 from mtgdice.rules.players import OPPONENT, YOU, Decider, Scope
@@ -225,3 +226,55 @@ def test_composed_boards_do_not_fall_back_and_equal_the_reference(
         raise AssertionError(f"the reference must cover {card} on {zones}: {reason}") from None
     assert differences == []
     assert mtgdice_odds(catalog, {"card": card, **zones}, policy).method == method
+
+
+SIXES = {"text": "If you roll a 6, you may reroll that die.", "name": "Sixes"}
+
+
+@pytest.mark.parametrize(
+    ("card", "zones"),
+    [
+        ("Hoarding Ogre", {"battlefield": [REROLL_ONES, SIXES]}),
+        ("Hoarding Ogre", {"battlefield": [REROLL_ONES, SIXES], "graveyard": ["Critical Hit"]}),
+        ("Six-Sided Die", {"battlefield": [REROLL_ONES, SIXES]}),
+    ],
+    ids=["two permissions", "two permissions and a trigger", "two permissions on a d6 card"],
+)
+def test_two_reroll_permissions_settle_each_die_and_equal_the_reference(
+    catalog: Any, card: str, zones: dict[str, Any]
+) -> None:
+    # Two different permissions are not composed (docs/odds.md): each die is settled on its own by
+    # a keyed search (odds/fast.py), not by brute force.
+    from reference_check import mtgdice_odds
+
+    assert compare(catalog, card, 0, zones, {}, "accept") == []
+    assert mtgdice_odds(catalog, {"card": card, **zones}, "accept").method == "settled dice"
+
+
+def test_two_reroll_permissions_on_a_d6_by_hand() -> None:
+    # Rerolling 1s and 2s whenever they show: the die ends on 3..6, each 1/4.
+    board = _board(
+        ("Ones", RerollPermission(condition=InRange(1, 1))), ("Twos", RerollPermission(condition=InRange(2, 2)))
+    )
+    found = odds(D6, board=board, policy="accept")
+    assert found.method == "settled dice"
+    assert dict(found.results) == {value: Fraction(1, 4) for value in range(3, 7)}
+    assert dict(odds(D6, board=board, policy="decline").results) == {v: Fraction(1, 6) for v in range(1, 7)}
+
+
+def test_rerolls_of_a_die_kept_from_two_do_not_settle_by_enumeration() -> None:
+    # The kept die of "roll two, ignore the lower" rerolled by two permissions: the search stops at
+    # its depth and says so (docs/odds.md: not composed, and the enumeration cannot close the loop).
+    from mtgdice.odds.enumerate import MAX_DEPTH
+
+    board = _board(
+        ("Low", ExtraDice()),
+        ("Ones", RerollPermission(condition=InRange(1, 1))),
+        ("Twos", RerollPermission(condition=InRange(2, 2))),
+    )
+    with pytest.raises(RollLimitError) as caught:
+        odds(D6, board=board, policy="accept")
+    assert str(caught.value) == (
+        f"odds: more than {MAX_DEPTH} draws past the first roll in one execution; "
+        "the rerolls do not settle, so the odds are not solved exactly"
+    )
