@@ -87,6 +87,7 @@ TESTS = (
     "tests/test_mutation_laws.py",
     "tests/test_mutation_limits.py",
     "tests/test_mutation_values.py",
+    "tests/test_mutation_json.py",
     # Fast subsets of the slow files: a few cases each, chosen to reach the vectorised simulation
     # and the differential comparisons without running every board per mutant.
     "tests/test_sim.py::test_seeded_simulation_is_reproducible",
@@ -315,13 +316,7 @@ def report(
         sys.stderr.write(listed[-4000:])
         sys.stderr.write("mutation: mutmut reported no mutants (output above)\n")
         return 1
-    diffs = {
-        name: subprocess.run(
-            ["mutmut", "show", name], cwd=scratch, env=environment(), capture_output=True, text=True
-        ).stdout
-        for name, status in statuses.items()
-        if status not in (*DETECTED, "not checked")
-    }
+    diffs = show([name for name, status in statuses.items() if status not in (*DETECTED, "not checked")], scratch)
     text = render(modules, tests, deselect, statuses, diffs, seconds, args)
     if rerun:
         again = sum(1 for name in rerun if name in statuses)
@@ -337,6 +332,46 @@ def report(
     print(text.split("\n## Survivors")[0])
     print(f"report written to {out}")
     return 0
+
+
+SHOW = """
+import json, sys
+from mutmut.mutation.data import SourceFileMutationData
+from mutmut.mutation.diff_apply import get_diff_for_mutant
+from mutmut.utils.file_utils import walk_mutatable_files
+paths = {}
+for path in walk_mutatable_files():
+    data = SourceFileMutationData(path=path)
+    data.load()
+    paths.update(dict.fromkeys(data.exit_code_by_key, path))
+names = json.load(sys.stdin)
+print(json.dumps({name: get_diff_for_mutant(name, path=paths[name]) for name in names if name in paths}))
+"""
+"""``mutmut show`` for many mutants in one process (``mutmut show`` loads every module's data per name)."""
+
+
+def show(names: list[str], scratch: Path) -> dict[str, str]:
+    """The diff of each mutant in ``names`` (mutmut's own diff; one ``mutmut show`` each as a fallback)."""
+    if not names:
+        return {}
+    done = subprocess.run(
+        [sys.executable, "-c", SHOW],
+        cwd=scratch,
+        env=environment(),
+        input=json.dumps(names),
+        capture_output=True,
+        text=True,
+    )
+    try:
+        found: dict[str, str] = json.loads(done.stdout)
+    except json.JSONDecodeError:
+        found = {}
+    for name in names:
+        if name not in found:
+            found[name] = subprocess.run(
+                ["mutmut", "show", name], cwd=scratch, env=environment(), capture_output=True, text=True
+            ).stdout
+    return found
 
 
 def environment() -> dict[str, str]:

@@ -34,9 +34,9 @@ from mtgdice.rules import (
     resolve,
 )
 from mtgdice.rules.choices import Topic
-from mtgdice.rules.errors import RollLimitError
 from mtgdice.rules.effects.base import Cost
 from mtgdice.rules.effects.replacement import IgnoreMode, PairEachDie
+from mtgdice.rules.errors import RollLimitError
 from mtgdice.rules.players import OPPONENT, YOU, Decider, Scope
 from reference.naive import NotCovered
 from reference_check import compare
