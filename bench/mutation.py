@@ -90,6 +90,7 @@ TESTS = (
     "tests/test_mutation_json.py",
     "tests/test_mutation_board.py",
     "tests/test_mutation_decisions.py",
+    "tests/test_mutation_coins.py",
     # Fast subsets of the slow files: a few cases each, chosen to reach the vectorised simulation
     # and the differential comparisons without running every board per mutant.
     "tests/test_sim.py::test_seeded_simulation_is_reproducible",
