@@ -249,3 +249,32 @@ def test_odds_of_a_certain_roll_again_say_it_never_stops() -> None:
         "odds: the roll never stops (roll again is certain from some state); "
         "answer no to an optional roll again (policy decline)"
     )
+
+
+def test_odds_of_a_reroll_of_every_face_say_the_rerolls_never_stop() -> None:
+    from mtgdice.odds import odds
+
+    board = _mine("Always", RerollPermission())
+    with pytest.raises(RollLimitError) as caught:
+        odds(RollInstruction(Amount(1), Die(6)), board=board, policy="accept")
+    assert str(caught.value) == (
+        "odds: every new roll meets the reroll condition again, so the rerolls never stop; "
+        "decline the reroll (policy decline)"
+    )
+
+
+def test_odds_too_large_to_enumerate_name_the_count_and_the_way_on() -> None:
+    # Five d20 and an extra die, ignoring the lowest, with a trigger that reads each die: not composed
+    # and too many first rolls (20^6 > the 200 000 runs of the budget) to enumerate.
+    from mtgdice.odds import odds
+    from mtgdice.rules.effects.trigger import Trigger
+
+    board = Board.from_zones(
+        battlefield=(Permanent("Low", (ExtraDice(),)), Permanent("Twenty", (Trigger(condition=InRange(20, 20)),)))
+    )
+    with pytest.raises(RollLimitError) as caught:
+        odds(RollInstruction(Amount(5), Die(20)), board=board)
+    assert str(caught.value) == (
+        "odds: 20^6 face sequences for the first roll alone are more than the 200000 this roll's decisions "
+        "let the odds engine enumerate; estimate it with 'mtgdice simulate' instead"
+    )
