@@ -91,6 +91,7 @@ TESTS = (
     "tests/test_mutation_board.py",
     "tests/test_mutation_decisions.py",
     "tests/test_mutation_coins.py",
+    "tests/test_mutation_compare.py",
     # Fast subsets of the slow files: a few cases each, chosen to reach the vectorised simulation
     # and the differential comparisons without running every board per mutant.
     "tests/test_sim.py::test_seeded_simulation_is_reproducible",
@@ -309,8 +310,10 @@ def report(
     later = Path(args.merge) if getattr(args, "merge", None) else None
     rerun: dict[str, str] = {}
     if later is not None:
-        # A later run of some of these mutants (the survivors, with more tests): its verdicts stand.
-        rerun = {name: status for name, status in parse(results(later)).items() if status != "not checked"}
+        # A later run of some of these mutants (the survivors and untested, against tests written
+        # since): a kill there stands; anything else leaves the first run's verdict, since the later
+        # run may select only the new tests.
+        rerun = {name: status for name, status in parse(results(later)).items() if status in DETECTED}
         statuses.update({name: status for name, status in rerun.items() if name in statuses})
     if sample is not None:
         chosen = set(sample)
@@ -325,8 +328,8 @@ def report(
         again = sum(1 for name in rerun if name in statuses)
         text = text.replace(
             "\n## By module",
-            f"\nVerdicts of {again} of these mutants (the survivors and untested of the first run) are from a"
-            f" second run with the tests as they are now (`{later.name}`); the rest from the first run.\n"
+            f"\n{again} of these mutants, survivors or untested in the first run, were killed by a second run"
+            " of those mutants against the tests written since (verdicts of the rest: the first run).\n"
             "\n## By module",
             1,
         )
@@ -399,6 +402,7 @@ def prepare(scratch: Path, modules: list[str], tests: list[str], deselect: list[
     """The scratch copy: src/, tests/ and a pyproject.toml that configures mutmut and pytest."""
     shutil.copytree(ROOT / "src", scratch / "src", ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copytree(ROOT / "tests", scratch / "tests", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "docs", scratch / "docs")  # tests read the documented limits
     for test in tests:
         if not (scratch / test.split("::")[0]).is_file():
             raise SystemExit(f"mutation: --tests: {test!r} is not in a test file")
@@ -408,6 +412,7 @@ def prepare(scratch: Path, modules: list[str], tests: list[str], deselect: list[
     (scratch / "pyproject.toml").write_text(
         "[tool.mutmut]\n"
         'source_paths = ["src"]\n'
+        'also_copy = ["docs"]\n'
         f"only_mutate = [{toml_list([f'src/mtgdice/{module}' for module in modules])}]\n"
         f"pytest_add_cli_args_test_selection = [{toml_list(tests)}]\n"
         f"pytest_add_cli_args = [{toml_list(options)}]\n"
