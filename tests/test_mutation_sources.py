@@ -72,3 +72,20 @@ def test_the_two_kept_of_three_with_their_doubles() -> None:
         doubles += kept[0] == kept[1]
     assert dict(found.results) == {total: Fraction(n, 216) for total, n in totals.items()}
     assert found.doubles == Fraction(doubles, 216)
+
+
+def test_reroll_once_may_reroll_a_die_another_permission_rolled() -> None:
+    # "Reroll ... once" does not apply to the die its own reroll rolled; a die another permission
+    # rerolled is a new die it has not rerolled yet. Again rerolls the 1, declines the new 1; Once
+    # rerolls that one.
+    from mtgdice.rules import InRange
+
+    again = RerollPermission(condition=InRange(1, 1))
+    once = RerollPermission(condition=InRange(1, 1), again=False)
+    board = Board.from_zones(battlefield=(Permanent("Again", (again,)), Permanent("Once", (once,))))
+    chooser = ScriptedChooser([True, False, True])
+    resolution = resolve(
+        RollInstruction(Amount(1), Die(6)), source="Test", dice=ScriptedSource([1, 1, 5]), board=board, chooser=chooser
+    )
+    assert resolution.executions[0].results == (5,)
+    assert [asked.source for asked in chooser.asked] == ["Again", "Again", "Once"]
