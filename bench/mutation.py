@@ -96,6 +96,7 @@ TESTS = (
     "tests/test_mutation_more.py",
     "tests/test_mutation_sources.py",
     "tests/test_mutation_triggers.py",
+    "tests/test_mutation_coin_odds.py",
     # Fast subsets of the slow files: a few cases each, chosen to reach the vectorised simulation
     # and the differential comparisons without running every board per mutant.
     "tests/test_sim.py::test_seeded_simulation_is_reproducible",
