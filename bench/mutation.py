@@ -1,25 +1,43 @@
-"""Mutation testing as a measure: mutmut over chosen modules of ``rules/`` and ``odds/``.
+"""Mutation testing as a measure: mutmut over ``rules/`` and ``odds/``, module by module.
 
 Copies ``src/`` and ``tests/`` to a scratch folder (mutmut writes its ``mutants/`` tree next to the
 code it mutates; the work tree stays clean), points mutmut at the chosen modules and the chosen
-fast tests, runs it with a bounded number of workers and writes a Markdown report to
-``bench/results/mutation-<date>.md``: the score (killed / every mutant generated), the same over
-the mutants some selected test reaches, the counts mutmut gives, and every survivor with its diff.
+fast tests, runs it with one worker (the machine is shared) and a per-mutant CPU-time limit, and
+writes a Markdown report to ``bench/results/mutation-<date>.md``: the score (killed or timed out /
+every mutant run), the same per module, the counts mutmut gives, and every survivor by file:line,
+kind and diff.
 
     .venv/bin/pip install -e '.[mutation]'
-    .venv/bin/python bench/mutation.py                      # the default modules and tests
+    .venv/bin/python bench/mutation.py                            # all of rules/ and odds/
+    .venv/bin/python bench/mutation.py --modules odds --sample 4  # one mutant in 4 of odds/
     .venv/bin/python bench/mutation.py --modules rules/tables.py --tests tests/test_cr706.py
 
+Not selected: ``tests/test_bad_input.py`` runs the installed ``mtgdice`` command in a subprocess,
+which imports the package as installed, not mutmut's mutated copy, and mutmut cannot see which
+functions a subprocess reaches; the one-line messages it checks are read in-process by
+``tests/test_mutation_messages.py`` instead.
+
+``--modules`` takes files or folders under ``src/mtgdice`` (a folder: every module in it and below).
+``--sample N`` runs one mutant in N, taken within each module (every Nth by sorted name, from
+``--offset``), so each module keeps its share; the report says so and scores the sample only.
+
+Honesty of the count: mutmut hands each mutant the ids of the tests that reached its function; a
+test id pytest cannot find back would end the run with "no tests" or an error that mutmut may count
+as a kill. Before any mutant runs, every test id mutmut recorded is checked to be ASCII and to be
+collected again by pytest, one for one; otherwise the run stops. A mutant no selected test reaches
+counts as "no tests" and is reported apart (a gap of the selection, not of the code); it still
+counts against the score.
+
 The shared folder (card data) is found as the tests find it (``MTGDICE_SHARED`` or next to the
-repository). mutmut's own exit codes: 0 or 1 from the tests decide killed/survived; a mutant no
-selected test reaches counts as "no tests" and is reported apart, since it is a gap of the test
-selection, not of the code.
+repository).
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import datetime
+import json
 import os
 import re
 import shutil
@@ -32,16 +50,13 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "src" / "mtgdice"
 
-MODULES = (
-    "rules/conditions.py",
-    "rules/tables.py",
-    "rules/effects/modifier.py",
-    "rules/effects/reroll.py",
-    "rules/effects/replacement.py",
-    "odds/chain.py",
-)
-"""Modules mutated by default: the ones the naive reference (tests/reference/) checks end to end."""
+MODULES = ("rules", "odds")
+"""Mutated by default: every module of ``rules/`` and ``odds/`` (folders expand to their modules)."""
+
+SKIP_MODULES = ("rules/arrays.py",)
+"""Modules left out of a folder: type aliases only (nothing mutmut can mutate that runs)."""
 
 TESTS = (
     "tests/test_reference.py",
@@ -49,13 +64,55 @@ TESTS = (
     "tests/test_bounds.py",
     "tests/test_cr706.py",
     "tests/test_rules_effects.py",
+    "tests/test_rules_decisions.py",
     "tests/test_odds.py",
+    "tests/test_odds_reading.py",
+    "tests/test_compose.py",
+    "tests/test_coins.py",
+    "tests/test_budget.py",
+    "tests/test_plain_dice.py",
+    "tests/test_plain_notation.py::test_plain_rolls_read_their_faces",
+    "tests/test_plain_notation.py::test_bad_notation_is_one_line_naming_dice",
+    "tests/test_plain_notation.py::test_draws_are_bounded_whatever_the_faces",
+    "tests/test_table.py",
     "tests/test_table_rows_and_pairs.py",
     "tests/test_modifiers_and_extra_dice.py",
+    "tests/test_properties.py",
+    "tests/test_golden.py",
+    "tests/test_mutation_messages.py",
+    "tests/test_mutation_describe.py",
+    "tests/test_mutation_paths.py",
+    "tests/test_mutation_chain.py",
+    "tests/test_mutation_vector.py",
+    "tests/test_mutation_laws.py",
+    "tests/test_mutation_limits.py",
+    "tests/test_mutation_values.py",
+    "tests/test_mutation_json.py",
+    "tests/test_mutation_board.py",
+    "tests/test_mutation_decisions.py",
+    "tests/test_mutation_coins.py",
+    "tests/test_mutation_compare.py",
+    "tests/test_mutation_budget_paths.py",
+    "tests/test_mutation_more.py",
+    "tests/test_mutation_sources.py",
+    "tests/test_mutation_triggers.py",
+    "tests/test_mutation_coin_odds.py",
+    # Fast subsets of the slow files: a few cases each, chosen to reach the vectorised simulation
+    # and the differential comparisons without running every board per mutant.
+    "tests/test_sim.py::test_seeded_simulation_is_reproducible",
+    "tests/test_sim.py::test_large_pool_vectorised_matches_exact",
+    "tests/test_sim.py::test_a_negative_seed_is_refused_naming_the_field",
+    "tests/test_sim.py::test_simulation_agrees_with_exact_odds[Wizard's Spellbook+Pixie Guide]",
+    "tests/test_sim.py::test_simulation_agrees_with_exact_odds[Hoarding Ogre+Pixie Guide+Critical Hit]",
+    "tests/test_sim.py::test_simulation_agrees_with_exact_odds[Delina, Wild Mage+Pixie Guide]",
+    "tests/test_sim.py::test_simulation_agrees_with_exact_odds[Treasure Chest+Barbarian Class]",
+    "tests/test_sim.py::test_simulation_agrees_with_exact_odds[Netherese Puzzle-Ward+alone]",
+    "tests/test_sim.py::test_simulation_agrees_with_exact_odds[Goblin Bowling Team+Clam-I-Am]",
+    "tests/test_differential.py::test_every_dev_card_roll_agrees_with_the_naive_reference[pair each die]",
+    "tests/test_differential.py::test_every_dev_card_roll_agrees_with_the_naive_reference[reroll permission]",
 )
-"""Tests run against each mutant by default: fast, exact, and aimed at the modules above. (Test ids
-with characters outside ASCII, as in tests/test_golden.py, do not survive mutmut's hand-over to
-pytest: a missing test would count as a kill, so those files stay out.)"""
+"""Tests run against each mutant by default (mutmut runs, per mutant, only those that reached the
+mutated function): fast, exact, and aimed at the modules above."""
 
 SLOW = (
     "tests/test_odds.py::test_fast_paths_equal_brute_force",
@@ -63,39 +120,68 @@ SLOW = (
     "tests/test_rules_effects.py::test_the_nth_die_counts_across_repeats_and_earlier_rolls",
     "tests/test_rules_effects.py::test_repeat_two_more_times_counts_repeats_of_repeats",
     "tests/test_rules_effects.py::test_third_die_each_turn_with_an_intervening_its_result",
+    "tests/test_compose.py::test_dev_card_rolls_composed_equal_brute_force[thumb and pixie, decline]",
+    "tests/test_coins.py::test_roll_odds_and_replay_of_a_coin_card",
 )
 """Tests left out of the default selection: seconds each, and every mutant they reach would run them."""
 
 STATUS = re.compile(r"^\s*(?P<name>\S+): (?P<status>.+?)\s*$")
+MUTANT = re.compile(r"^(?P<module>[\w.]+)\.x(?:ǁ(?P<cls>\w+)ǁ)?_?(?P<function>\w+?)__mutmut_(?P<number>\d+)$")
+DETECTED = ("killed", "timeout")
+"""Statuses that count as detected: a test failed, or the mutant ran past its CPU-time limit (an
+endless loop the tests ran into; mutmut scores it the same way)."""
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--modules", default=",".join(MODULES), help="modules under src/mtgdice, comma-separated")
-    parser.add_argument("--tests", default=",".join(TESTS), help="test files, comma-separated")
+    parser.add_argument(
+        "--modules", default=",".join(MODULES), help="files or folders under src/mtgdice, comma-separated"
+    )
+    parser.add_argument("--tests", action="append", default=None, help="a test file or id (repeat the option for more)")
     parser.add_argument("--children", type=int, default=1, help="mutmut workers (the machine is shared)")
-    parser.add_argument("--deselect", default=",".join(SLOW), help="test ids left out, comma-separated")
-    parser.add_argument("--minutes", type=float, default=20.0, help="wall-time budget; mutmut is stopped then")
-    parser.add_argument("--sample", type=int, default=1, help="run every Nth mutant (sorted by name) only")
+    parser.add_argument(
+        "--deselect", action="append", default=None, help="a test id left out (repeat the option for more)"
+    )
+    parser.add_argument("--minutes", type=float, default=60.0, help="wall-time budget; mutmut is stopped then")
+    parser.add_argument("--sample", type=int, default=1, help="run one mutant in N within each module")
+    parser.add_argument("--offset", type=int, default=0, help="which one of the N (0 .. N-1)")
     parser.add_argument("--only", default="", help="run only these mutant names (comma-separated globs)")
+    parser.add_argument(
+        "--timeout-multiplier",
+        type=float,
+        default=3.0,
+        help="per-mutant CPU-time limit: 2 x multiplier x (the clean time of its tests + the constant)",
+    )
+    parser.add_argument("--timeout-constant", type=float, default=2.0, help="seconds added before multiplying")
     parser.add_argument("--keep", action="store_true", help="keep the scratch folder (printed)")
     parser.add_argument("--report-from", default=None, help="report on an existing scratch folder, run nothing")
+    parser.add_argument(
+        "--merge",
+        default=None,
+        help="with --report-from: a kept folder of a later run (--only) whose verdicts replace the first's",
+    )
     parser.add_argument("--out", default=None, help="report path (default bench/results/mutation-<date>.md)")
     args = parser.parse_args(argv)
-    modules = [module.strip() for module in args.modules.split(",") if module.strip()]
-    tests = [test.strip() for test in args.tests.split(",") if test.strip()]
-    deselect = [test.strip() for test in args.deselect.split(",") if test.strip()]
+    modules = expand([module.strip() for module in args.modules.split(",") if module.strip()])
+    tests = list(args.tests or TESTS)
+    deselect = list(args.deselect if args.deselect is not None else SLOW)
 
     if args.report_from:
-        return report(Path(args.report_from), modules, tests, deselect, None, args)
+        scratch = Path(args.report_from)
+        sample = None
+        if args.sample > 1:
+            sample = pick(list(parse(results(scratch))), args.sample, args.offset)
+        return report(scratch, modules, tests, deselect, None, args, sample)
     scratch = Path(tempfile.mkdtemp(prefix="mtgdice-mutation-"))
     try:
-        prepare(scratch, modules, tests, deselect)
+        prepare(scratch, modules, tests, deselect, args)
         started = time.monotonic()
+        every = generated(scratch, args.children, args.minutes * 60)
+        check_test_ids(scratch)
         names = [name.strip() for name in args.only.split(",") if name.strip()]
         sample: list[str] | None = None
         if args.sample > 1:
-            sample = names = generated(scratch, args.children)[:: args.sample]
+            sample = names = pick(every, args.sample, args.offset)
         log = (scratch / "mutmut-run.log").open("w")
         process = subprocess.Popen(
             ["mutmut", "run", "--max-children", str(args.children), *names],
@@ -105,8 +191,9 @@ def main(argv: list[str] | None = None) -> int:
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
+        left = args.minutes * 60 - (time.monotonic() - started)
         try:
-            process.wait(timeout=args.minutes * 60)
+            process.wait(timeout=max(left, 1))
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGTERM)  # mutmut and its workers: the session it leads
             process.wait()
@@ -122,27 +209,95 @@ def main(argv: list[str] | None = None) -> int:
             shutil.rmtree(scratch, ignore_errors=True)
 
 
-def generated(scratch: Path, children: int) -> list[str]:
+def expand(named: list[str]) -> list[str]:
+    """Files and folders under src/mtgdice as module paths (``rules/tables.py``), sorted, once each."""
+    found: list[str] = []
+    for name in named:
+        path = PACKAGE / name
+        if path.is_dir():
+            found += [
+                module
+                for module in (str(p.relative_to(PACKAGE)) for p in sorted(path.rglob("*.py")))
+                if module not in SKIP_MODULES
+            ]
+        elif path.is_file() and path.suffix == ".py":
+            found.append(name)
+        else:
+            raise SystemExit(f"mutation: --modules: {name!r} is neither a module nor a folder under src/mtgdice")
+    return sorted(dict.fromkeys(found))
+
+
+def pick(names: list[str], every: int, offset: int) -> list[str]:
+    """One name in ``every`` within each module, from ``offset``: a sample that keeps each module's share."""
+    by_module: dict[str, list[str]] = {}
+    for name in sorted(names):
+        by_module.setdefault(module_of(name), []).append(name)
+    return [name for group in by_module.values() for name in group[offset % every :: every]]
+
+
+def module_of(name: str) -> str:
+    match = MUTANT.match(name)
+    return match["module"] if match else name.rsplit(".", 1)[0]
+
+
+def generated(scratch: Path, children: int, budget: float) -> list[str]:
     """Every mutant name, from a first ``mutmut run`` stopped once it has generated the mutants and
     collected which tests reach which function (the second run, on a sample, reuses both)."""
     process = subprocess.Popen(
         ["mutmut", "run", "--max-children", str(children)],
         cwd=scratch,
         env=environment(),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stdout=(scratch / "mutmut-stats.log").open("w"),
+        stderr=subprocess.STDOUT,
         start_new_session=True,
     )
     stats = scratch / "mutants" / "mutmut-stats.json"
-    while process.poll() is None and not stats.exists():
+    started = time.monotonic()
+    while process.poll() is None and not stats.exists() and time.monotonic() - started < budget:
         time.sleep(2)
     if process.poll() is None:
         os.killpg(process.pid, signal.SIGTERM)
         process.wait()
-    listed = subprocess.run(
-        ["mutmut", "results", "--all", "true"], cwd=scratch, env=environment(), capture_output=True, text=True
+    if not stats.exists():
+        tail = (scratch / "mutmut-stats.log").read_text(errors="replace")[-3000:]
+        raise SystemExit(f"mutation: mutmut collected no test statistics:\n{tail}")
+    return sorted(parse(results(scratch)))
+
+
+def check_test_ids(scratch: Path) -> None:
+    """Stop unless every test id mutmut recorded is ASCII and pytest collects each of them back."""
+    stats = json.loads((scratch / "mutants" / "mutmut-stats.json").read_text(encoding="utf-8"))
+    recorded = set(stats.get("duration_by_test", {}))
+    for tests in stats.get("tests_by_mangled_function_name", {}).values():
+        recorded |= set(tests)
+    if not recorded:
+        raise SystemExit("mutation: mutmut recorded no test at all")
+    foreign = sorted(test for test in recorded if not test.isascii())
+    if foreign:
+        raise SystemExit(f"mutation: test ids outside ASCII would not reach pytest intact: {foreign[:5]}")
+    listing = scratch / "mutation-ids.txt"
+    listing.write_text("\n".join(sorted(recorded)) + "\n", encoding="utf-8")
+    collected = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", "--rootdir=."]
+        + sorted(recorded),
+        cwd=scratch / "mutants",
+        env=environment(),
+        capture_output=True,
+        text=True,
     )
-    return sorted(parse(listed.stdout))
+    found = {line.strip() for line in collected.stdout.splitlines() if "::" in line}
+    missing = sorted(recorded - found)
+    if collected.returncode != 0 or missing:
+        raise SystemExit(
+            f"mutation: pytest does not collect back {len(missing)} recorded test id(s), e.g. {missing[:3]}"
+            f" (status {collected.returncode}):\n{collected.stdout[-2000:]}{collected.stderr[-2000:]}"
+        )
+
+
+def results(scratch: Path) -> str:
+    return subprocess.run(
+        ["mutmut", "results", "--all", "true"], cwd=scratch, env=environment(), capture_output=True, text=True
+    ).stdout
 
 
 def report(
@@ -155,29 +310,79 @@ def report(
     sample: list[str] | None = None,
 ) -> int:
     """Read mutmut's results in ``scratch`` and write the Markdown report (over ``sample`` only, if given)."""
-    listed = subprocess.run(
-        ["mutmut", "results", "--all", "true"], cwd=scratch, env=environment(), capture_output=True, text=True
-    )
-    statuses = parse(listed.stdout)
+    listed = results(scratch)
+    statuses = parse(listed)
+    later = Path(args.merge) if getattr(args, "merge", None) else None
+    rerun: dict[str, str] = {}
+    if later is not None:
+        # A later run of some of these mutants (the survivors and untested, against tests written
+        # since): a kill there stands; anything else leaves the first run's verdict, since the later
+        # run may select only the new tests.
+        rerun = {name: status for name, status in parse(results(later)).items() if status in DETECTED}
+        statuses.update({name: status for name, status in rerun.items() if name in statuses})
     if sample is not None:
-        statuses = {name: status for name, status in statuses.items() if name in set(sample)}
+        chosen = set(sample)
+        statuses = {name: status for name, status in statuses.items() if name in chosen}
     if not statuses:
-        sys.stderr.write(listed.stdout[-4000:] + listed.stderr[-4000:])
+        sys.stderr.write(listed[-4000:])
         sys.stderr.write("mutation: mutmut reported no mutants (output above)\n")
         return 1
-    diffs = {
-        name: subprocess.run(
-            ["mutmut", "show", name], cwd=scratch, env=environment(), capture_output=True, text=True
-        ).stdout
-        for name, status in statuses.items()
-        if status in ("survived", "timeout", "suspicious")
-    }
-    text = render(modules, tests, deselect, statuses, diffs, seconds, args.children, args.sample)
+    diffs = show([name for name, status in statuses.items() if status not in (*DETECTED, "not checked")], scratch)
+    text = render(modules, tests, deselect, statuses, diffs, seconds, args)
+    if rerun:
+        again = sum(1 for name in rerun if name in statuses)
+        text = text.replace(
+            "\n## By module",
+            f"\n{again} of these mutants, survivors or untested in the first run, were killed by a second run"
+            " of those mutants against the tests written since (verdicts of the rest: the first run).\n"
+            "\n## By module",
+            1,
+        )
     out = Path(args.out) if args.out else ROOT / "bench" / "results" / f"mutation-{datetime.date.today()}.md"
     out.write_text(text, encoding="utf-8")
     print(text.split("\n## Survivors")[0])
     print(f"report written to {out}")
     return 0
+
+
+SHOW = """
+import json, sys
+from mutmut.mutation.data import SourceFileMutationData
+from mutmut.mutation.diff_apply import get_diff_for_mutant
+from mutmut.utils.file_utils import walk_mutatable_files
+paths = {}
+for path in walk_mutatable_files():
+    data = SourceFileMutationData(path=path)
+    data.load()
+    paths.update(dict.fromkeys(data.exit_code_by_key, path))
+names = json.load(sys.stdin)
+print(json.dumps({name: get_diff_for_mutant(name, path=paths[name]) for name in names if name in paths}))
+"""
+"""``mutmut show`` for many mutants in one process (``mutmut show`` loads every module's data per name)."""
+
+
+def show(names: list[str], scratch: Path) -> dict[str, str]:
+    """The diff of each mutant in ``names`` (mutmut's own diff; one ``mutmut show`` each as a fallback)."""
+    if not names:
+        return {}
+    done = subprocess.run(
+        [sys.executable, "-c", SHOW],
+        cwd=scratch,
+        env=environment(),
+        input=json.dumps(names),
+        capture_output=True,
+        text=True,
+    )
+    try:
+        found: dict[str, str] = json.loads(done.stdout)
+    except json.JSONDecodeError:
+        found = {}
+    for name in names:
+        if name not in found:
+            found[name] = subprocess.run(
+                ["mutmut", "show", name], cwd=scratch, env=environment(), capture_output=True, text=True
+            ).stdout
+    return found
 
 
 def environment() -> dict[str, str]:
@@ -194,25 +399,30 @@ def shared_folder() -> Path:
     return Path(named) if named else ROOT.parent / "shared"
 
 
-def prepare(scratch: Path, modules: list[str], tests: list[str], deselect: list[str]) -> None:
+def toml_list(items: list[str]) -> str:
+    return ", ".join(json.dumps(item) for item in items)
+
+
+def prepare(scratch: Path, modules: list[str], tests: list[str], deselect: list[str], args: Any) -> None:
     """The scratch copy: src/, tests/ and a pyproject.toml that configures mutmut and pytest."""
     shutil.copytree(ROOT / "src", scratch / "src", ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copytree(ROOT / "tests", scratch / "tests", ignore=shutil.ignore_patterns("__pycache__"))
-    for module in modules:
-        if not (scratch / "src" / "mtgdice" / module).is_file():
-            raise SystemExit(f"mutation: --modules: {module!r} is not a file under src/mtgdice")
+    shutil.copytree(ROOT / "docs", scratch / "docs")  # tests read the documented limits
     for test in tests:
-        if not (scratch / test).is_file():
-            raise SystemExit(f"mutation: --tests: {test!r} is not a test file")
-    only = ", ".join(f'"src/mtgdice/{module}"' for module in modules)
-    selection = ", ".join(f'"{test}"' for test in tests)
-    options = ", ".join(f'"--deselect", "{test}"' for test in deselect)
+        if not (scratch / test.split("::")[0]).is_file():
+            raise SystemExit(f"mutation: --tests: {test!r} is not in a test file")
+    options = ["-p", "no:cacheprovider", "-q", "-x"]
+    for test in deselect:
+        options += ["--deselect", test]
     (scratch / "pyproject.toml").write_text(
         "[tool.mutmut]\n"
         'source_paths = ["src"]\n'
-        f"only_mutate = [{only}]\n"
-        f"pytest_add_cli_args_test_selection = [{selection}]\n"
-        f'pytest_add_cli_args = ["-p", "no:cacheprovider", "-q", "-x"{", " + options if options else ""}]\n'
+        'also_copy = ["docs"]\n'
+        f"only_mutate = [{toml_list([f'src/mtgdice/{module}' for module in modules])}]\n"
+        f"pytest_add_cli_args_test_selection = [{toml_list(tests)}]\n"
+        f"pytest_add_cli_args = [{toml_list(options)}]\n"
+        f"timeout_multiplier = {args.timeout_multiplier}\n"
+        f"timeout_constant = {args.timeout_constant}\n"
         "use_git_change_detection = false\n"
         "\n[tool.pytest.ini_options]\n"
         'markers = ["browser: browser", "slow: slow"]\n',
@@ -230,6 +440,65 @@ def parse(text: str) -> dict[str, str]:
     return found
 
 
+def where(name: str, diff: str) -> str:
+    """``rules/tables.py:42``: the first changed line of a mutant, in the unmutated source."""
+    match = MUTANT.match(name)
+    if not match:
+        return "?"
+    path = PACKAGE.joinpath(*match["module"].split(".")[1:]).with_suffix(".py")
+    if not path.is_file():
+        path = path.with_suffix("") / "__init__.py"
+    relative = str(path.relative_to(PACKAGE))
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError):
+        return relative
+    scope: list[ast.stmt] = tree.body
+    if match["cls"]:
+        owner = next((n for n in scope if isinstance(n, ast.ClassDef) and n.name == match["cls"]), None)
+        scope = owner.body if owner else []
+    candidates = {match["function"], "_" + match["function"]}
+    found = [n for n in scope if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef) and n.name in candidates]
+    if not found:
+        return relative
+    # mutmut names "_solve" "x__solve": prefer the exact name, then the one with the underscore.
+    function = min(found, key=lambda n: n.name != match["function"])
+    start = function.lineno
+    offset = changed_line(diff)
+    return f"{relative}:{start + offset - 1}" if offset else f"{relative}:{start}"
+
+
+def changed_line(diff: str) -> int | None:
+    """The line (1 = the ``def``) of the first removed line in a ``mutmut show`` diff of one function."""
+    line = None
+    for text in diff.splitlines():
+        hunk = re.match(r"^@@ -(\d+)", text)
+        if hunk:
+            line = int(hunk[1])
+            continue
+        if line is None or text.startswith(("---", "+++")):
+            continue
+        if text.startswith("-"):
+            return line
+        if text.startswith("+"):
+            continue
+        line += 1
+    return line
+
+
+def kind(name: str, diff: str) -> str:
+    """A rough class of a surviving mutant, for reading the report (the explanations are by hand)."""
+    function = (MUTANT.match(name) or {"function": ""})["function"]
+    changed = [t[1:] for t in diff.splitlines() if t.startswith(("-", "+")) and not t.startswith(("---", "+++"))]
+    if function in ("_details", "describe", "to_json", "details"):
+        return "describe"
+    if function in ("footprint", "limits"):
+        return "footprint"
+    if any('"XX' in t or "'XX" in t for t in changed) or any(re.search(r'f?"[^"]*[a-z ]{6,}', t) for t in changed):
+        return "message"
+    return "logic"
+
+
 def render(
     modules: list[str],
     tests: list[str],
@@ -237,36 +506,63 @@ def render(
     statuses: dict[str, str],
     diffs: dict[str, str],
     seconds: float | None,
-    children: int,
-    every: int = 1,
+    args: Any,
 ) -> str:
     counts: dict[str, int] = {}
-    for status in statuses.values():
+    per_module: dict[str, dict[str, int]] = {}
+    for name, status in statuses.items():
         counts[status] = counts.get(status, 0) + 1
-    killed = counts.get("killed", 0)
-    run = sum(n for status, n in counts.items() if status not in ("not checked", "skipped"))
-    reached = sum(n for status, n in counts.items() if status not in ("not checked", "skipped", "no tests"))
-    score = killed / run if run else 0.0
-    reached_score = killed / reached if reached else 0.0
+        row = per_module.setdefault(module_of(name), {})
+        row[status] = row.get(status, 0) + 1
+
+    def score(found: dict[str, int]) -> tuple[int, int, int]:
+        detected = sum(found.get(status, 0) for status in DETECTED)
+        run = sum(n for status, n in found.items() if status not in ("not checked", "skipped"))
+        reached = run - found.get("no tests", 0)
+        return detected, run, reached
+
+    detected, run, reached = score(counts)
     wall = "unknown (report from a kept folder)" if seconds is None else f"{seconds / 60:.1f} min"
+    every = args.sample
     lines = [
         f"# Mutation testing, {datetime.date.today()}",
         "",
-        "Command: `python bench/mutation.py` (mutmut in a scratch copy; the machine was shared and busy).",
+        "Command: `python bench/mutation.py"
+        + (f" --sample {every} --offset {args.offset}" if every > 1 else "")
+        + "` (mutmut in a scratch copy; the machine was shared and busy).",
         "",
         f"- modules mutated: {', '.join(f'`{m}`' for m in modules)}",
-        f"- tests run against each mutant: {', '.join(f'`{t}`' for t in tests)}",
+        "- tests run against each mutant (those of them that reach its function): "
+        + ", ".join(f"`{t}`" for t in tests),
         f"- left out (seconds each): {', '.join(f'`{t}`' for t in deselect) or 'none'}",
-        f"- workers: {children}; wall time: {wall}",
-        f"- mutants run: {'every one' if every <= 1 else f'a sample, one mutant in {every} (by sorted name)'}",
+        f"- workers: {args.children}; per-mutant CPU limit: 2 x {args.timeout_multiplier} x (clean time of its"
+        f" tests + {args.timeout_constant} s); wall time: {wall}",
+        "- mutants run: "
+        + ("every one" if every <= 1 else f"a sample, one mutant in {every} within each module (sorted by name)"),
         f"- mutants in this report: {len(statuses)}; "
         + ", ".join(f"{status}: {n}" for status, n in sorted(counts.items())),
-        f'- **score: {score:.1%}** (killed / mutants run; "not checked" = not run within the time budget);'
-        f' {reached_score:.1%} of the mutants some selected test reaches ("no tests": none does)',
+        f"- **score: {detected} / {run} = {detected / run if run else 0:.1%}** (killed or timed out / mutants"
+        f' run; "not checked" = not run within the time budget, left out);'
+        f" {detected / reached if reached else 0:.1%} of the {reached} some selected test reaches",
         "",
-        "## Survivors",
+        "## By module",
         "",
+        "| module | mutants | killed | timeout | survived | no tests | other | score |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
+    for module, found in sorted(per_module.items()):
+        got, ran, _ = score(found)
+        other = ran - got - found.get("survived", 0) - found.get("no tests", 0)
+        lines.append(
+            f"| `{module}` | {sum(found.values())} | {found.get('killed', 0)} | {found.get('timeout', 0)} |"
+            f" {found.get('survived', 0)} | {found.get('no tests', 0)} | {other} | "
+            + (f"{got / ran:.0%} |" if ran else "– |")
+        )
+    lines += ["", "## Survivors", "", "| mutant | where | kind | status |", "|---|---|---|---|"]
+    for name, diff in sorted(diffs.items()):
+        short = name.split(".", 2)[-1]
+        lines.append(f"| `{short}` | {where(name, diff)} | {kind(name, diff)} | {statuses[name]} |")
+    lines.append("")
     for name, diff in sorted(diffs.items()):
         lines += [f"### {name} ({statuses[name]})", "", "```diff", diff.strip(), "```", ""]
     return "\n".join(lines) + "\n"
