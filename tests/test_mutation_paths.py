@@ -276,5 +276,5 @@ def test_rerolls_of_a_die_kept_from_two_do_not_settle_by_enumeration() -> None:
         odds(D6, board=board, policy="accept")
     assert str(caught.value) == (
         f"odds: more than {MAX_DEPTH} draws past the first roll in one execution; "
-        "the rerolls do not settle, so the odds are not solved exactly"
+        "the rerolls do not settle, so the odds are not solved exactly; estimate it with 'mtgdice simulate'"
     )
