@@ -126,7 +126,7 @@ def test_the_answers_fit_their_schemas(client: TestClient, document: dict[str, A
     check(rolled, "RollAnswer")
     assert rolled.json()["proof"]["client_seeds"] == ["alice-42"]
     check(client.post(f"/api/rooms/{room_id}/reveal", headers=auth), "Revealed")
-    check(client.get(f"/api/rooms/{room_id}/log"), "LogExport")
+    check(client.get(f"/api/rooms/{room_id}/log"), "Log.ExportedLog")
     check(client.get("/health"), "Health")
     refused = client.post(f"/api/rooms/{room_id}/seeds", json={"client_seed": "a,b"}, headers=auth)
     assert refused.status_code == 400

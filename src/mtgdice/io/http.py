@@ -2,7 +2,7 @@
 
 Each JSON body of the web app's API is a :class:`msgspec.Struct` here: the bodies a client sends
 (:class:`NewRoomBody`, :class:`SeedBody`), the answers (:class:`RoomCreated`, :class:`SeedsAnswer`,
-:class:`RollStamp` beside the roll's outcome, :class:`Revealed`, :class:`LogExport`,
+:class:`RollStamp` beside the roll's outcome, :class:`Revealed`, the exported log (:func:`log_component`),
 :class:`Health`) and the one-line error (:class:`ErrorBody`); the room pages' URL-encoded forms
 are described the same way (:data:`FORMS`). :func:`decode` reads a body into its model with a
 one-line :class:`~mtgdice.errors.InputError` naming the field; :func:`encode` writes one;
@@ -35,7 +35,8 @@ __all__ = [
     "ErrorBody",
     "Health",
     "JoinForm",
-    "LogExport",
+    "log_component",
+    "LOG_PREFIX",
     "NewRoomBody",
     "ActivateForm",
     "PlaneForm",
@@ -144,16 +145,6 @@ class Revealed(Struct):
     next_commitment: HEX
 
 
-class LogExport(Struct):
-    """A room's exported log (the roll log format; what ``mtgdice verify`` checks)."""
-
-    format: Annotated[str, Meta(examples=["mtgdice-room-log/2"])]
-    room: str | None
-    exported: Annotated[str, Meta(description="when, ISO 8601 UTC")]
-    commitments: list[dict[str, Any]]
-    rolls: list[dict[str, Any]]
-
-
 class Health(Struct):
     """Whether the database and the broker answer (each ``ok`` or ``error: ...``), and which worker answered."""
 
@@ -241,7 +232,6 @@ BODIES: tuple[type[Struct], ...] = (
     RollProof,
     RollStamp,
     Revealed,
-    LogExport,
     Health,
 )
 """The JSON bodies of the API."""
@@ -269,6 +259,24 @@ def outcome_component() -> tuple[dict[str, Any], dict[str, Any]]:
     from mtgdice.io.schemas import components as published
 
     return published("outcome", closed=False)
+
+
+LOG_PREFIX = "Log."
+"""The exported log's definitions are named apart (its outcomes are closed; the roll answer's are open)."""
+
+
+def log_component() -> tuple[dict[str, Any], dict[str, Any]]:
+    """The exported room log (``GET /api/rooms/{id}/log``, what ``mtgdice verify`` checks) as the
+    published ``log`` schema: its top and its definitions, each named with :data:`LOG_PREFIX`.
+
+    >>> top, parts = log_component()
+    >>> top, "Log.ExportedRoll" in parts
+    ({'$ref': '#/components/schemas/Log.ExportedLog'}, True)
+    """
+    from mtgdice.io.schemas import components as published
+
+    top, parts = published("log", ref_template="#/components/schemas/" + LOG_PREFIX + "{name}")
+    return top, {LOG_PREFIX + name: schema for name, schema in parts.items()}
 
 
 ROOM_DICE = ("dice", "planar", "coins", "random")

@@ -22,7 +22,7 @@ from fastapi import FastAPI
 from fastapi.routing import APIRoute, APIWebSocketRoute
 from starlette.routing import BaseRoute, Mount
 
-from mtgdice.io.http import components, outcome_component, request_component
+from mtgdice.io.http import LOG_PREFIX, components, log_component, outcome_component, request_component
 from mtgdice.io.outcome import JSONObject
 from mtgdice.web.views import COOKIE
 
@@ -91,7 +91,7 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
         "Reveal the server seed and commit to the next", "api", 200, _ref("Revealed"), None, "token", (401, *ROOM)
     ),
     ("GET", "/api/rooms/{room_id}/log"): Operation(
-        "The room's exported log (streamed)", "api", 200, _ref("LogExport"), errors=ROOM
+        "The room's exported log (streamed)", "api", 200, _ref(LOG_PREFIX + "ExportedLog"), errors=ROOM
     ),
     ("GET", "/health"): Operation(
         "Whether the database and the broker answer", "api", 200, _ref("Health"),
@@ -217,7 +217,8 @@ def _schemas() -> JSONObject:
     schemas = components()
     outcome, outcome_parts = outcome_component()
     request, request_parts = request_component()
-    for parts in (outcome_parts, request_parts):
+    _, log_parts = log_component()
+    for parts in (outcome_parts, request_parts, log_parts):
         clash = {name for name in set(parts) & set(schemas) if parts[name] != schemas[name]}
         if clash:
             raise RuntimeError(f"the definitions {sorted(clash)} share names with others")
