@@ -280,6 +280,8 @@ class RollInstruction:
         if self.table_each_result or self.repeat_when is not None:
             found |= Footprint.READS_DIE
         if any(outcome.condition is not None for outcome in self.outcomes):
+            # An outcome on the total reads this too: the totals shortcuts key an execution by its
+            # table row and doubles only, so they must not take it (each multiset is resolved).
             found |= Footprint.READS_DIE
         if self.repeat_optional or (self.table is not None and any(r.roll_again_optional for r in self.table.rows)):
             found |= Footprint.DECIDES
