@@ -76,6 +76,11 @@ def differences(exact: Any, answer: Answer) -> list[str]:
         ("expected_executions", exact.expected_executions, answer.expected_executions),
         ("triggers", nonzero(exact.triggers), nonzero(answer.triggers)),
     ]
+    modelled = [index for index, p in enumerate(answer.outcomes) if p is not None]
+    if modelled:
+        checks.append(
+            ("outcomes", {i: outcome_odds(exact, i) for i in modelled}, {i: answer.outcomes[i] for i in modelled})
+        )
     rows_any = getattr(exact, "rows_any", None)
     if rows_any is not None:
         checks.append(("rows_any", tuple(rows_any), answer.rows_any))
@@ -83,6 +88,11 @@ def differences(exact: Any, answer: Answer) -> list[str]:
         if mine != theirs:
             found.append(f"{name}: mtgdice {_show(mine)} != reference {_show(theirs)}")
     return found
+
+
+def outcome_odds(exact: Any, index: int) -> Fraction:
+    """The probability that outcome sentence ``index`` holds in the first execution (from ``Odds.first``)."""
+    return sum((p for summary, p in exact.first if index in summary.outcomes), Fraction(0))
 
 
 def _show(value: Any) -> str:
@@ -117,4 +127,4 @@ def compare(
     return differences(exact, answer)
 
 
-__all__ = ["NotCovered", "Unanswered", "compare", "differences", "mtgdice_odds", "reference_answer"]
+__all__ = ["NotCovered", "Unanswered", "compare", "differences", "mtgdice_odds", "outcome_odds", "reference_answer"]

@@ -31,7 +31,7 @@ from mtgdice.rules import Footprint, PolicyChooser
 from mtgdice.rules.errors import RollLimitError
 from mtgdice.sim import simulate
 from reference.naive import NotCovered
-from reference_check import Unanswered, compare
+from reference_check import Unanswered, compare, outcome_odds
 from shared_data import shared_path
 
 BRUTE_LIMIT = 8_000
@@ -87,7 +87,11 @@ def _rolls() -> list[tuple[str, int, tuple[str, ...]]]:
 def same(a: Odds, b: Odds) -> list[str]:
     """The fields in which two exact answers differ."""
     fields = ("rows", "no_row", "results", "doubles", "again", "expected_executions", "triggers")
-    return [name for name in fields if getattr(a, name) != getattr(b, name)]
+    differing = [name for name in fields if getattr(a, name) != getattr(b, name)]
+    sentences = {index for summary, _ in (*a.first, *b.first) for index in summary.outcomes}
+    if any(outcome_odds(a, index) != outcome_odds(b, index) for index in sentences):
+        differing.append("outcomes")
+    return differing
 
 
 def _setting(catalog: Any, name: str, roll: int, amounts: tuple[str, ...], board: str) -> tuple[Any, ...]:

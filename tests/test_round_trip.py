@@ -158,7 +158,7 @@ def counts(draw: st.DrawFn) -> Amount:
 @st.composite
 def outcomes(draw: st.DrawFn, roll: RollInstruction) -> tuple[tuple[Outcome, ...], Comparison | None]:
     each_player = roll.roller in (Roller.EACH_PLAYER, Roller.EACH_OPPONENT)
-    kinds = ["result", "condition", "total", "difference", "other", "doubles", "otherwise", "count", "each"]
+    kinds = ["result", "condition", "total", "on total", "difference", "other", "doubles", "otherwise", "count", "each"]
     if roll.table is not None and roll.table.listed and roll.count != Amount(1):
         kinds.remove("each")  # "for each result of N" there reads the table for each result
     if each_player:
@@ -170,6 +170,14 @@ def outcomes(draw: st.DrawFn, roll: RollInstruction) -> tuple[tuple[Outcome, ...
             found.append(Outcome("", reads=Reads.RESULT))
         elif kind == "condition":
             found.append(Outcome("", draw(conditions), reads=Reads.RESULT))
+        elif kind == "on total":  # "if the total is 7", "... 7 or more", "... 7 or 11"
+            low, high = draw(st.integers(2, 12)), draw(st.integers(2, 12))
+            condition = draw(
+                st.sampled_from(
+                    [InRange(low, low), InRange(low, None), AnyOf((InRange(low, low), InRange(high, high)))]
+                )
+            )
+            found.append(Outcome("", condition, reads=Reads.TOTAL))
         elif kind in ("total", "difference", "other"):
             found.append(Outcome("", reads=Reads(kind)))
         elif kind == "doubles":

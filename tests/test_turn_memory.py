@@ -55,7 +55,7 @@ def test_the_compiler_reads_what_an_ability_remembers() -> None:
     assert grower.unsupported == () and grower.rolls[0].remembers
     fiend = compile_text(FIEND, name="Spark Fiend")
     assert fiend.unsupported == ()
-    assert [o.reads for o in fiend.rolls[0].outcomes] == [Reads.RESULT, Reads.RESULT, Reads.NOTE]
+    assert [o.reads for o in fiend.rolls[0].outcomes] == [Reads.TOTAL, Reads.TOTAL, Reads.NOTE]
     assert fiend.rolls[0].notes and not fiend.rolls[1].notes
     assert Reads.NOTED in [o.reads for o in fiend.rolls[1].outcomes]
 
@@ -132,7 +132,9 @@ def test_json_resolve_returns_the_turn_with_the_abilitys_totals() -> None:
 
 def test_json_resolve_notes_a_total_on_the_permanent() -> None:
     out = resolve_table_json({"text": FIEND, "name": "Spark Fiend", "dice": [4, 2]}, None)
-    assert out["noted"] == {}  # a die of 2: the first outcome held (each die is read against "2, 3, or 12")
+    assert out["noted"] == {"Spark Fiend": 6}  # "you rolled" two dice: the total 6, not a die of 2
+    out = resolve_table_json({"text": FIEND, "name": "Spark Fiend", "dice": [1, 2]}, None)
+    assert out["noted"] == {}  # a total of 3: the first outcome held
     out = resolve_table_json({"text": FIEND, "name": "Spark Fiend", "dice": [1, 5]}, None)
     assert out["noted"] == {"Spark Fiend": 6}
     upkeep = {

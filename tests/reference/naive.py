@@ -18,7 +18,11 @@ What it models (anything else raises :class:`NotCovered`, so a caller can count 
   that die"), the reroll being a new roll of that die to which the replacements apply again;
 - static ±N and optional once-each-turn ±N (either direction) modifiers;
 - triggers "whenever you roll a die [if N / a natural N / its highest natural result]", "your Nth
-  die each turn" and "whenever you roll one or more dice [doubles]".
+  die each turn" and "whenever you roll one or more dice [doubles]";
+- outcome sentences of the first execution: on a result ("if the result is 3 or less": one counted
+  die meeting it), on the total of the counted results ("if the total is 7", CR 706.2), doubles
+  (CR 706.5) and "otherwise" / "any other total" (none of the ones before held). Other outcomes are
+  left out of the comparison (their probability is ``None``), not refused.
 
 Policies (docs/odds.md): ``decline`` takes no optional action and the first option; ``accept``
 takes every optional action and the first option; ``maximize`` / ``minimize`` pick the largest /
@@ -97,8 +101,10 @@ def condition(text: str | None) -> Condition | None:
         return Condition(int(match[1]), int(match[1]), natural=True)
     if match := re.fullmatch(r"(\d+)\+", words):
         return Condition(int(match[1]), None)
-    if match := re.fullmatch(r"(\d+) or (\d+)", words):
-        return Condition(either=(int(match[1]), int(match[2])))
+    if match := re.fullmatch(r"(\d+) or less", words):
+        return Condition(None, int(match[1]))
+    if re.fullmatch(r"\d+( or \d+)+", words):
+        return Condition(either=tuple(int(number) for number in words.split(" or ")))
     if match := re.fullmatch(r"(\d+)\s*[—–-]\s*(\d+)", words):
         return Condition(int(match[1]), int(match[2]))
     if re.fullmatch(r"\d+", words):
@@ -107,6 +113,31 @@ def condition(text: str | None) -> Condition | None:
 
 
 # -- the instruction ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OutcomeRule:
+    """An outcome sentence: what it reads ("result", "total", "doubles", "otherwise") and its test."""
+
+    reads: str
+    test: Condition | None
+
+
+def _outcome_rule(data: Mapping[str, Any], choose: bool) -> OutcomeRule | None:
+    reads = data.get("reads")
+    if reads in ("otherwise", "note", "doubles"):
+        return OutcomeRule("otherwise" if reads == "note" else str(reads), None)
+    if reads not in ("result", "total") or data.get("times") is not None or data.get("when") is None:
+        return None
+    if reads == "result" and choose:
+        return None  # "choose one result" then "if the result is": not modelled
+    try:
+        test = condition(data["when"])
+    except NotCovered:
+        return None
+    if reads == "total" and (test is None or test.natural or test.highest or test.face is not None):
+        return None
+    return OutcomeRule(str(reads), test)
 
 
 @dataclass(frozen=True)
@@ -123,6 +154,7 @@ class Roll:
     each_result: bool
     repeat: Condition | None
     repeat_optional: bool
+    outcomes: tuple[OutcomeRule | None, ...] = ()  # None: an outcome this reference leaves out
 
     def faces(self) -> tuple[Face, ...]:
         return PLANAR_FACES if self.sides is None else tuple(range(1, self.sides + 1))
@@ -186,6 +218,7 @@ def read_roll(data: Mapping[str, Any], amounts: Mapping[str, int]) -> Roll:
         bool(data.get("table_each_result")),
         condition(data.get("repeat_when")),
         bool(data.get("repeat_optional")),
+        tuple(_outcome_rule(outcome, bool(data.get("choose"))) for outcome in data.get("outcomes") or ()),
     )
     if data.get("roll_again") and roll.repeat is None and not any(again for again, _, _ in again_rows):
         raise NotCovered("roll again without a row or condition")
@@ -326,6 +359,7 @@ class Outcome:
     again: int  # how many more executions it asks for (0: none)
     triggers: tuple[tuple[str, int], ...]
     state: State
+    held: tuple[int, ...] = ()  # the outcome sentences that hold (by index)
 
 
 def _pick(values: Sequence[int], policy: str) -> int:
@@ -497,7 +531,40 @@ def _finish(naturals: list[Face], roll: Roll, board: Board, policy: str, state: 
             counts[trigger.card] = counts.get(trigger.card, 0) + hits
     cap = board.position_cap()
     next_state = (frozenset(used_now), min(rolled + len(naturals), cap))
-    return Outcome(rows, value, doubles, again, tuple(sorted(counts.items())), next_state)
+    held = _held(roll, naturals, results, doubles)
+    return Outcome(rows, value, doubles, again, tuple(sorted(counts.items())), next_state, held)
+
+
+def _held(roll: Roll, naturals: list[Face], results: list[int | None], doubles: bool) -> tuple[int, ...]:
+    """The outcome sentences that hold; an unmodelled one makes the "otherwise" after it unknown too
+    (left out: never listed as held)."""
+    held: list[int] = []
+    since = False  # a conditional outcome held since the last "otherwise"
+    known = True
+    for index, rule in enumerate(roll.outcomes):
+        if rule is None:
+            known = False
+            continue
+        if rule.reads == "otherwise":
+            if known and not since:
+                held.append(index)
+            since, known = False, True
+            continue
+        if rule.reads == "doubles":
+            hit = doubles
+        elif rule.reads == "total":
+            # CR 706.2: the total of the counted dice's results (none for the planar die, CR 706.7).
+            numbers = [r for r in results if r is not None]
+            total = sum(numbers) if numbers and len(numbers) == len(results) else None
+            hit = rule.test is not None and total is not None and rule.test.holds(total, total, roll.sides)
+        else:
+            hit = rule.test is not None and any(
+                rule.test.holds(natural, result, roll.sides) for natural, result in zip(naturals, results, strict=True)
+            )
+        if hit:
+            held.append(index)
+            since = True
+    return tuple(held)
 
 
 # -- the whole resolution ---------------------------------------------------------------------------
@@ -515,6 +582,7 @@ class Answer:
     again: Fraction
     expected_executions: Fraction
     triggers: dict[str, Fraction]
+    outcomes: tuple[Fraction | None, ...] = ()  # per outcome sentence, that it holds in the first execution
 
 
 def reference_odds(roll: Roll, board: Board, policy: str) -> Answer:
@@ -566,7 +634,10 @@ def reference_odds(roll: Roll, board: Board, policy: str) -> Answer:
     no_row = Fraction(0)
     results: dict[Face | None, Fraction] = {}
     doubles = again = Fraction(0)
+    holds = [Fraction(0)] * len(roll.outcomes)
     for outcome, p in first.items():
+        for index in outcome.held:
+            holds[index] += p
         if roll.table is not None:
             for row in outcome.rows:
                 if row is None:
@@ -589,4 +660,16 @@ def reference_odds(roll: Roll, board: Board, policy: str) -> Answer:
         again,
         expected,
         triggers,
+        tuple(p if modelled else None for p, modelled in zip(holds, _modelled(roll), strict=True)),
     )
+
+
+def _modelled(roll: Roll) -> tuple[bool, ...]:
+    """Per outcome sentence, whether this reference models it: not an outcome left out, nor an
+    "otherwise" after one (since the previous "otherwise")."""
+    found: list[bool] = []
+    known = True
+    for rule in roll.outcomes:
+        found.append(rule is not None and (known or rule.reads != "otherwise"))
+        known = (rule is not None and known) or (rule is not None and rule.reads == "otherwise")
+    return tuple(found)

@@ -123,3 +123,16 @@ class AnyOf:
 
 
 Condition = InRange | NaturalMax | FaceIs | AnyOf
+
+
+def holds_for_total(condition: Condition, value: int | None) -> bool:
+    """Whether a condition on "the total" holds for the total ``value`` of the counted dice (CR 706.2:
+    the results after modifiers; ``None``: no total). A condition on a natural face, a die's highest
+    face or a planar face reads one die and never holds for a total.
+
+    >>> holds_for_total(AnyOf((InRange(7, 7), InRange(11, 11))), 11), holds_for_total(InRange(7, 7, natural=True), 7)
+    (True, False)
+    """
+    if isinstance(condition, AnyOf):
+        return any(holds_for_total(part, value) for part in condition.conditions)
+    return isinstance(condition, InRange) and not condition.natural and condition.holds_value(value)

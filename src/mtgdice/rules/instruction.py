@@ -18,10 +18,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from mtgdice.rules.amounts import Amount
-from mtgdice.rules.conditions import Condition
+from mtgdice.rules.conditions import Condition, holds_for_total
 from mtgdice.rules.dice import Die, DieRoll
 from mtgdice.rules.footprint import Footprint
-from mtgdice.rules.memory import Recall
+from mtgdice.rules.memory import Recall, total
 from mtgdice.rules.players import YOU, Scope, Seat
 from mtgdice.rules.tables import ResultsTable
 from mtgdice.rules.zones import Zone
@@ -32,6 +32,8 @@ class Reads(enum.Enum):
 
     RESULT = "result"
     TOTAL = "total"
+    """The total of the counted dice ("if the total is 7", "if you rolled 12" after several dice); with
+    no condition, a sentence that uses the total."""
     DIFFERENCE = "difference"
     EACH = "each"
     CHOSEN = "chosen"
@@ -104,7 +106,8 @@ class Comparison:
 class Outcome:
     """An instruction based on the result that is not a table row.
 
-    ``condition`` is on the die result (or ``None``); ``doubles`` means "if you rolled doubles";
+    ``condition`` is on the die result, or on the total of the counted dice when ``reads`` is
+    ``Reads.TOTAL`` (or ``None``); ``doubles`` means "if you rolled doubles";
     ``reads`` names what the text uses; ``times`` asks for exactly that many counted dice meeting
     the condition ("if you rolled 6 exactly seven times"); ``who`` and ``extreme`` ask which
     players had the lowest or highest result ("if one or more opponents had the highest result").
@@ -137,6 +140,9 @@ class Outcome:
             return any(self.who.sees(controller, seat) for seat in standing)
         if self.condition is None:
             return False
+        if self.reads is Reads.TOTAL:
+            # CR 706.2, 706.6: the total of the counted dice's results; ignored dice are not counted.
+            return holds_for_total(self.condition, total(counted))
         meeting = sum(1 for roll in counted if self.condition.holds(roll))
         return meeting == self.times if self.times is not None else meeting > 0
 
@@ -225,6 +231,24 @@ class RollInstruction:
         return any(outcome.reads is Reads.NOTE for outcome in self.outcomes)
 
     @property
+    def counts_several(self) -> bool:
+        """Whether an execution counts more than one die (a variable number of dice may be several):
+        then what "you rolled" is the total of the counted dice, not one result.
+
+        >>> RollInstruction(Amount(2), Die(6)).counts_several
+        True
+        >>> RollInstruction(Amount(2), Die(20), ignore_lowest=1).counts_several
+        False
+        """
+        if self.choose:
+            return False
+        if self.also:
+            return True
+        if self.keep_highest is not None:
+            return self.keep_highest > 1
+        return not self.count.fixed or self.count.constant - self.ignore_lowest > 1
+
+    @property
     def roll_again(self) -> bool:
         """Whether a row says to roll again or the text says to repeat (CR 706.3c)."""
         return self.repeat_when is not None or (self.table is not None and self.table.roll_again)
@@ -256,6 +280,8 @@ class RollInstruction:
         if self.table_each_result or self.repeat_when is not None:
             found |= Footprint.READS_DIE
         if any(outcome.condition is not None for outcome in self.outcomes):
+            # An outcome on the total reads this too: the totals shortcuts key an execution by its
+            # table row and doubles only, so they must not take it (each multiset is resolved).
             found |= Footprint.READS_DIE
         if self.repeat_optional or (self.table is not None and any(r.roll_again_optional for r in self.table.rows)):
             found |= Footprint.DECIDES

@@ -882,7 +882,11 @@ def _standing(card: _Card, node: g.Standing, original: str, place: _Place) -> _S
 
 
 def _on_result(card: _Card, node: g.OnResult, original: str, place: _Place) -> _Step:
-    return _add_outcome(card, place, Outcome(original, node.condition, reads=Reads.RESULT))
+    """An outcome on the result, or on the total: named, or what was rolled with several dice counted."""
+    roll = _current_roll(card, place)
+    several = node.rolled and roll is not None and roll.counts_several
+    reads = Reads.TOTAL if node.total or several else Reads.RESULT
+    return _add_outcome(card, place, Outcome(original, node.condition, reads=reads))
 
 
 def _effect_if(card: _Card, node: g.EffectIf, original: str, place: _Place) -> _Step:

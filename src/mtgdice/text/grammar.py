@@ -1376,7 +1376,10 @@ _NUMBER_USED = {Reads.TOTAL: "the total", Reads.DIFFERENCE: "the difference", Re
 
 @wording(*_NUMBER_USED)
 def _number_used_words(outcome: Outcome) -> str:
-    """A sentence after a roll that uses one of its numbers (``FOLLOW_UP``)."""
+    """A sentence after a roll that uses one of its numbers (``FOLLOW_UP``), or an outcome on the
+    total (``CONDITIONAL``)."""
+    if outcome.reads is Reads.TOTAL and outcome.condition is not None:
+        return f"If the total is {canonical(outcome.condition)[2:]}, {NEUTRAL_EFFECT}."
     return f"Apply {_NUMBER_USED[outcome.reads]}."
 
 
@@ -1389,9 +1392,13 @@ class Repeat(Node):
 
 class OnResult(Node):
     """An outcome on the result: "if the result is <condition>, ..." (``None``: compared with
-    something the text names)."""
+    something the text names). ``total``: the text names the total ("if the total is 7");
+    ``rolled``: it says what was rolled ("if you rolled 12"), which after several counted dice
+    is their total."""
 
     condition: Condition | None
+    total: bool = False
+    rolled: bool = False
 
 
 class EffectIf(Node):
@@ -1471,11 +1478,14 @@ _CONDITIONAL_HEAD = alt(
     seq(
         "if",
         alt(
-            seq("you", opt("a"), words("roll", "rolled")),
+            cap("rolled", seq("you", opt("a"), words("roll", "rolled"))),
             seq("the", words("result", "roll"), words("is", "was")),
             seq("the result of", words("that", "the"), "roll is"),
             words("it's", "it is", "that player roll", "that player rolls", "they roll"),
-            seq("the total", opt("of", words("those", "the", "their"), words("results", "rolls", "dice")), "is"),
+            cap(
+                "total",
+                seq("the total", opt("of", words("those", "the", "their"), words("results", "rolls", "dice")), "is"),
+            ),
             seq(words("any of those results", "any of the results", "1 of those results"), words("is", "was")),
         ),
     ),
@@ -1484,7 +1494,7 @@ _CONDITIONAL_HEAD = alt(
 CONDITIONAL = Rule(
     "CONDITIONAL",
     seq(_CONDITIONAL_HEAD, either("cond", CONDITION, SYMBOLIC_CONDITION), ",", _EFFECT, END),
-    build=lambda f: OnResult(_known(f["cond"])),
+    build=lambda f: OnResult(_known(f["cond"]), "total" in f, "rolled" in f),
     doc='An outcome on the result: "if the result is 5 or more, ...", "if you rolled a 1, 2, or 3, ...".',
 )
 EFFECT_IF = Rule(
