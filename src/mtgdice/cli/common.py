@@ -223,16 +223,11 @@ class BoardEntry:
 
     def json(self) -> JSON:
         """The entry as a request's zone item: the name alone, or an object with its state."""
-        item: JSONObject = {"card": self.name}
-        if self.level != 1:
-            item["level"] = self.level
-        if self.counters is not None:
-            item["counters"] = dict(self.counters)
-        if self.tapped:
-            item["tapped"] = True
-        if self.stored is not None:
-            item["stored"] = list(self.stored)
-        return self.name if len(item) == 1 else item
+        from mtgdice.io.jsonio import zone_item_json
+        from mtgdice.rules import Permanent
+
+        entered = Permanent(self.name, level=self.level, counters=self.counters, tapped=self.tapped, stored=self.stored)
+        return zone_item_json(entered)
 
 
 def board_item(entry: str, flag: str = "--with") -> BoardEntry:

@@ -84,6 +84,7 @@ __all__ = [
     "resolve_table_json",
     "source_from",
     "wire_request",
+    "zone_item_json",
 ]
 
 MAX_REQUEST_BYTES = 1_000_000
@@ -627,7 +628,8 @@ def _card_json(card: Permanent) -> JSONObject:
     return data
 
 
-def _item_json(card: Permanent) -> JSON:
+def zone_item_json(card: Permanent) -> JSON:
+    """A permanent as a request's zone item: the card alone, or an object with its state."""
     data = _card_json(card)
     if card.level != 1:
         data["level"] = card.level
@@ -687,17 +689,17 @@ def request_json(request: RollRequest) -> JSONObject:
     turn = request.turn
     if request.seated:
         data["seats"] = [
-            {zone: [_item_json(card) for card in cards] for zone, cards in _zones(seat) if cards}
+            {zone: [zone_item_json(card) for card in cards] for zone, cards in _zones(seat) if cards}
             for seat in request.seats
         ]
     else:
         for zone, cards in _zones(request.seats[0]):
             if cards:
-                data[zone] = [_item_json(card) for card in cards]
+                data[zone] = [zone_item_json(card) for card in cards]
         opponents: list[JSON] = []
         for seat, zones in enumerate(request.seats[1:], start=1):
             for card in zones.battlefield:
-                written = _item_json(card)
+                written = zone_item_json(card)
                 if seat != 1:
                     item: JSONObject = {"card": written} if isinstance(written, str) else dict(written)  # type: ignore[arg-type]
                     item["seat"] = seat
