@@ -224,7 +224,7 @@ def policy_note(policy: Chooser | None, taken: Sequence[tuple[Decision, Answer]]
     """One line saying which policy took the decisions nobody was asked, and what it took (``None``
     when it took none).
 
-    >>> from mtgdice.rules import Ask, Seat, Topic
+    >>> from mtgdice.rules import Ask, Decision, Seat, Topic
     >>> from mtgdice.rules.choices import RollerBest
     >>> again = Decision(Ask.YES_NO, Topic.ROLL_AGAIN, Seat(0), "Roll again?")
     >>> policy_note(RollerBest((Seat(0),)), [(again, False)]).split(": ")[2]
