@@ -1,10 +1,12 @@
 """``mtgdice roll``: plain dice, the planar die, a coin, or a card's roll instruction on a board.
 
 Plain dice (``3d6+2``, ``4d6dl1``, ``adv``) are rolled by :mod:`mtgdice.rules.plain`: no Magic
-effect applies to them and the output says so. The planar die and card rolls go through the
-rules (:func:`mtgdice.rules.resolution`). Every roll is appended to the roll log unless ``--no-log``,
-so ``mtgdice replay`` can re-resolve it. Decisions are asked at the terminal, numbered from 1,
-after the dice they are about are shown.
+effect applies to them and the output says so. The planar die, a coin and card rolls take one
+way (docs/architecture.md): the flags become a request the game prepares once
+(:func:`prepared_request`), the game resolves it through the rules, the log records it, ``io``
+writes the turn and renders the outcome, and this module prints. Every roll is appended to the
+roll log unless ``--no-log``, so ``mtgdice replay`` can re-resolve it. Decisions are asked at the
+terminal, numbered from 1, after the dice they are about are shown.
 
 This module imports only click and the plain-dice model at start-up; the compiler, the card
 data and rich are loaded when a card, the planar die or a coin is rolled.
@@ -87,7 +89,7 @@ def pending_flag(value: str) -> tuple[int, int | None, str]:
     return int(controller), int(target) if arrow else None, name.strip()
 
 
-def table_request(options: CardOptions, table: TableFlags, kind: str, answers: tuple[object, ...] = ()) -> Prepared:
+def prepared_request(options: CardOptions, table: TableFlags, kind: str, answers: tuple[object, ...] = ()) -> Prepared:
     """The typed request of a command line, built from its flags (no JSON in between) and prepared
     once: each card enters the table here (looked up in the card data and compiled, once), the
     instruction is picked and the policy for decisions nobody answers is set; an error names the
@@ -321,7 +323,7 @@ def roll_command(
             if dice:
                 raise InputError("dice", f"roll either --card NAME or plain dice, not both ({' '.join(dice)!r})")
             answers = _answers(choices)
-            prepared = table_request(options, table, "card", answers)  # bad input fails before the log opens
+            prepared = prepared_request(options, table, "card", answers)  # bad input fails before the log opens
             roll_log = _open_log(log, db)
             prompt = ask or (ask is None and not answers and sys.stdin.isatty() and not as_json)
             _roll_request(table, prepared, source, as_json, roll_log, PromptChooser() if prompt else None)
@@ -388,14 +390,14 @@ def _roll_plain(spec: str, source: Any, as_json: bool, roll_log: Any) -> None:
 
 def _roll_planar(options: CardOptions, table: TableFlags, source: Any, as_json: bool, roll_log: Any) -> None:
     """The planar die through the rules (CR 706.7), at the table the options give."""
-    prepared = table_request(options, table, "planar")
+    prepared = prepared_request(options, table, "planar")
     _roll_request(table, prepared, source, as_json, roll_log, None, "The planar die (CR 706.7)")
 
 
 def _flip_coin(options: CardOptions, table: TableFlags, source: Any, as_json: bool, roll_log: Any) -> None:
     """A coin flip (CR 705) through the rules' coins: partner coins and reflips on the board apply,
     no die effect does."""
-    prepared = table_request(options, table, "coin")
+    prepared = prepared_request(options, table, "coin")
     _roll_request(table, prepared, source, as_json, roll_log, None, "Coin (CR 705)")
 
 
@@ -490,4 +492,4 @@ class PromptChooser:
             err.print(f"Give numbers from 1 to {len(decision.options)}, each once, separated by commas.", markup=False)
 
 
-__all__ = ["PromptChooser", "TableFlags", "join_specs", "pending_flag", "roll_command", "seat_flag", "table_request"]
+__all__ = ["PromptChooser", "TableFlags", "join_specs", "pending_flag", "prepared_request", "roll_command", "seat_flag"]
