@@ -119,6 +119,7 @@ CASES = [
     ),
     ("nine-seats", {"card": "Hoarding Ogre", "seats": [{}] * 9, "dice": [3]}, ("seats", "8")),
     ("players-beyond-the-table", {"card": "Hoarding Ogre", "players": 10**17, "dice": [3]}, ("players", "8")),
+    ("ten-players", {"card": "Hoarding Ogre", "players": 10, "dice": [3]}, ("players", "at most 8, got 10")),
     (
         "seat-field-in-seats",
         {"card": "Hoarding Ogre", "seats": [{"battlefield": [{"card": "Pixie Guide", "seat": 1}]}], "dice": [3]},

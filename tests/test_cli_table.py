@@ -107,6 +107,21 @@ def test_bad_table_flags(cards_path: str, tmp_path: Path, args: list[str], flag:
         assert logged == 0
 
 
+TOO_MANY = [
+    (["--players", "10"], "--players", "1<=x<=8"),
+    (["--players", str(10**17)], "--players", "1<=x<=8"),
+    (["--seat", "8=Pixie Guide"], "--seat '8=Pixie Guide'", "at most 8 players"),
+]
+
+
+@pytest.mark.parametrize(("args", "flag", "bound"), TOO_MANY, ids=["ten", "huge", "ninth-seat"])
+def test_the_table_is_bounded_at_the_flags(cards_path: str, args: list[str], flag: str, bound: str) -> None:
+    run = roll(cards_path, "--card", "Hoarding Ogre", *args)
+    lines = run.stderr.strip().splitlines()
+    assert run.returncode == 2 and len(lines) == 1, run.stderr
+    assert flag in lines[0] and bound in lines[0], run.stderr
+
+
 def test_a_bad_turn_file_names_the_flag_and_the_field(cards_path: str, tmp_path: Path) -> None:
     turn = tmp_path / "turn.json"
     turn.write_text(json.dumps({"dice_roled": [1]}))

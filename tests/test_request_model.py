@@ -54,6 +54,8 @@ def test_the_schema_validates_the_contract_examples_and_refuses_unknown_fields()
         ),
         ({"card": "A", "seats": [{}] * 9}, "seats", "at most 8"),
         ({"card": "A", "players": 10**17}, "players", "at most 8"),
+        ({"card": "A", "players": 10}, "players", "expected at most 8, got 10"),
+        ({"card": "A", "opponents": [{"card": "B", "seat": 8}]}, "opponents[0].seat", "at most 7, got 8"),
         ({"card": "A", "kind": "cards"}, "kind", '"cards" is not one of'),
         ({"card": "A", "seats": [3]}, "seats[0]", "expected an object, got a whole number"),
     ],

@@ -78,11 +78,14 @@ def test_a_request_is_remembered_only_once_it_reads() -> None:
     for _ in range(2):  # refused each time it is sent, never kept
         with pytest.raises(InputError, match="kind"):
             memo({"kind": "dicee", "notation": "d6"})
+    for _ in range(2):  # dice notation is read with the request: refused, never kept
+        with pytest.raises(InputError, match="not dice notation"):
+            memo({"kind": "dice", "notation": "3q6"})
     assert not memo.known
-    unreadable = memo({"kind": "dice", "notation": "3q6"})  # reads, but stands for no dice
+    unpreparable = memo({"kind": "planar", "roller": 1})  # reads, but a planar die names no other roller
     for _ in range(2):
-        with pytest.raises(InputError):
-            memo.prepared(unreadable, None)
+        with pytest.raises(InputError, match="roller"):
+            memo.prepared(unpreparable, None)
     assert not memo._prepared
     memo.known.clear()
     first = memo({"kind": "dice", "notation": "d6"})

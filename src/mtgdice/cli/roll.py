@@ -1,10 +1,12 @@
 """``mtgdice roll``: plain dice, the planar die, a coin, or a card's roll instruction on a board.
 
 Plain dice (``3d6+2``, ``4d6dl1``, ``adv``) are rolled by :mod:`mtgdice.rules.plain`: no Magic
-effect applies to them and the output says so. The planar die and card rolls go through the
-rules (:func:`mtgdice.rules.resolution`). Every roll is appended to the roll log unless ``--no-log``,
-so ``mtgdice replay`` can re-resolve it. Decisions are asked at the terminal, numbered from 1,
-after the dice they are about are shown.
+effect applies to them and the output says so. The planar die, a coin and card rolls take one
+way (docs/architecture.md): the flags become a request the game prepares once
+(:func:`prepared_request`), the game resolves it through the rules, the log records it, ``io``
+writes the turn and renders the outcome, and this module prints. Every roll is appended to the
+roll log unless ``--no-log``, so ``mtgdice replay`` can re-resolve it. Decisions are asked at the
+terminal, numbered from 1, after the dice they are about are shown.
 
 This module imports only click and the plain-dice model at start-up; the compiler, the card
 data and rich are loaded when a card, the planar die or a coin is rolled.
@@ -20,8 +22,7 @@ import click
 from mtgdice.cli.common import CONTEXT, DB_HELP, CardOptions, card_options, out
 
 if TYPE_CHECKING:
-    from mtgdice.game.request import CardSource, RollRequest
-    from mtgdice.io.outcome import JSON
+    from mtgdice.game.request import CardSource, Prepared, RollRequest
     from mtgdice.rules import TurnState
 
 PLANAR_WORDS = ("planar", "planar die", "the planar die")
@@ -88,13 +89,14 @@ def pending_flag(value: str) -> tuple[int, int | None, str]:
     return int(controller), int(target) if arrow else None, name.strip()
 
 
-def table_request(options: CardOptions, table: TableFlags, kind: str, answers: tuple[object, ...] = ()) -> RollRequest:
-    """The typed request of a command line, built from its flags (no JSON in between): each card
-    enters the table here (looked up in the card data and compiled, once), and an error names the
+def prepared_request(options: CardOptions, table: TableFlags, kind: str, answers: tuple[object, ...] = ()) -> Prepared:
+    """The typed request of a command line, built from its flags (no JSON in between) and prepared
+    once: each card enters the table here (looked up in the card data and compiled, once), the
+    instruction is picked and the policy for decisions nobody answers is set; an error names the
     flag entry that gave it."""
     from mtgdice.cli.common import board_entries, catalog
     from mtgdice.errors import InputError
-    from mtgdice.game.request import no_seat
+    from mtgdice.game.request import no_seat, prepare
     from mtgdice.rules.board import MAX_SEATS
 
     placed: list[tuple[int, str, str, str]] = []  # (seat, zone, flag, entry) in the order given
@@ -125,7 +127,8 @@ def table_request(options: CardOptions, table: TableFlags, kind: str, answers: t
     named = bool(placed or pending or (kind == "card" and options.card is not None))
     cards = catalog(options.cards) if named else None
     try:
-        return _entered(options, table, kind, answers, players, placed, pending, cards)
+        request = _entered(options, table, kind, answers, players, placed, pending, cards)
+        return prepare(request, policy=table.policy)
     except InputError as error:  # a card's problem, said for the command line
         field, problem = (
             error.field,
@@ -135,6 +138,8 @@ def table_request(options: CardOptions, table: TableFlags, kind: str, answers: t
         )
         if field.startswith("--") and field.endswith(".level"):  # the entry's state: --with 'NAME@0'
             field, problem = field.removesuffix(".level"), f"level: {problem}"
+        elif field in ("card", "roll", "roller"):  # what the request picks: its flag
+            field = f"--{field}"
         raise InputError(field, problem) from None
 
 
@@ -318,9 +323,10 @@ def roll_command(
             if dice:
                 raise InputError("dice", f"roll either --card NAME or plain dice, not both ({' '.join(dice)!r})")
             answers = _answers(choices)
-            request = table_request(options, table, "card", answers)  # bad input fails before the log opens
+            prepared = prepared_request(options, table, "card", answers)  # bad input fails before the log opens
             roll_log = _open_log(log, db)
-            _roll_card(table, request, source, as_json, ask, roll_log)
+            prompt = ask or (ask is None and not answers and sys.stdin.isatty() and not as_json)
+            _roll_request(table, prepared, source, as_json, roll_log, PromptChooser() if prompt else None)
             return
         roll_log = _open_log(log, db)
         specs = join_specs(dice)
@@ -384,122 +390,63 @@ def _roll_plain(spec: str, source: Any, as_json: bool, roll_log: Any) -> None:
 
 def _roll_planar(options: CardOptions, table: TableFlags, source: Any, as_json: bool, roll_log: Any) -> None:
     """The planar die through the rules (CR 706.7), at the table the options give."""
-    request = table_request(options, table, "planar")
-    _roll_request(table, request, source, as_json, roll_log, None, "The planar die (CR 706.7)")
+    prepared = prepared_request(options, table, "planar")
+    _roll_request(table, prepared, source, as_json, roll_log, None, "The planar die (CR 706.7)")
 
 
 def _flip_coin(options: CardOptions, table: TableFlags, source: Any, as_json: bool, roll_log: Any) -> None:
     """A coin flip (CR 705) through the rules' coins: partner coins and reflips on the board apply,
     no die effect does."""
-    request = table_request(options, table, "coin")
-    _roll_request(table, request, source, as_json, roll_log, None, "Coin (CR 705)")
-
-
-def _roll_card(
-    table: TableFlags,
-    request: RollRequest,
-    source: Any,
-    as_json: bool,
-    ask: bool | None,
-    roll_log: Any,
-) -> None:
-    prompt = ask or (ask is None and not request.choices and sys.stdin.isatty() and not as_json)
-    _roll_request(table, request, source, as_json, roll_log, PromptChooser() if prompt else None)
+    prepared = prepared_request(options, table, "coin")
+    _roll_request(table, prepared, source, as_json, roll_log, None, "Coin (CR 705)")
 
 
 def _roll_request(
     table: TableFlags,
-    request: RollRequest,
+    prepared: Prepared,
     source: Any,
     as_json: bool,
     roll_log: Any,
     chooser: Any,
     title: str = "",
 ) -> None:
-    """Resolve a typed request with ``source``, commit it to the log, then show it: a roll that
-    was shown is a roll that was logged (a kill while printing loses nothing shown). Errors name
-    the flags that gave what they are about."""
+    """Resolve a prepared request with ``source``, commit it to the log, write the turn it leaves
+    (``--turn-out``), then show it: a roll that was shown is a roll that was logged (a kill while
+    printing loses nothing shown). One way through: the game resolves through the rules, ``io``
+    writes and renders, and this shell only prints."""
     from mtgdice.errors import InputError
-    from mtgdice.game.request import prepare, resolve_prepared
-    from mtgdice.io.jsonio import dumps, outcome_json, table_json
-    from mtgdice.rules import ScriptedChooser
+    from mtgdice.game.request import resolve_prepared
+    from mtgdice.io.jsonio import dumps, outcome_json, save_json, table_json
+    from mtgdice.io.render import policy_note, roll_view
     from mtgdice.rules.errors import MissingAmountError
 
     try:
-        prepared = prepare(request)
-    except InputError as error:
-        problem = error.problem.replace(
-            'with "text" instead', 'by its Oracle text ("text") in a JSON request to `mtgdice resolve`'
-        )
-        if error.field in ("card", "roll", "roller", "--card"):
-            raise InputError(f"--{error.field.lstrip('-')}", problem) from None
-        raise InputError(error.field, problem) from None
-    policy = _policy(table.policy, request)
-    scripted = ScriptedChooser(request.choices, then=policy, field="--choices")
-    try:
-        outcome = resolve_prepared(prepared, request, source, chooser or scripted)
+        outcome = resolve_prepared(prepared, source, chooser, choices_field="--choices")
     except MissingAmountError as error:
         raise InputError(f"--amount {error.amount}=...", f"{error.problem}; give --amount {error.amount}=N") from None
     if roll_log is not None:
-        roll_log.record(request, outcome, source)
-    kept = table_json(request, outcome)
+        roll_log.record(prepared.request, outcome, source)
+    kept = table_json(prepared.request, outcome)
     if table.turn_out is not None:
-        _write_turn(table.turn_out, kept["turn"])
-    shown = prepared.instruction or prepared.flip
-    text = shown.text if shown is not None else ""
-    if as_json:
-        out(dumps(outcome_json(outcome) | kept))
-    else:
-        _show(outcome, prepared.instruction, title or f"{prepared.name}: {text}")
-    if chooser is None:
-        _say_policy(policy, outcome.decisions[len(request.choices) :])
+        save_json(table.turn_out, kept["turn"], f"--turn-out {table.turn_out}")
+    shown = dumps(outcome_json(outcome) | kept) if as_json else roll_view(outcome, prepared, title)
+    note = policy_note(prepared.policy, outcome.decisions[len(prepared.request.choices) :] if chooser is None else ())
+    _print(shown, note)
 
 
-def _policy(name: str, request: RollRequest) -> Any:
-    """The chooser for decisions nobody answers: ``best`` for the seats that roll, or a named policy."""
-    from mtgdice.rules import PolicyChooser
-    from mtgdice.rules.choices import RollerBest
-
-    if name != "best":
-        return PolicyChooser(name)
-    rolling = {request.controller if request.roller is None else request.roller}
-    return RollerBest(rolling | ({request.controller} if request.roller is not None else set()))
-
-
-def _write_turn(path: str, turn: JSON) -> None:
-    from mtgdice.errors import InputError
-    from mtgdice.io.jsonio import dumps
-
-    try:
-        with open(path, "w", encoding="utf-8") as file:
-            file.write(dumps(turn) + "\n")
-    except OSError as error:
-        raise InputError(f"--turn-out {path}", error.strerror or "cannot be written") from None
-
-
-def _say_policy(policy: Any, taken: Any) -> None:
-    """Say once, on stderr, which policy took the decisions nobody was asked, and what it took."""
+def _print(shown: str | list[Any], note: str | None) -> None:
+    """Print what was rendered (JSON text, or the lines and tables of a roll) on stdout, and the
+    policy's note, if any, on stderr."""
     from mtgdice.cli.common import console
 
-    if not taken:
-        return
-    described = getattr(policy, "describe", None) or f"every decision as odds --policy {policy.policy.value}"
-    name = getattr(policy, "name", None) or policy.policy.value
-    answers = "; ".join(f"{decision.prompt} -> {_taken(decision, answer)}" for decision, answer in taken)
-    console(stderr=True).print(
-        f"Not asked (no terminal): {len(taken)} decision(s) taken by policy '{name}' ({described}): {answers}. "
-        "Answer with --choices or --ask; --policy changes the policy.",
-        markup=False,
-        soft_wrap=True,
-    )
-
-
-def _taken(decision: Any, answer: Any) -> str:
-    if isinstance(answer, bool):
-        return "yes" if answer else "no"
-    if isinstance(answer, int):
-        return f"{answer + 1}: {decision.options[answer]}" if decision.options else str(answer + 1)
-    return ", ".join(str(index + 1) for index in answer) or "none"
+    if isinstance(shown, str):
+        out(shown)
+    else:
+        stdout = console()
+        for part in shown:
+            stdout.print(part, markup=False)
+    if note is not None:
+        console(stderr=True).print(note, markup=False, soft_wrap=True)
 
 
 class PromptChooser:
@@ -545,23 +492,4 @@ class PromptChooser:
             err.print(f"Give numbers from 1 to {len(decision.options)}, each once, separated by commas.", markup=False)
 
 
-def _show(outcome: Any, instruction: Any, title: str) -> None:
-    from mtgdice.cli.common import console
-    from mtgdice.io.render import execution_summary, execution_table, flip_lines, resolution_lines
-    from mtgdice.rules import FlipResolution
-
-    stdout = console()
-    stdout.print(title, style="bold", markup=False)
-    if isinstance(outcome, FlipResolution):
-        for line in flip_lines(outcome):
-            stdout.print(line, markup=False)
-        return
-    for number, execution in enumerate(outcome.executions):
-        stdout.print(execution_table(execution, instruction, number))
-        for line in execution_summary(execution, instruction):
-            stdout.print(line, markup=False)
-    for line in resolution_lines(outcome):
-        stdout.print(line, markup=False)
-
-
-__all__ = ["PromptChooser", "TableFlags", "join_specs", "pending_flag", "roll_command", "seat_flag", "table_request"]
+__all__ = ["PromptChooser", "TableFlags", "join_specs", "pending_flag", "prepared_request", "roll_command", "seat_flag"]

@@ -8,9 +8,11 @@ replacements that wait; the earlier request form (``battlefield``, ``opponents``
 the same seats. A card enters the table here, once, whichever edge brings it (:func:`enter_card`,
 :func:`enter_source`, :func:`enter_waiting`): it is looked up by name in the card data (or given
 by its own text) and compiled, and the request holds the result, never the name to look up again.
-:func:`prepare` picks the roll instruction (or coin flip) and :func:`resolve_request` resolves it
-with a dice source and a chooser. Kinds of roll: a card's instruction, plain dice (notation such
-as ``2d10``), the planar die (as a special action or not), a coin flip (CR 705).
+Dice notation is read as the request is made (``RollRequest.dice``). :func:`prepare`, once per
+request, picks the roll instruction (or coin flip), places the source and sets the policy for
+decisions nobody answers; :func:`resolve_prepared` then only resolves, with a dice source and a
+chooser. Kinds of roll: a card's instruction, plain dice (notation such as ``2d10``), the planar
+die (as a special action or not), a coin flip (CR 705).
 
 Errors name the field the edge gave (``seats[1].battlefield[0]``, ``--with 'NAME'``, ``amounts.X``).
 This module leaves out JSON (``jsonio``) and where card data comes from (``cards``).
@@ -38,8 +40,11 @@ from mtgdice.rules import (
     FlipInstruction,
     FlipResolution,
     Permanent,
+    Policy,
+    PolicyChooser,
     Resolution,
     RollInstruction,
+    ScriptedChooser,
     Seat,
     TurnState,
     flip,
@@ -47,11 +52,12 @@ from mtgdice.rules import (
 )
 from mtgdice.rules.board import MAX_SEATS, PlayerZones, Waiting
 from mtgdice.rules.budget import Meter
+from mtgdice.rules.choices import RollerBest
 from mtgdice.rules.effects.replacement import Replacement
 from mtgdice.rules.plain import PlainResult, PlainRoll, roll_plain
 from mtgdice.rules.zones import Zone
 from mtgdice.text import CompiledCard
-from mtgdice.text.notation import dice_text
+from mtgdice.text.notation import dice_text, parse_plain
 from mtgdice.text.translate import compile_foreign
 
 Outcome = Resolution | FlipResolution | PlainResult
@@ -138,8 +144,15 @@ class RollRequest:
     call: CoinFace | None = None
     extra: Mapping[str, object] = field(default_factory=dict, compare=False, hash=False)
     """Fields a shell adds for itself (``policy`` for odds); never read by the rules."""
+    dice: CompiledCard | PlainRoll | None = field(default=None, init=False, compare=False, repr=False)
+    """The notation read once, as the request is made: for ``dice``, compiled as the sentence a card
+    would print; for ``plain``, parsed as plain dice; ``None`` for the other kinds."""
 
     def __post_init__(self) -> None:
+        if self.kind is RollKind.DICE:
+            object.__setattr__(self, "dice", _compiled(dice_text(self.notation), "", "normal", ""))
+        elif self.kind is RollKind.PLAIN:
+            object.__setattr__(self, "dice", parse_plain(self.notation))
         players = len(self.board.seats)
         if not 1 <= players <= MAX_SEATS:
             raise InputError("seats", f"{players} players; a table has 1 to {MAX_SEATS}")
@@ -196,8 +209,13 @@ def empty_board(players: int) -> Board:
 
 @dataclass(frozen=True, slots=True)
 class Prepared:
-    """A request as rule objects: the source card (for card rolls), what to roll, the board."""
+    """A request made ready to resolve, once, before any die is rolled: the request itself, the
+    instruction it picks (``instruction``, ``flip`` or ``plain``, compiled when its card entered the
+    table), the board with its source placed, and ``policy``, the chooser that takes the decisions
+    nobody answers (``None``: the defaults of JSON ``choices``). :func:`resolve_prepared` reads
+    nothing else."""
 
+    request: RollRequest
     name: str
     compiled: CompiledCard | None
     instruction: RollInstruction | None
@@ -205,6 +223,7 @@ class Prepared:
     board: Board
     amounts: Mapping[str, int]
     plain: PlainRoll | None = None
+    policy: Chooser | None = None
 
 
 # -- a card enters the table: looked up once, compiled once ------------------------------------------
@@ -367,9 +386,8 @@ def instruction_of(
 def _instruction(request: RollRequest) -> tuple[CompiledCard | None, RollInstruction | FlipInstruction, bool]:
     if request.kind is RollKind.PLANAR:
         return None, PLANAR_ROLL, False
-    if request.kind is RollKind.DICE:
-        compiled = _compiled(dice_text(request.notation), "", "normal", "")
-        return compiled, compiled.rolls[0], False
+    if isinstance(request.dice, CompiledCard):  # dice notation, compiled when the request was made
+        return request.dice, request.dice.rolls[0], False
     if request.card is None:
         raise InputError("card", "give the card's name as 'card', or its text as 'text'")
     compiled, permanent = request.card.compiled, request.card.permanent
@@ -394,30 +412,48 @@ def _from_battlefield(instruction: RollInstruction | FlipInstruction) -> bool:
     return instruction.functions_from is Zone.BATTLEFIELD
 
 
-def prepare(request: RollRequest, cards: CardSource | None = None) -> Prepared:
-    """The rule objects a request stands for. (``cards`` is not read: every card of the request
-    entered the table, looked up and compiled, when the request was built.)"""
+def prepare(request: RollRequest, cards: CardSource | None = None, *, policy: str | None = None) -> Prepared:
+    """The rule objects a request stands for, with the chooser of the decisions nobody answers
+    (``policy``: ``best`` or a :class:`~mtgdice.rules.Policy` by name; ``None``: the defaults of
+    JSON ``choices``). (``cards`` is not read: every card of the request entered the table, looked
+    up and compiled, when the request was built.)"""
     amounts = dict(request.amounts)
     if request.roller is not None and request.kind in (RollKind.PLAIN, RollKind.COIN, RollKind.PLANAR):
         raise InputError("roller", f"a {request.label} has no text naming another player; leave roller out")
-    if request.kind is RollKind.PLAIN:
-        from mtgdice.text.notation import parse_plain
-
-        return Prepared(request.label, None, None, None, Board(), amounts, parse_plain(request.notation))
+    if isinstance(request.dice, PlainRoll):  # plain dice: no board applies, nothing is decided
+        return Prepared(request, request.label, None, None, None, Board(), amounts, request.dice)
     board = request.board
+    instruction: RollInstruction | FlipInstruction
     if request.kind is RollKind.COIN:
-        return Prepared("coin", None, None, FlipInstruction(call=request.call is not None), board, amounts)
-    compiled, instruction, permanent = _instruction(request)
-    name = compiled.name if compiled is not None and compiled.name else request.label
-    if request.seated and request.card is not None and permanent and _from_battlefield(instruction):
-        # The source's own ability resolves: it is on its controller's battlefield (json-interface.md v3).
-        board = _with_source(board, request.controller, request.card.card)
-    if isinstance(instruction, FlipInstruction):  # a card's coin flip (CR 705)
+        name, compiled, instruction = "coin", None, FlipInstruction(call=request.call is not None)
+    else:
+        compiled, instruction, permanent = _instruction(request)
+        name = compiled.name if compiled is not None and compiled.name else request.label
+        _check_roller(request, instruction, name)
+        if request.seated and request.card is not None and permanent and _from_battlefield(instruction):
+            # The source's own ability resolves: it is on its controller's battlefield (json-interface.md v3).
+            board = _with_source(board, request.controller, request.card.card)
+    # The decisions nobody answers: "best" is the roller's best result for the rollers' own picks
+    # (optional actions declined), any other name a policy of odds; none, the defaults of JSON choices.
+    chooser: Chooser | None = None
+    if policy == "best":
+        chooser = RollerBest({request.controller} | ({request.roller} if request.roller is not None else set()))
+    elif policy is not None:
+        chooser = PolicyChooser(Policy(policy))
+    if isinstance(instruction, FlipInstruction):  # a coin flip (CR 705), the card's or a plain coin
+        return Prepared(request, name, compiled, None, instruction, board, amounts, policy=chooser)
+    return Prepared(request, name, compiled, instruction, None, board, amounts, policy=chooser)
+
+
+def _check_roller(request: RollRequest, instruction: RollInstruction | FlipInstruction, name: str) -> None:
+    """A ``roller`` given only where the instruction's text names another player, and given there
+    when the table is seated."""
+    if isinstance(instruction, FlipInstruction):
         if request.roller is not None and request.roller != request.controller:
             raise InputError(
                 "roller", f"{name} has its controller flip; give roller only for a text that names another player"
             )
-        return Prepared(name, compiled, None, instruction, board, amounts)
+        return
     if request.roller is not None and not instruction.roller.names_a_player and request.roller != request.controller:
         raise InputError(
             "roller",
@@ -426,7 +462,6 @@ def prepare(request: RollRequest, cards: CardSource | None = None) -> Prepared:
         )
     if request.seated and request.roller is None and instruction.roller.names_a_player:
         raise InputError("roller", f"{name} has {instruction.roller.value} roll; give that player's seat as roller")
-    return Prepared(name, compiled, instruction, None, board, amounts)
 
 
 MAX_TABLES = 256
@@ -474,11 +509,20 @@ def metered(meter: Meter) -> Iterator[Meter]:
 
 
 def resolve_prepared(
-    prepared: Prepared, request: RollRequest, source: DiceSource, chooser: Chooser, meter: Meter | None = None
+    prepared: Prepared,
+    source: DiceSource,
+    chooser: Chooser | None = None,
+    meter: Meter | None = None,
+    *,
+    choices_field: str = "choices",
 ) -> Outcome:
-    """Resolve a prepared request with ``source`` and ``chooser``, within ``meter``'s budget (else
-    the one :func:`metered` set, else the command line's)."""
+    """Resolve a prepared request with ``source`` and ``chooser`` (else the request's ``choices``,
+    then its policy; an answer that does not fit names ``choices_field``), within ``meter``'s budget
+    (else the one :func:`metered` set, else the command line's)."""
+    request = prepared.request
     meter = meter if meter is not None else _METER.get()
+    if chooser is None:
+        chooser = ScriptedChooser(request.choices, then=prepared.policy, field=choices_field)
     if prepared.plain is not None:
         return roll_plain(prepared.plain, source)
     if prepared.flip is not None:
@@ -516,4 +560,4 @@ def resolve_request(
 ) -> Outcome:
     """Resolve ``request`` with faces from ``source`` and decisions from ``chooser`` (within ``meter``).
     (``cards`` is not read: the request's cards entered the table when it was built.)"""
-    return resolve_prepared(prepare(request, cards), request, source, chooser, meter)
+    return resolve_prepared(prepare(request), source, chooser, meter)

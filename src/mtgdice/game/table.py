@@ -483,7 +483,7 @@ class Game:
         prepared: Prepared = prepare(view.request)
         chooser = ScriptedChooser(answers) if finish else AnsweringChooser(answers)
         try:
-            outcome = resolve_prepared(prepared, view.request, source, chooser)
+            outcome = resolve_prepared(prepared, source, chooser)
         except DecisionPending as pending:
             decision = pending.decision
             question = Question(

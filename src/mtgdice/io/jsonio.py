@@ -61,7 +61,7 @@ from mtgdice.rules import (
     SecureSource,
     TurnState,
 )
-from mtgdice.rules.board import MAX_SEATS, Permanent, PlayerZones, Waiting
+from mtgdice.rules.board import Permanent, PlayerZones, Waiting
 from mtgdice.rules.errors import DieSizeError, MissingAmountError
 from mtgdice.text import CompiledCard
 
@@ -345,10 +345,11 @@ def _in_words(problem: str, value: object, choices: tuple[str, ...] = ()) -> str
         bound, op = int(found.group("bound")), found.group("op")
         limit = {">=": f"{bound} or more", "<=": f"at most {bound}"}.get(op, f"{op} {bound}")
         return f"expected {limit}, got {shown}"
-    if (found := re.fullmatch(r"Expected `array` of length (?P<op>>=|<=) (?P<bound>\d+)", problem)) is not None:
-        count = len(value) if isinstance(value, list) else 0
+    if found := re.fullmatch(r"Expected `(?P<kind>array|str|object)` of length (?P<op>>=|<=) (?P<bound>\d+)", problem):
+        count = len(value) if isinstance(value, (list, str, Mapping)) else 0
         most = "at least" if found.group("op") == ">=" else "at most"
-        return f"{count} items; expected {most} {found.group('bound')} (a table has 1 to {MAX_SEATS} players)"
+        unit = {"array": "items", "str": "characters", "object": "fields"}[found.group("kind")]
+        return f"{count} {unit}; expected {most} {found.group('bound')}"
     if problem.startswith("Invalid enum value"):
         listed = ", ".join(f'"{choice}"' for choice in choices)
         return f"{shown} is not one of {listed}" if choices else f"{shown} is not one of the values this field takes"
@@ -611,6 +612,16 @@ def table_json(request: RollRequest, outcome: Outcome) -> JSONObject:
         "pending": [pending_json(waiting) for i, waiting in enumerate(request.pending) if i not in used_up],
         "noted": noted,
     }
+
+
+def save_json(path: str, value: JSON, field: str) -> None:
+    """Write ``value`` to the file ``path`` as one line of JSON (what a shell keeps for the next
+    call, such as the ``turn`` after a roll); a file that cannot be written is an error naming ``field``."""
+    try:
+        with open(path, "w", encoding="utf-8") as file:
+            file.write(dumps(value) + "\n")
+    except OSError as error:
+        raise InputError(field, error.strerror or "cannot be written") from None
 
 
 # -- writing ---------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ plain roll prints without it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from mtgdice.rules.dice import DieRoll, Fate
@@ -17,7 +18,9 @@ if TYPE_CHECKING:
     from rich.table import Table
     from rich.text import Text
 
-    from mtgdice.rules import Execution, FlipResolution, Outcome, Resolution, RollInstruction
+    from mtgdice.game.request import Prepared
+    from mtgdice.rules import Chooser, Decision, Execution, FlipResolution, Outcome, Resolution, RollInstruction
+    from mtgdice.rules.choices import Answer
     from mtgdice.rules.coins import FlipInstruction
     from mtgdice.text import CompiledCard
 
@@ -190,6 +193,65 @@ def flip_lines(flip: FlipResolution) -> list[str]:
         lines.append("Triggered: " + ", ".join(hit.card for hit in flip.triggers))
     lines.append(f"Dice source: {flip.source}")
     return lines
+
+
+def roll_view(
+    outcome: Resolution | FlipResolution | PlainResult, prepared: Prepared, title: str = ""
+) -> list[Table | Text | str]:
+    """What ``mtgdice roll`` shows of a resolved request, in order: the title in bold (``title``, else
+    the source's name and its instruction), then each execution's table and summary, then what the
+    resolution did (or the coin flip's lines, or the plain roll's)."""
+    from rich.text import Text
+
+    from mtgdice.rules import FlipResolution
+
+    if isinstance(outcome, PlainResult):
+        return [Text(text, style="bold" if style == "bold" else "") for text, style in plain_lines(outcome)]
+    shown = prepared.instruction or prepared.flip
+    heading = title or f"{prepared.name}: {shown.text if shown is not None else ''}"
+    view: list[Table | Text | str] = [Text(heading, style="bold")]
+    if isinstance(outcome, FlipResolution):
+        return view + list(flip_lines(outcome))
+    instruction = prepared.instruction
+    assert instruction is not None
+    for number, execution in enumerate(outcome.executions):
+        view.append(execution_table(execution, instruction, number))
+        view += execution_summary(execution, instruction)
+    return view + list(resolution_lines(outcome))
+
+
+def policy_note(policy: Chooser | None, taken: Sequence[tuple[Decision, Answer]]) -> str | None:
+    """One line saying which policy took the decisions nobody was asked, and what it took (``None``
+    when it took none).
+
+    >>> from mtgdice.rules import Ask, Decision, Seat, Topic
+    >>> from mtgdice.rules.choices import RollerBest
+    >>> again = Decision(Ask.YES_NO, Topic.ROLL_AGAIN, Seat(0), "Roll again?")
+    >>> policy_note(RollerBest((Seat(0),)), [(again, False)]).split(": ")[2]
+    'Roll again? -> no. Answer with --choices or --ask; --policy changes the policy.'
+    """
+    if not taken or policy is None:
+        return None
+    described = getattr(policy, "describe", None) or f"every decision as odds --policy {_policy_name(policy)}"
+    name = getattr(policy, "name", None) or _policy_name(policy)
+    answers = "; ".join(f"{decision.prompt} -> {_taken(decision, answer)}" for decision, answer in taken)
+    return (
+        f"Not asked (no terminal): {len(taken)} decision(s) taken by policy '{name}' ({described}): {answers}. "
+        "Answer with --choices or --ask; --policy changes the policy."
+    )
+
+
+def _policy_name(policy: Chooser) -> str:
+    named = getattr(policy, "policy", None)
+    return str(getattr(named, "value", named))
+
+
+def _taken(decision: Decision, answer: Answer) -> str:
+    if isinstance(answer, bool):
+        return "yes" if answer else "no"
+    if isinstance(answer, int):
+        return f"{answer + 1}: {decision.options[answer]}" if decision.options else str(answer + 1)
+    return ", ".join(str(index + 1) for index in answer) or "none"
 
 
 def compiled_table(card: CompiledCard) -> Table:

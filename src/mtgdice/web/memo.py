@@ -33,7 +33,7 @@ class RequestMemo:
     >>> first = memo({"kind": "dice", "notation": "2d6"})
     >>> first is memo({"kind": "dice", "notation": "2d6"}), first.notation, len(memo.known)
     (True, '2d6', 1)
-    >>> memo({"kind": "dice", "notation": "2d6+1"}) is first
+    >>> memo({"kind": "dice", "notation": "3d6"}) is first
     False
     """
 

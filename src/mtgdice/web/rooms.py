@@ -83,13 +83,12 @@ from mtgdice.game.request import (
     resolve_prepared,
 )
 from mtgdice.game.snapshot import GameState, pending_from_json, pending_json, state_from_json, state_json
-from mtgdice.game.table import MAX_PLAYERS, RollKindName
+from mtgdice.game.table import RollKindName
 from mtgdice.io.outcome import JSON
 from mtgdice.io.record import use_fast_json
 from mtgdice.log import LogEntry, LoggedRoll, RevealStep, SqlLog, StoredRoom
 from mtgdice.log.replay import record_of
 from mtgdice.log.store import RoomTransaction
-from mtgdice.rules import ScriptedChooser
 from mtgdice.rules.budget import WEB_BUDGET, Budget, Meter
 from mtgdice.web.memo import RequestMemo
 from mtgdice.web.work import WorkPool, late, remaining
@@ -981,13 +980,12 @@ class Rooms:
         player = body.get("player")
         if player is not None and (not isinstance(player, str) or len(player) > 40):
             raise InputError("player", "expected a name of up to 40 characters")
-        _bound_seats(body)
         request = self.requests({key: value for key, value in body.items() if key != "player"})
 
         def resolve(table: Table) -> tuple[PlayerSource, Prepared, Outcome]:
             prepared = self.requests.prepared(request, self.cards)
             source = table.source_for(API_PLAYER)
-            return source, prepared, resolve_prepared(prepared, request, source, ScriptedChooser(request.choices))
+            return source, prepared, resolve_prepared(prepared, source)
 
         def apply(table: Table, resolved: tuple[PlayerSource, Prepared, Outcome]) -> Finished:
             source, prepared, outcome = resolved
@@ -1070,18 +1068,6 @@ class Rooms:
         roll = Roll("", player, label, kind, request, outcome, prepared.instruction, logged.turn or 1)
         proof = Proof(logged.source, logged.nonce or 0, logged.commitment or "", tuple(logged.client_seeds))
         return Finished(logged.id, roll, proof, logged.chain or "")
-
-
-def _bound_seats(body: Mapping[str, JSON]) -> None:
-    """Refuse a request for more players or seats than a table has (:data:`MAX_PLAYERS`), before it is read further."""
-    players = body.get("players")
-    if players is not None and (
-        isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= MAX_PLAYERS
-    ):
-        raise InputError("players", f"expected a whole number of players, 1 to {MAX_PLAYERS}; got {str(players)[:20]}")
-    seats = body.get("seats")
-    if isinstance(seats, list) and len(seats) > MAX_PLAYERS:
-        raise InputError("seats", f"{len(seats)} seats; a table has at most {MAX_PLAYERS}")
 
 
 def _name(game: Game, player_id: str) -> str:
