@@ -73,3 +73,12 @@ def test_a_shells_own_field_is_kept_aside() -> None:
     assert request.extra == {"policy": "maximize"}
     with pytest.raises(InputError, match="policy"):
         request_from_json({"card": "A", "policy": "maximize"})
+
+
+@pytest.mark.parametrize("kind", ["dice", "plain"])
+def test_bad_notation_names_the_requests_own_field(kind: str) -> None:
+    """The notation reader says "dice" at the CLI's argument; a JSON request's field is ``notation``."""
+    with pytest.raises(InputError) as raised:
+        request_from_json({"kind": kind, "notation": "3q7"}, {})
+    assert raised.value.field == "notation"
+    assert "'3q7' is not dice notation" in raised.value.problem

@@ -149,10 +149,13 @@ class RollRequest:
     would print; for ``plain``, parsed as plain dice; ``None`` for the other kinds."""
 
     def __post_init__(self) -> None:
-        if self.kind is RollKind.DICE:
-            object.__setattr__(self, "dice", _compiled(dice_text(self.notation), "", "normal", ""))
-        elif self.kind is RollKind.PLAIN:
-            object.__setattr__(self, "dice", parse_plain(self.notation))
+        try:
+            if self.kind is RollKind.DICE:
+                object.__setattr__(self, "dice", _compiled(dice_text(self.notation), "", "normal", ""))
+            elif self.kind is RollKind.PLAIN:
+                object.__setattr__(self, "dice", parse_plain(self.notation))
+        except InputError as error:  # the notation's reader names no field of the request
+            raise InputError("notation", error.problem) from None
         players = len(self.board.seats)
         if not 1 <= players <= MAX_SEATS:
             raise InputError("seats", f"{players} players; a table has 1 to {MAX_SEATS}")
