@@ -94,10 +94,10 @@ class Node(metaclass=_NodeType):
 
     def replace(self, **changes: Any) -> Self:
         """A copy with some fields changed."""
-        values = [changes.pop(field, value) for field, value in zip(self._fields, _values(self), strict=True)]
+        # The fields are read and the tuple made in C (the fold copies a node per sentence).
+        made: Self = _new_tuple(type(self), map(changes.pop, self._fields, _values(self)))
         if changes:
             raise ValueError(f"{type(self).__name__}.replace: no field {', '.join(changes)}")
-        made: Self = type(self)(*values)
         return made
 
     def __repr__(self) -> str:
@@ -106,6 +106,11 @@ class Node(metaclass=_NodeType):
     def __getnewargs__(self) -> tuple[object, ...]:
         """The fields, for ``copy`` and ``pickle`` (the constructor takes them, not one tuple)."""
         return tuple(_values(self))
+
+
+_new_tuple: Any = tuple.__new__
+"""``tuple.__new__``: a node type's tuple made from its fields in one call (typed loosely: the type
+checker sees a node type's fields, not its tuple)."""
 
 
 def _values(node: Node) -> tuple[object, ...]:

@@ -162,16 +162,23 @@ def _phrase(phrase: str) -> tuple[str, ...]:
 class Words(Parser):
     """One of several phrases, each a run of tokens ("that many", "1 or more"); the longest that reads."""
 
-    __slots__ = ("phrases", "_by_first")
+    __slots__ = ("phrases", "_by_first", "_first", "_clauses")
 
     def __init__(self, phrases: tuple[str, ...]) -> None:
-        self.phrases = tuple(_phrase(phrase) for phrase in phrases)
+        self.phrases = tuple([_phrase(phrase) for phrase in phrases])
         if not all(self.phrases):
             raise ValueError(f"words: an empty phrase in {phrases!r}")
-        by_first: dict[str, list[tuple[str, ...]]] = {}
-        for phrase in sorted(self.phrases, key=len, reverse=True):
-            by_first.setdefault(phrase[0], []).append(phrase[1:])
-        self._by_first = {word: tuple(rests) for word, rests in by_first.items()}
+        self._by_first: dict[str, tuple[tuple[str, ...], ...]]
+        if len(self.phrases) == 1:  # most parts are one phrase
+            only = self.phrases[0]
+            self._by_first = {only[0]: (only[1:],)}
+        else:
+            by_first: dict[str, list[tuple[str, ...]]] = {}
+            for phrase in sorted(self.phrases, key=len, reverse=True):
+                by_first.setdefault(phrase[0], []).append(phrase[1:])
+            self._by_first = {word: tuple(rests) for word, rests in by_first.items()}
+        self._first = frozenset(self._by_first)
+        self._clauses: tuple[frozenset[str], ...] | None = None
 
     def parse(self, s: Sentence, i: int) -> Result | None:
         words = s.words
@@ -189,12 +196,16 @@ class Words(Parser):
         return None
 
     def first(self) -> frozenset[str]:
-        return frozenset(self._by_first)
+        return self._first
 
     def clauses(self) -> tuple[frozenset[str], ...]:
-        if len(self.phrases) == 1:
-            return tuple(frozenset({word}) for word in dict.fromkeys(self.phrases[0]))
-        return (frozenset(self._by_first),)
+        # Remembered: one phrase is a part of many productions (``_phrase_parser``).
+        if self._clauses is None:
+            if len(self.phrases) == 1:
+                self._clauses = tuple([frozenset({word}) for word in dict.fromkeys(self.phrases[0])])
+            else:
+                self._clauses = (self._first,)
+        return self._clauses
 
     def notation(self) -> str:
         shown = [" ".join(phrase) for phrase in self.phrases]
@@ -316,11 +327,14 @@ REST: Parser = _Rest()
 
 
 class Seq(Parser):
-    __slots__ = ("parts", "_starts")
+    __slots__ = ("parts", "_starts", "_nullable")
 
     def __init__(self, parts: tuple[Parser, ...]) -> None:
         self.parts = parts
-        self._starts = _starts(self)
+        # What a parent asks again and again, worked out once (a part is complete when made).
+        # The words a reading must start with are the first words: none when every part may be empty.
+        self._nullable = all([part.nullable() for part in parts])
+        self._starts = self._first_words()
 
     def parse(self, s: Sentence, i: int) -> Result | None:
         starts = self._starts
@@ -336,7 +350,7 @@ class Seq(Parser):
                 caps = caps + more if caps else more
         return (i, caps)
 
-    def first(self) -> frozenset[str] | None:
+    def _first_words(self) -> frozenset[str] | None:
         found: set[str] = set()
         for part in self.parts:
             part_first = part.first()
@@ -347,8 +361,11 @@ class Seq(Parser):
                 return frozenset(found)
         return None
 
+    def first(self) -> frozenset[str] | None:
+        return self._starts
+
     def nullable(self) -> bool:
-        return all(part.nullable() for part in self.parts)
+        return self._nullable
 
     def clauses(self) -> tuple[frozenset[str], ...]:
         return tuple(dict.fromkeys(clause for part in self.parts for clause in part.clauses()))
@@ -360,17 +377,32 @@ class Seq(Parser):
 class Alt(Parser):
     """The first of the options that reads here."""
 
-    __slots__ = ("options", "_by_word", "_anywhere")
+    __slots__ = ("options", "_by_word", "_anywhere", "_first", "_nullable")
 
     def __init__(self, options: tuple[Parser, ...]) -> None:
         self.options = options
-        # The options worth trying at a word: those that may start with it, and those that may start anywhere.
-        starts = [_starts(option) for option in options]
-        self._anywhere = tuple(option for option, first in zip(options, starts, strict=True) if first is None)
-        self._by_word = {
-            word: tuple(o for o, first in zip(options, starts, strict=True) if first is None or word in first)
-            for word in set().union(*(first for first in starts if first is not None))
-        }
+        firsts = [option.first() for option in options]
+        nullables = [option.nullable() for option in options]
+        self._nullable = any(nullables)
+        known = [first for first in firsts if first is not None]
+        self._first = frozenset().union(*known) if len(known) == len(firsts) else None
+        # The options worth trying at a word, in order: those that may start with it, and those
+        # that may start anywhere (in every list, and alone for a word no option starts with).
+        anywhere: list[Parser] = []
+        by_word: dict[str, list[Parser]] = {}
+        for option, first, nullable in zip(options, firsts, nullables, strict=True):
+            if first is None or nullable:
+                anywhere.append(option)
+                for listed in by_word.values():
+                    listed.append(option)
+                continue
+            for word in first:
+                listed_here = by_word.get(word)
+                if listed_here is None:
+                    by_word[word] = listed_here = list(anywhere)
+                listed_here.append(option)
+        self._anywhere = tuple(anywhere)
+        self._by_word = {word: tuple(listed) for word, listed in by_word.items()}
 
     def parse(self, s: Sentence, i: int) -> Result | None:
         options = self._by_word.get(s.words[i], self._anywhere) if i < len(s.words) else self._anywhere
@@ -381,16 +413,10 @@ class Alt(Parser):
         return None
 
     def first(self) -> frozenset[str] | None:
-        found: set[str] = set()
-        for option in self.options:
-            option_first = option.first()
-            if option_first is None:
-                return None
-            found |= option_first
-        return frozenset(found)
+        return self._first
 
     def nullable(self) -> bool:
-        return any(option.nullable() for option in self.options)
+        return self._nullable
 
     def clauses(self) -> tuple[frozenset[str], ...]:
         found: set[str] = set()
@@ -798,12 +824,14 @@ def token(name: str, pattern: str) -> Token:
 
 def seq(*parts: Part) -> Parser:
     """Parts in a row."""
-    return Seq(tuple(_part(part) for part in parts)) if len(parts) != 1 else _part(parts[0])
+    if len(parts) == 1:
+        return _part(parts[0])
+    return Seq(tuple([_phrase_parser(part) if isinstance(part, str) else part for part in parts]))
 
 
 def alt(*options: Part) -> Parser:
     """The first of several parts that reads."""
-    return Alt(tuple(_part(option) for option in options))
+    return Alt(tuple([_phrase_parser(option) if isinstance(option, str) else option for option in options]))
 
 
 def opt(*parts: Part) -> Parser:
