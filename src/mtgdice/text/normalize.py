@@ -67,8 +67,8 @@ _PUNCTUATION = str.maketrans(
     {"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"', **dict.fromkeys("\u2012\u2013\u2015\u2212", "\u2014")}
 )
 """Curly quotes to straight ones, every dash to an em dash (one pass, no pattern)."""
-_TO_STANDARD = re.compile("[\u2018\u2019\u201c\u201d\u2012\u2013\u2015\u2212]")
-"""A character :data:`_PUNCTUATION` changes (most texts have none: then it is not run)."""
+_CHANGED = "".join(chr(code) for code in _PUNCTUATION)
+"""The characters :data:`_PUNCTUATION` changes."""
 _SELF = re.compile(
     r"\bthis (?:creature|artifact|enchantment|equipment|vehicle|card|permanent|land|spell|"
     r"planeswalker|plane|phenomenon|host|contraption|attraction|class)\b"
@@ -125,9 +125,10 @@ def strip_reminder(text: str) -> str:
 
 def standard_punctuation(text: str) -> str:
     """Curly quotes to straight ones, every dash to an em dash, runs of spaces to one."""
-    # Each change is looked for before it is made (most texts need neither); the characters
+    # Each change is looked for before it is made (most texts need neither; translating a text
+    # that is not ASCII costs a dictionary look-up per character); the characters
     # :data:`_PUNCTUATION` changes are none of them ASCII.
-    if not text.isascii() and _TO_STANDARD.search(text):
+    if not text.isascii() and any(character in text for character in _CHANGED):
         text = text.translate(_PUNCTUATION)
     return _SPACES.sub(" ", text) if "  " in text or "\t" in text else text
 

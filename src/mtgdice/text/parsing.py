@@ -215,19 +215,25 @@ class Words(Parser):
 class Token(Parser):
     """One token of a kind, told by a regular expression over the token alone (a number, a die size)."""
 
-    __slots__ = ("name", "_pattern")
+    __slots__ = ("name", "pattern", "_fullmatch")
 
     def __init__(self, name: str, pattern: str) -> None:
-        self.name = name
-        self._pattern = re.compile(pattern)
+        self.name, self.pattern = name, pattern
+        # Compiled when first asked: compiling a pattern costs more than most sentences' readings,
+        # and a process that reads no sentence with this kind of token never pays for it.
+        self._fullmatch: Callable[[str], re.Match[str] | None] = self._compiled
+
+    def _compiled(self, word: str) -> re.Match[str] | None:
+        self._fullmatch = re.compile(self.pattern).fullmatch
+        return self._fullmatch(word)
 
     def parse(self, s: Sentence, i: int) -> Result | None:
-        if i < len(s.words) and self._pattern.fullmatch(s.words[i]):
+        if i < len(s.words) and self._fullmatch(s.words[i]):
             return (i + 1, ())
         return None
 
     def matches(self, word: str) -> bool:
-        return self._pattern.fullmatch(word) is not None
+        return self._fullmatch(word) is not None
 
     def notation(self) -> str:
         return f"<{self.name}>"
