@@ -38,7 +38,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from functools import cache
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from mtgdice.text.nodes import Node
 
@@ -46,10 +46,14 @@ _TOKEN = re.compile(r"\{[^{}\s]*\}|'(?:s|ve|re|ll|d|t|m)\b|\w+|\S")
 """A symbol in braces, a clitic ("'s" of "die's" and "~'s", "'ve"), a word (letters and digits), or
 any other single character: "6-sided" is "6", "-", "sided", as a word boundary reads it."""
 
-Caps = tuple[tuple[str, Any], ...]
-"""The named parts of a reading, in text order."""
+Caps = tuple[tuple[str, object], ...]
+"""The named parts of a reading, in text order: each the value a production built, or the words
+it covers (a ``str``)."""
 Result = tuple[int, Caps]
 """Where a reading ends, and its named parts."""
+Reading = tuple[int, object, Caps]
+"""A production's reading, remembered per sentence: where it ends, its value, and the productions
+it used (while tracing)."""
 
 
 class Sentence:
@@ -61,7 +65,7 @@ class Sentence:
         self.text = text
         self.words: tuple[str, ...] = tuple(_TOKEN.findall(text))
         self.vocabulary = frozenset(self.words)
-        self.memo: dict[int, Any] = {}
+        self.memo: dict[int, Reading | None] = {}
         self._starts: tuple[int, ...] | None = None
         self._ends: tuple[int, ...] = ()
 
@@ -592,17 +596,33 @@ class Cap(Parser):
 # -- named productions -----------------------------------------------------------------------------
 
 
+_V = TypeVar("_V")
+
+
 class Fields(Mapping[str, Any]):
     """The named parts of a reading of a production, and the text it covers.
 
     A name given twice (``cap`` inside a repeat) keeps its first value here; :meth:`all` has every one.
+    A part is the value its production built, or the words it covers (a ``str``). The typed
+    readings check what a part is: :meth:`words_of` the words, :meth:`value` a built value of a
+    kind (``None`` when the part is absent, :meth:`needed` when it must be there); reading by
+    name (``f["count"]``) gives the part unchecked, for a build that knows its production.
+
+    >>> number = Rule("N_EXAMPLE", cap("n", token("number", r"\\d+")), build=lambda f: int(f.words_of("n")))
+    >>> dice = Rule("DICE_EXAMPLE", seq(cap("count", number), cap("sides", token("die", r"d\\d+"))))
+    >>> fields = dice.read(tokenize("2 d6"))[1]
+    >>> fields.value("count", int), fields.words_of("sides"), fields.value("sides", int)
+    (2, 'd6', None)
+    >>> fields.needed("sides", int)
+    Traceback (most recent call last):
+    TypeError: part 'sides' of '2 d6' is 'd6', not a int
     """
 
     __slots__ = ("_caps", "_first", "sentence", "start", "end")
 
     def __init__(self, caps: Caps, sentence: Sentence, start: int, end: int) -> None:
         self._caps = caps
-        first: dict[str, Any] = {}
+        first: dict[str, object] = {}
         for name, value in caps:
             if name not in first and name != "#":
                 first[name] = value
@@ -623,6 +643,26 @@ class Fields(Mapping[str, Any]):
 
     def all(self, name: str) -> list[Any]:
         return [value for key, value in self._caps if key == name]
+
+    def words_of(self, name: str, default: str = "") -> str:
+        """The words of a part kept as text (``default`` when the reading has no such part)."""
+        found = self._first.get(name, default)
+        if not isinstance(found, str):
+            raise TypeError(f"part {name!r} of {self.text!r} is a {type(found).__name__}, not words")
+        return found
+
+    def value(self, name: str, kind: type[_V]) -> _V | None:
+        """The value of a part built by its production, if it is a ``kind`` (else ``None``: absent,
+        or another production's value, or words)."""
+        found = self._first.get(name)
+        return found if isinstance(found, kind) else None
+
+    def needed(self, name: str, kind: type[_V]) -> _V:
+        """The value of a part that must be there and be a ``kind``."""
+        found = self._first.get(name)
+        if not isinstance(found, kind):
+            raise TypeError(f"part {name!r} of {self.text!r} is {found!r}, not a {kind.__name__}")
+        return found
 
     @property
     def text(self) -> str:
@@ -669,7 +709,7 @@ class Rule(Parser):
         _rules.append(self)
         self._first, self._clauses, self._nullable = body.first(), body.clauses(), body.nullable()
 
-    def _reading(self, s: Sentence, i: int) -> tuple[int, Any, Caps] | None:
+    def _reading(self, s: Sentence, i: int) -> Reading | None:
         """(end, value, what a parent keeps: the productions used, when tracing), remembered per
         sentence. The value of a production without ``build`` is its named parts."""
         first = self._first
@@ -678,14 +718,13 @@ class Rule(Parser):
         key = i * _MEMO_STRIDE + self._id
         memo = s.memo
         if key in memo:
-            known: tuple[int, Any, Caps] | None = memo[key]
-            return known
+            return memo[key]
         memo[key] = None  # a production that reaches itself at the same token reads nothing there
         found = self.body.parse(s, i)
-        reading: tuple[int, Any, Caps] | None = None
+        reading: Reading | None = None
         if found is not None:
             end, caps = found
-            value: Any = caps
+            value: object = caps
             if self.build is not None:
                 try:
                     value = self.build(Fields(caps, s, i, end))
@@ -697,8 +736,9 @@ class Rule(Parser):
         memo[key] = reading
         return reading
 
-    def _value(self, s: Sentence, i: int, end: int, value: Any) -> Any:
-        return Fields(value, s, i, end) if self.build is None else value
+    def _value(self, s: Sentence, i: int, end: int, value: object) -> Any:
+        # The value of a production without ``build`` is its named parts (``Caps``).
+        return Fields(cast("Caps", value), s, i, end) if self.build is None else value
 
     def read(self, s: Sentence, i: int = 0) -> tuple[int, Any] | None:
         """The reading at ``i``: where it ends and its value (while :func:`tracing`, the productions
@@ -707,7 +747,7 @@ class Rule(Parser):
         if reading is None:
             return None
         end, value, kept = reading
-        note(tuple(rule for _key, rule in kept))
+        note(_used(kept))
         return end, self._value(s, i, end, value)
 
     def attempt(self, s: Sentence, i: int = 0) -> tuple[int, Any, tuple[str, ...]] | None:
@@ -717,7 +757,7 @@ class Rule(Parser):
         if reading is None:
             return None
         end, value, kept = reading
-        return end, self._value(s, i, end, value), tuple(rule for _key, rule in kept)
+        return end, self._value(s, i, end, value), _used(kept)
 
     def whole(self, s: Sentence, i: int = 0) -> tuple[Any, tuple[str, ...]] | None:
         """The reading from ``i`` when it runs to the end of the sentence, and the productions it
@@ -776,6 +816,11 @@ class Rule(Parser):
         return f"Rule({self.name!r})"
 
 
+def _used(kept: Caps) -> tuple[str, ...]:
+    """The names of the productions a reading used, from what it kept while tracing (``("#", name)``)."""
+    return tuple([name for _key, name in kept if isinstance(name, str)]) if kept else ()
+
+
 @contextmanager
 def tracing() -> Iterator[set[str]]:
     """While the block runs, readings record the productions they used, and the names of those
@@ -820,6 +865,12 @@ def _phrase_parser(phrase: str) -> Words:
 
 def words(*phrases: str) -> Parser:
     """One of several phrases: ``words("a", "an", "that many")`` (the longest that reads)."""
+    return _words(phrases)
+
+
+@cache
+def _words(phrases: tuple[str, ...]) -> Words:
+    """The same phrases are one part, shared (as :func:`_phrase_parser`: a parser holds no state)."""
     return Words(phrases)
 
 
