@@ -1,7 +1,9 @@
-"""Benchmark the compiler: every known dice card compiled from its text, cold, in a fresh process.
+"""Benchmark the compiler: every known card compiled from its text, cold, in a fresh process.
 
-"Known dice cards" are the dev file (../shared/cards/dice-cards.json) plus the unseen real cards
-in tests/fixtures/unseen_cards.json. Prints a Markdown table against the target (< 1 s for all).
+"Known cards" are the shared dice and coin cards (../shared/cards/dice-cards.json and
+coin-cards.json; ``MTGDICE_SHARED`` names the shared folder when it does not sit next to the
+repository, as in a git worktree) plus the unseen real cards in tests/fixtures/unseen_cards.json;
+``--cards`` names other files. Prints a Markdown table against the target (< 1 s for all).
 
 ``--against SRC`` compares with another checkout's ``src`` folder (an older commit, say): the two
 run in turn, A B A B ..., each in a fresh process, and the table gives each one's minimum and
@@ -9,7 +11,7 @@ median and the ratio this/other per pair (its median), so that a busy machine sl
 Both checkouts need their bytecode written once (``python -m compileall -q src``), or each run
 compiles every module again.
 
-    python bench/bench_compile.py [--repeat 5] [--against ../base/src]
+    python bench/bench_compile.py [--repeat 5] [--against ../base/src] [--cards FILE ...]
 """
 
 from __future__ import annotations
@@ -23,7 +25,12 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-FILES = [ROOT.parent / "shared" / "cards" / "dice-cards.json", ROOT / "tests" / "fixtures" / "unseen_cards.json"]
+SHARED = Path(os.environ.get("MTGDICE_SHARED") or ROOT.parent / "shared")
+FILES = [
+    SHARED / "cards" / "dice-cards.json",
+    SHARED / "cards" / "coin-cards.json",
+    ROOT / "tests" / "fixtures" / "unseen_cards.json",
+]
 TARGET_SECONDS = 1.0
 
 CHILD = """
@@ -60,7 +67,7 @@ def _compare(files: list[str], other: Path, repeat: int) -> None:
     print(f"A = this checkout, B = {other}; {repeat} pairs of cold processes, seconds\n")
     print("| task | A min | A median | B min | B median | A/B median of pairs |")
     print("|---|---:|---:|---:|---:|---:|")
-    for key, task in (("import", "import mtgdice.text"), ("compile", "compile all known dice cards")):
+    for key, task in (("import", "import mtgdice.text"), ("compile", "compile all known cards")):
         a = [run[key] for run in ours]
         b = [run[key] for run in theirs]
         ratio = statistics.median(x / y for x, y in zip(a, b, strict=True))
@@ -74,8 +81,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--against", type=Path, help="another checkout's src folder, run in turn with this one")
+    parser.add_argument("--cards", type=Path, nargs="+", default=FILES, help="card files (Scryfall JSON lists)")
     args = parser.parse_args()
-    files = [str(path) for path in FILES if path.exists()]
+    missing = [str(path) for path in args.cards if not path.exists()]
+    if missing:
+        parser.error(f"--cards: no file {', '.join(missing)} (set MTGDICE_SHARED to the shared folder)")
+    files = [str(path) for path in args.cards]
+    print("cards from " + ", ".join(files) + "\n")
     if args.against is not None:
         _compare(files, args.against.resolve(), args.repeat)
         return
@@ -85,7 +97,7 @@ def main() -> None:
     print("| task | cards | median seconds | target | ratio to target |")
     print("|---|---:|---:|---:|---:|")
     print(
-        f"| compile all known dice cards (cold process) | {runs[0]['cards']} | {compile_s:.3f} | < {TARGET_SECONDS} | "
+        f"| compile all known cards (cold process) | {runs[0]['cards']} | {compile_s:.3f} | < {TARGET_SECONDS} | "
         f"{compile_s / TARGET_SECONDS:.2f} |"
     )
     print(f"| import mtgdice.text | | {import_s:.3f} | | |")

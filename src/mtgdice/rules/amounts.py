@@ -14,12 +14,13 @@ from dataclasses import dataclass
 
 from mtgdice.rules.errors import MissingAmountError
 
-_NOISE = re.compile(r"\b(?:the number of|the|a|an|your|their|its|his|her)\b|'s\b")
+_NOISE = r"\b(?:the number of|the|a|an|your|their|its|his|her)\b|'s\b"
+"""Words a loose match ignores (compiled when first used: only a name not supplied as written needs it)."""
 
 
 def _loose(name: str) -> str:
     """A name for loose matching: "the toughness of the creature" ~ "toughness of creature"."""
-    return " ".join(_NOISE.sub(" ", name.casefold()).split())
+    return " ".join(re.sub(_NOISE, " ", name.casefold()).split())
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,15 +16,18 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from mtgdice.rules.amounts import Amount
 from mtgdice.rules.conditions import Condition, holds_for_total
 from mtgdice.rules.dice import Die, DieRoll
 from mtgdice.rules.footprint import Footprint
-from mtgdice.rules.memory import Recall, total
 from mtgdice.rules.players import YOU, Scope, Seat
 from mtgdice.rules.tables import ResultsTable
 from mtgdice.rules.zones import Zone
+
+if TYPE_CHECKING:
+    from mtgdice.rules.memory import Recall
 
 
 class Reads(enum.Enum):
@@ -141,6 +144,8 @@ class Outcome:
         if self.condition is None:
             return False
         if self.reads is Reads.TOTAL:
+            from mtgdice.rules.memory import total  # here: reading card text needs no turn memory
+
             # CR 706.2, 706.6: the total of the counted dice's results; ignored dice are not counted.
             return holds_for_total(self.condition, total(counted))
         meeting = sum(1 for roll in counted if self.condition.holds(roll))

@@ -10,7 +10,9 @@ from __future__ import annotations
 import re
 
 _MASS_NOUNS = frozenset({"mana", "life", "damage", "energy", "loyalty"})
-_POSSESSIVE = re.compile(r"^(?P<owner>(?:that|this|the|target|each|enchanted|equipped) [a-z' -]+?|~)'s (?P<thing>.+)$")
+_POSSESSIVE = r"^(?P<owner>(?:that|this|the|target|each|enchanted|equipped) [a-z' -]+?|~)'s (?P<thing>.+)$"
+"""A possessive amount ("that spell's mana value"): compiled when first used (few texts name one),
+like the other patterns here."""
 
 
 def amount_name(phrase: str) -> str:
@@ -27,7 +29,7 @@ def amount_name(phrase: str) -> str:
     """
     words = phrase.strip().lower().rstrip(".")
     words = re.sub(r"^(?:the )?number of ", "", words)
-    possessive = _POSSESSIVE.match(words)
+    possessive = re.match(_POSSESSIVE, words)
     if possessive:
         words = f"{possessive.group('thing')} of {possessive.group('owner')}"
     each = re.match(r"^each (?P<noun>\w+)(?P<rest>.*)$", words)

@@ -1050,10 +1050,15 @@ def _named_roll(roll: RollInstruction, name: str) -> RollInstruction:
         and (roll.table is None or not any("~" in row.text for row in roll.table.rows))
     ):
         return roll  # nothing written ~: the roll as it is (a copy of it costs its checks again)
+    # Only the parts that write ~ are copied (a copy of a value costs its checks again).
     table = roll.table
-    if table is not None:
-        table = replace(table, rows=tuple(replace(row, text=_named(row.text, name)) for row in table.rows))
-    outcomes = tuple(replace(outcome, text=_named(outcome.text, name)) for outcome in roll.outcomes)
+    if table is not None and any("~" in row.text for row in table.rows):
+        rows = tuple(replace(row, text=_named(row.text, name)) if "~" in row.text else row for row in table.rows)
+        table = replace(table, rows=rows)
+    outcomes = tuple(
+        replace(outcome, text=_named(outcome.text, name)) if "~" in outcome.text else outcome
+        for outcome in roll.outcomes
+    )
     return replace(roll, text=_named(roll.text, name), table=table, outcomes=outcomes)
 
 

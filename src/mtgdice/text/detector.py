@@ -20,15 +20,32 @@ from __future__ import annotations
 import re
 from functools import cache
 
-_ENGLISH = re.compile(
-    r"\b(?:dice|die|d\d+s?|\d+-sided|planar die|re-?roll(?:s|ed|ing)?|roll(?:s|ed|ing)?|chaos ensues"
-    r"|coins?|heads|tails|re-?flip(?:s|ped|ping)?)\b",
-    re.IGNORECASE,
-)
-_FLIP = re.compile(r"\bflip(?:s|ped|ping)?\b", re.IGNORECASE)
-_CARD_FLIP = re.compile(r"\s+(?:it|~|this|them|target)(?!\w)", re.IGNORECASE)
-"""What follows "flip" when a card is flipped (Kamigawa flip cards), not a coin: "flip it", "flip ~"."""
-_RESULT = re.compile(r"\bresults?\b", re.IGNORECASE)
+
+@cache
+def _english() -> re.Pattern[str]:
+    """The English dice and coin words (compiled when first asked, as each pattern here: importing
+    the compiler does not pay for them)."""
+    return re.compile(
+        r"\b(?:dice|die|d\d+s?|\d+-sided|planar die|re-?roll(?:s|ed|ing)?|roll(?:s|ed|ing)?|chaos ensues"
+        r"|coins?|heads|tails|re-?flip(?:s|ped|ping)?)\b",
+        re.IGNORECASE,
+    )
+
+
+@cache
+def _flip() -> re.Pattern[str]:
+    return re.compile(r"\bflip(?:s|ped|ping)?\b", re.IGNORECASE)
+
+
+@cache
+def _card_flip() -> re.Pattern[str]:
+    """What follows "flip" when a card is flipped (Kamigawa flip cards), not a coin: "flip it", "flip ~"."""
+    return re.compile(r"\s+(?:it|~|this|them|target)(?!\w)", re.IGNORECASE)
+
+
+@cache
+def _result() -> re.Pattern[str]:
+    return re.compile(r"\bresults?\b", re.IGNORECASE)
 
 
 @cache
@@ -60,9 +77,9 @@ def speaks(sentence: str, *, languages: bool = True) -> bool:
     >>> speaks("Würfle einen W20."), speaks("Flip ~.")
     (True, False)
     """
-    if _ENGLISH.search(sentence):
+    if _english().search(sentence):
         return True
-    if any(not _CARD_FLIP.match(sentence, found.end()) for found in _FLIP.finditer(sentence)):
+    if any(not _card_flip().match(sentence, found.end()) for found in _flip().finditer(sentence)):
         return True
     if not languages:
         return False
@@ -76,7 +93,7 @@ def speaks_of_result(sentence: str) -> bool:
     >>> speaks_of_result("Scry X, where X is that result.")
     True
     """
-    return _RESULT.search(sentence) is not None
+    return _result().search(sentence) is not None
 
 
 def marked(sentences: list[str], *, languages: bool = True) -> list[int]:

@@ -38,23 +38,43 @@ NUMBER_WORDS = {
     "one hundred": 100,
     "a hundred": 100,
 }
-_NUMBER_WORD = re.compile(
-    r"\b(" + "|".join(sorted((re.escape(w) for w in NUMBER_WORDS), key=len, reverse=True)) + r")\b"
-)
+
+
+def _alternation(words: list[str]) -> str:
+    """A pattern for any of ``words``, written as a tree of their common beginnings, each longer
+    word tried before its prefix ("eighteen" before "eight"): the matcher tests one letter per
+    branch instead of every word at every place.
+
+    >>> _alternation(["eight", "eighteen", "two"])
+    '(?:eight(?:een)?|two)'
+    """
+    if words == [""]:
+        return ""
+    branches = []
+    for letter in sorted({word[0] for word in words if word}):
+        rests = [word[1:] for word in words if word[:1] == letter]
+        longer = [rest for rest in rests if rest]
+        tail = _alternation(longer) if longer else ""
+        if "" in rests and tail:  # the word may end here: what follows is optional
+            tail = (tail if tail.startswith("(?:") else f"(?:{tail})") + "?"
+        branches.append(re.escape(letter) + tail)
+    return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+
+
+_NUMBER_WORD = re.compile(r"\b(" + _alternation(list(NUMBER_WORDS)) + r")\b")
 _PARENTHESIS = re.compile(r"[()]")
 _PUNCTUATION = str.maketrans(
     {"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"', **dict.fromkeys("\u2012\u2013\u2015\u2212", "\u2014")}
 )
 """Curly quotes to straight ones, every dash to an em dash (one pass, no pattern)."""
-_TO_STANDARD = re.compile("[\u2018\u2019\u201c\u201d\u2012\u2013\u2015\u2212]")
-"""A character :data:`_PUNCTUATION` changes (most texts have none: then it is not run)."""
+_CHANGED = "".join(chr(code) for code in _PUNCTUATION)
+"""The characters :data:`_PUNCTUATION` changes."""
 _SELF = re.compile(
     r"\bthis (?:creature|artifact|enchantment|equipment|vehicle|card|permanent|land|spell|"
     r"planeswalker|plane|phenomenon|host|contraption|attraction|class)\b"
 )
 """In lower case (the matching form is lowered first)."""
 _SPACES = re.compile(r"[ \t]+")
-_RUNS_OF_SPACE = re.compile(r"  |\t")
 
 
 _DEFINING_REMINDER = re.compile(r"\((?P<roll>(?:Roll|Flip) [^()]*?)[.!]?\)")
@@ -105,9 +125,12 @@ def strip_reminder(text: str) -> str:
 
 def standard_punctuation(text: str) -> str:
     """Curly quotes to straight ones, every dash to an em dash, runs of spaces to one."""
-    if _TO_STANDARD.search(text):
+    # Each change is looked for before it is made (most texts need neither; translating a text
+    # that is not ASCII costs a dictionary look-up per character); the characters
+    # :data:`_PUNCTUATION` changes are none of them ASCII.
+    if not text.isascii() and any(character in text for character in _CHANGED):
         text = text.translate(_PUNCTUATION)
-    return _SPACES.sub(" ", text) if _RUNS_OF_SPACE.search(text) else text
+    return _SPACES.sub(" ", text) if "  " in text or "\t" in text else text
 
 
 def self_names(name: str) -> tuple[str, ...]:
@@ -207,7 +230,7 @@ def _matching_form(text: str) -> str:
         text = _SELF.sub("~", text)
     if _NOTATION_HINT.search(text):
         text = _NOTATION.sub(_notation_words, text)
-    if "roll" in text:
+    if "roll d" in text or "rolls d" in text:
         text = _BARE_DIE.sub("\\1 a \\2", text)
     if "-" in text:
         text = _LIST_DASH.sub("\\1 \u2014 ", _NUMBER_RANGE.sub("\u2014", text))

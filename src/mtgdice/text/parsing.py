@@ -38,7 +38,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from functools import cache
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from mtgdice.text.nodes import Node
 
@@ -46,10 +46,14 @@ _TOKEN = re.compile(r"\{[^{}\s]*\}|'(?:s|ve|re|ll|d|t|m)\b|\w+|\S")
 """A symbol in braces, a clitic ("'s" of "die's" and "~'s", "'ve"), a word (letters and digits), or
 any other single character: "6-sided" is "6", "-", "sided", as a word boundary reads it."""
 
-Caps = tuple[tuple[str, Any], ...]
-"""The named parts of a reading, in text order."""
+Caps = tuple[tuple[str, object], ...]
+"""The named parts of a reading, in text order: each the value a production built, or the words
+it covers (a ``str``)."""
 Result = tuple[int, Caps]
 """Where a reading ends, and its named parts."""
+Reading = tuple[int, object, Caps]
+"""A production's reading, remembered per sentence: where it ends, its value, and the productions
+it used (while tracing)."""
 
 
 class Sentence:
@@ -61,7 +65,7 @@ class Sentence:
         self.text = text
         self.words: tuple[str, ...] = tuple(_TOKEN.findall(text))
         self.vocabulary = frozenset(self.words)
-        self.memo: dict[int, Any] = {}
+        self.memo: dict[int, Reading | None] = {}
         self._starts: tuple[int, ...] | None = None
         self._ends: tuple[int, ...] = ()
 
@@ -162,16 +166,23 @@ def _phrase(phrase: str) -> tuple[str, ...]:
 class Words(Parser):
     """One of several phrases, each a run of tokens ("that many", "1 or more"); the longest that reads."""
 
-    __slots__ = ("phrases", "_by_first")
+    __slots__ = ("phrases", "_by_first", "_first", "_clauses")
 
     def __init__(self, phrases: tuple[str, ...]) -> None:
-        self.phrases = tuple(_phrase(phrase) for phrase in phrases)
+        self.phrases = tuple([_phrase(phrase) for phrase in phrases])
         if not all(self.phrases):
             raise ValueError(f"words: an empty phrase in {phrases!r}")
-        by_first: dict[str, list[tuple[str, ...]]] = {}
-        for phrase in sorted(self.phrases, key=len, reverse=True):
-            by_first.setdefault(phrase[0], []).append(phrase[1:])
-        self._by_first = {word: tuple(rests) for word, rests in by_first.items()}
+        self._by_first: dict[str, tuple[tuple[str, ...], ...]]
+        if len(self.phrases) == 1:  # most parts are one phrase
+            only = self.phrases[0]
+            self._by_first = {only[0]: (only[1:],)}
+        else:
+            by_first: dict[str, list[tuple[str, ...]]] = {}
+            for phrase in sorted(self.phrases, key=len, reverse=True):
+                by_first.setdefault(phrase[0], []).append(phrase[1:])
+            self._by_first = {word: tuple(rests) for word, rests in by_first.items()}
+        self._first = frozenset(self._by_first)
+        self._clauses: tuple[frozenset[str], ...] | None = None
 
     def parse(self, s: Sentence, i: int) -> Result | None:
         words = s.words
@@ -189,12 +200,16 @@ class Words(Parser):
         return None
 
     def first(self) -> frozenset[str]:
-        return frozenset(self._by_first)
+        return self._first
 
     def clauses(self) -> tuple[frozenset[str], ...]:
-        if len(self.phrases) == 1:
-            return tuple(frozenset({word}) for word in dict.fromkeys(self.phrases[0]))
-        return (frozenset(self._by_first),)
+        # Remembered: one phrase is a part of many productions (``_phrase_parser``).
+        if self._clauses is None:
+            if len(self.phrases) == 1:
+                self._clauses = tuple([frozenset({word}) for word in dict.fromkeys(self.phrases[0])])
+            else:
+                self._clauses = (self._first,)
+        return self._clauses
 
     def notation(self) -> str:
         shown = [" ".join(phrase) for phrase in self.phrases]
@@ -204,19 +219,25 @@ class Words(Parser):
 class Token(Parser):
     """One token of a kind, told by a regular expression over the token alone (a number, a die size)."""
 
-    __slots__ = ("name", "_pattern")
+    __slots__ = ("name", "pattern", "_fullmatch")
 
     def __init__(self, name: str, pattern: str) -> None:
-        self.name = name
-        self._pattern = re.compile(pattern)
+        self.name, self.pattern = name, pattern
+        # Compiled when first asked: compiling a pattern costs more than most sentences' readings,
+        # and a process that reads no sentence with this kind of token never pays for it.
+        self._fullmatch: Callable[[str], re.Match[str] | None] = self._compiled
+
+    def _compiled(self, word: str) -> re.Match[str] | None:
+        self._fullmatch = re.compile(self.pattern).fullmatch
+        return self._fullmatch(word)
 
     def parse(self, s: Sentence, i: int) -> Result | None:
-        if i < len(s.words) and self._pattern.fullmatch(s.words[i]):
+        if i < len(s.words) and self._fullmatch(s.words[i]):
             return (i + 1, ())
         return None
 
     def matches(self, word: str) -> bool:
-        return self._pattern.fullmatch(word) is not None
+        return self._fullmatch(word) is not None
 
     def notation(self) -> str:
         return f"<{self.name}>"
@@ -316,11 +337,14 @@ REST: Parser = _Rest()
 
 
 class Seq(Parser):
-    __slots__ = ("parts", "_starts")
+    __slots__ = ("parts", "_starts", "_nullable")
 
     def __init__(self, parts: tuple[Parser, ...]) -> None:
         self.parts = parts
-        self._starts = _starts(self)
+        # What a parent asks again and again, worked out once (a part is complete when made).
+        # The words a reading must start with are the first words: none when every part may be empty.
+        self._nullable = all([part.nullable() for part in parts])
+        self._starts = self._first_words()
 
     def parse(self, s: Sentence, i: int) -> Result | None:
         starts = self._starts
@@ -336,7 +360,7 @@ class Seq(Parser):
                 caps = caps + more if caps else more
         return (i, caps)
 
-    def first(self) -> frozenset[str] | None:
+    def _first_words(self) -> frozenset[str] | None:
         found: set[str] = set()
         for part in self.parts:
             part_first = part.first()
@@ -347,8 +371,11 @@ class Seq(Parser):
                 return frozenset(found)
         return None
 
+    def first(self) -> frozenset[str] | None:
+        return self._starts
+
     def nullable(self) -> bool:
-        return all(part.nullable() for part in self.parts)
+        return self._nullable
 
     def clauses(self) -> tuple[frozenset[str], ...]:
         return tuple(dict.fromkeys(clause for part in self.parts for clause in part.clauses()))
@@ -360,17 +387,32 @@ class Seq(Parser):
 class Alt(Parser):
     """The first of the options that reads here."""
 
-    __slots__ = ("options", "_by_word", "_anywhere")
+    __slots__ = ("options", "_by_word", "_anywhere", "_first", "_nullable")
 
     def __init__(self, options: tuple[Parser, ...]) -> None:
         self.options = options
-        # The options worth trying at a word: those that may start with it, and those that may start anywhere.
-        starts = [_starts(option) for option in options]
-        self._anywhere = tuple(option for option, first in zip(options, starts, strict=True) if first is None)
-        self._by_word = {
-            word: tuple(o for o, first in zip(options, starts, strict=True) if first is None or word in first)
-            for word in set().union(*(first for first in starts if first is not None))
-        }
+        firsts = [option.first() for option in options]
+        nullables = [option.nullable() for option in options]
+        self._nullable = any(nullables)
+        known = [first for first in firsts if first is not None]
+        self._first = frozenset().union(*known) if len(known) == len(firsts) else None
+        # The options worth trying at a word, in order: those that may start with it, and those
+        # that may start anywhere (in every list, and alone for a word no option starts with).
+        anywhere: list[Parser] = []
+        by_word: dict[str, list[Parser]] = {}
+        for option, first, nullable in zip(options, firsts, nullables, strict=True):
+            if first is None or nullable:
+                anywhere.append(option)
+                for listed in by_word.values():
+                    listed.append(option)
+                continue
+            for word in first:
+                listed_here = by_word.get(word)
+                if listed_here is None:
+                    by_word[word] = listed_here = list(anywhere)
+                listed_here.append(option)
+        self._anywhere = tuple(anywhere)
+        self._by_word = {word: tuple(listed) for word, listed in by_word.items()}
 
     def parse(self, s: Sentence, i: int) -> Result | None:
         options = self._by_word.get(s.words[i], self._anywhere) if i < len(s.words) else self._anywhere
@@ -381,16 +423,10 @@ class Alt(Parser):
         return None
 
     def first(self) -> frozenset[str] | None:
-        found: set[str] = set()
-        for option in self.options:
-            option_first = option.first()
-            if option_first is None:
-                return None
-            found |= option_first
-        return frozenset(found)
+        return self._first
 
     def nullable(self) -> bool:
-        return any(option.nullable() for option in self.options)
+        return self._nullable
 
     def clauses(self) -> tuple[frozenset[str], ...]:
         found: set[str] = set()
@@ -560,17 +596,33 @@ class Cap(Parser):
 # -- named productions -----------------------------------------------------------------------------
 
 
+_V = TypeVar("_V")
+
+
 class Fields(Mapping[str, Any]):
     """The named parts of a reading of a production, and the text it covers.
 
     A name given twice (``cap`` inside a repeat) keeps its first value here; :meth:`all` has every one.
+    A part is the value its production built, or the words it covers (a ``str``). The typed
+    readings check what a part is: :meth:`words_of` the words, :meth:`value` a built value of a
+    kind (``None`` when the part is absent, :meth:`needed` when it must be there); reading by
+    name (``f["count"]``) gives the part unchecked, for a build that knows its production.
+
+    >>> number = Rule("N_EXAMPLE", cap("n", token("number", r"\\d+")), build=lambda f: int(f.words_of("n")))
+    >>> dice = Rule("DICE_EXAMPLE", seq(cap("count", number), cap("sides", token("die", r"d\\d+"))))
+    >>> fields = dice.read(tokenize("2 d6"))[1]
+    >>> fields.value("count", int), fields.words_of("sides"), fields.value("sides", int)
+    (2, 'd6', None)
+    >>> fields.needed("sides", int)
+    Traceback (most recent call last):
+    TypeError: part 'sides' of '2 d6' is 'd6', not a int
     """
 
     __slots__ = ("_caps", "_first", "sentence", "start", "end")
 
     def __init__(self, caps: Caps, sentence: Sentence, start: int, end: int) -> None:
         self._caps = caps
-        first: dict[str, Any] = {}
+        first: dict[str, object] = {}
         for name, value in caps:
             if name not in first and name != "#":
                 first[name] = value
@@ -591,6 +643,26 @@ class Fields(Mapping[str, Any]):
 
     def all(self, name: str) -> list[Any]:
         return [value for key, value in self._caps if key == name]
+
+    def words_of(self, name: str, default: str = "") -> str:
+        """The words of a part kept as text (``default`` when the reading has no such part)."""
+        found = self._first.get(name, default)
+        if not isinstance(found, str):
+            raise TypeError(f"part {name!r} of {self.text!r} is a {type(found).__name__}, not words")
+        return found
+
+    def value(self, name: str, kind: type[_V]) -> _V | None:
+        """The value of a part built by its production, if it is a ``kind`` (else ``None``: absent,
+        or another production's value, or words)."""
+        found = self._first.get(name)
+        return found if isinstance(found, kind) else None
+
+    def needed(self, name: str, kind: type[_V]) -> _V:
+        """The value of a part that must be there and be a ``kind``."""
+        found = self._first.get(name)
+        if not isinstance(found, kind):
+            raise TypeError(f"part {name!r} of {self.text!r} is {found!r}, not a {kind.__name__}")
+        return found
 
     @property
     def text(self) -> str:
@@ -637,7 +709,7 @@ class Rule(Parser):
         _rules.append(self)
         self._first, self._clauses, self._nullable = body.first(), body.clauses(), body.nullable()
 
-    def _reading(self, s: Sentence, i: int) -> tuple[int, Any, Caps] | None:
+    def _reading(self, s: Sentence, i: int) -> Reading | None:
         """(end, value, what a parent keeps: the productions used, when tracing), remembered per
         sentence. The value of a production without ``build`` is its named parts."""
         first = self._first
@@ -646,14 +718,13 @@ class Rule(Parser):
         key = i * _MEMO_STRIDE + self._id
         memo = s.memo
         if key in memo:
-            known: tuple[int, Any, Caps] | None = memo[key]
-            return known
+            return memo[key]
         memo[key] = None  # a production that reaches itself at the same token reads nothing there
         found = self.body.parse(s, i)
-        reading: tuple[int, Any, Caps] | None = None
+        reading: Reading | None = None
         if found is not None:
             end, caps = found
-            value: Any = caps
+            value: object = caps
             if self.build is not None:
                 try:
                     value = self.build(Fields(caps, s, i, end))
@@ -665,8 +736,9 @@ class Rule(Parser):
         memo[key] = reading
         return reading
 
-    def _value(self, s: Sentence, i: int, end: int, value: Any) -> Any:
-        return Fields(value, s, i, end) if self.build is None else value
+    def _value(self, s: Sentence, i: int, end: int, value: object) -> Any:
+        # The value of a production without ``build`` is its named parts (``Caps``).
+        return Fields(cast("Caps", value), s, i, end) if self.build is None else value
 
     def read(self, s: Sentence, i: int = 0) -> tuple[int, Any] | None:
         """The reading at ``i``: where it ends and its value (while :func:`tracing`, the productions
@@ -675,7 +747,7 @@ class Rule(Parser):
         if reading is None:
             return None
         end, value, kept = reading
-        note(tuple(rule for _key, rule in kept))
+        note(_used(kept))
         return end, self._value(s, i, end, value)
 
     def attempt(self, s: Sentence, i: int = 0) -> tuple[int, Any, tuple[str, ...]] | None:
@@ -685,7 +757,7 @@ class Rule(Parser):
         if reading is None:
             return None
         end, value, kept = reading
-        return end, self._value(s, i, end, value), tuple(rule for _key, rule in kept)
+        return end, self._value(s, i, end, value), _used(kept)
 
     def whole(self, s: Sentence, i: int = 0) -> tuple[Any, tuple[str, ...]] | None:
         """The reading from ``i`` when it runs to the end of the sentence, and the productions it
@@ -744,6 +816,11 @@ class Rule(Parser):
         return f"Rule({self.name!r})"
 
 
+def _used(kept: Caps) -> tuple[str, ...]:
+    """The names of the productions a reading used, from what it kept while tracing (``("#", name)``)."""
+    return tuple([name for _key, name in kept if isinstance(name, str)]) if kept else ()
+
+
 @contextmanager
 def tracing() -> Iterator[set[str]]:
     """While the block runs, readings record the productions they used, and the names of those
@@ -788,6 +865,12 @@ def _phrase_parser(phrase: str) -> Words:
 
 def words(*phrases: str) -> Parser:
     """One of several phrases: ``words("a", "an", "that many")`` (the longest that reads)."""
+    return _words(phrases)
+
+
+@cache
+def _words(phrases: tuple[str, ...]) -> Words:
+    """The same phrases are one part, shared (as :func:`_phrase_parser`: a parser holds no state)."""
     return Words(phrases)
 
 
@@ -798,12 +881,14 @@ def token(name: str, pattern: str) -> Token:
 
 def seq(*parts: Part) -> Parser:
     """Parts in a row."""
-    return Seq(tuple(_part(part) for part in parts)) if len(parts) != 1 else _part(parts[0])
+    if len(parts) == 1:
+        return _part(parts[0])
+    return Seq(tuple([_phrase_parser(part) if isinstance(part, str) else part for part in parts]))
 
 
 def alt(*options: Part) -> Parser:
     """The first of several parts that reads."""
-    return Alt(tuple(_part(option) for option in options))
+    return Alt(tuple([_phrase_parser(option) if isinstance(option, str) else option for option in options]))
 
 
 def opt(*parts: Part) -> Parser:

@@ -22,12 +22,12 @@ from typing import TYPE_CHECKING, ClassVar, Protocol
 from mtgdice.rules.dice import Die, DieRoll
 from mtgdice.rules.footprint import Footprint
 from mtgdice.rules.players import Scope, Seat
-from mtgdice.rules.transforms import Transform
 from mtgdice.rules.zones import Zone
 
 if TYPE_CHECKING:
     from mtgdice.rules.board import Holder
     from mtgdice.rules.choices import Topic
+    from mtgdice.rules.transforms import Transform
 
 
 class Step(enum.Enum):

@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING, ClassVar
 from mtgdice.rules.effects.base import Cost, Detail, EffectBase, RollContext, Step
 from mtgdice.rules.footprint import Footprint
 from mtgdice.rules.players import Seat
-from mtgdice.rules.transforms import Transform
 
 if TYPE_CHECKING:
     from mtgdice.rules.board import Holder
+    from mtgdice.rules.transforms import Transform
 
 
 class CoinEffect(EffectBase):
@@ -28,6 +28,8 @@ class CoinEffect(EffectBase):
     __slots__ = ()
 
     def transform(self) -> Transform:
+        from mtgdice.rules.transforms import Transform  # here: reading card text never asks (odds do)
+
         return Transform.IDENTITY  # a coin is never a die: no die's law changes (CR 705)
 
     def partners(self) -> int:

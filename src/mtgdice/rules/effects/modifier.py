@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, ClassVar
 from mtgdice.rules.dice import Die, DieRoll, Modifier
 from mtgdice.rules.effects.base import Cost, Detail, EffectBase, RollContext, Step, fits
 from mtgdice.rules.footprint import Footprint
-from mtgdice.rules.transforms import Transform
 
 if TYPE_CHECKING:
     from mtgdice.rules.board import Holder
+    from mtgdice.rules.transforms import Transform
 
 
 class ModifierEffect(EffectBase):
@@ -65,6 +65,8 @@ class ResultModifier(ModifierEffect):
         return found | self.cost.footprint() if self.cost is not None else found
 
     def transform(self) -> Transform:
+        from mtgdice.rules.transforms import Transform  # here: reading card text never asks (odds do)
+
         # CR 706.2: a static amount shifts every counted die it sees; an optional one maps each
         # die by the decision the policy takes from that die's result (CR 706.2a).
         return Transform.MAP if self.optional else Transform.SHIFT

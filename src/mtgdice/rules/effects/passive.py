@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from mtgdice.rules.effects.base import Detail, EffectBase, Step
 from mtgdice.rules.footprint import Footprint
-from mtgdice.rules.transforms import Transform
+
+if TYPE_CHECKING:
+    from mtgdice.rules.transforms import Transform
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -28,6 +30,8 @@ class Passive(EffectBase):
         return Footprint.NONE
 
     def transform(self) -> Transform:
+        from mtgdice.rules.transforms import Transform  # here: reading card text never asks (odds do)
+
         return Transform.IDENTITY  # it changes no roll
 
     def _details(self) -> tuple[tuple[str, Detail], ...]:

@@ -24,10 +24,10 @@ from mtgdice.rules.effects.base import Detail, EffectBase, RollContext, Step, fi
 from mtgdice.rules.footprint import Footprint
 from mtgdice.rules.players import Decider, Seat
 from mtgdice.rules.records import direct_init
-from mtgdice.rules.transforms import Keep, Law, Transform
 
 if TYPE_CHECKING:
     from mtgdice.rules.board import Holder
+    from mtgdice.rules.transforms import Keep, Law, Transform
 
 
 class IgnoreMode(enum.Enum):
@@ -128,6 +128,8 @@ class ExtraDice(Replacement):
         return found | self.limits()
 
     def transform(self) -> Transform | None:
+        from mtgdice.rules.transforms import Transform  # here: reading card text never asks (odds do)
+
         # CR 706.6: the lowest go, so the counted dice are the top order statistics of the roll.
         # A die another player picks to ignore depends on what that player sees: no transform.
         return Transform.ORDER_STATISTIC if self.ignore is IgnoreMode.LOWEST else None
@@ -180,6 +182,8 @@ class PairEachDie(Replacement):
         return Footprint.ADDS_DICE | Footprint.GROUPS | Footprint.DECIDES | self.limits()
 
     def transform(self) -> Transform:
+        from mtgdice.rules.transforms import Transform  # here: reading card text never asks (odds do)
+
         return Transform.KEPT_OF_GROUP
 
     @staticmethod
@@ -187,6 +191,7 @@ class PairEachDie(Replacement):
         """The law of the die the roller keeps from a group of ``size`` dice of ``law``: the highest
         or the lowest when the policy compares the dice, else the first offered (a die's own law).
 
+        >>> from mtgdice.rules.transforms import Keep, Law
         >>> PairEachDie.kept(Law.uniform(2), 2, Keep.HIGHEST).weights
         (1, 3)
         """

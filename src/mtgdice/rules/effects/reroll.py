@@ -18,10 +18,10 @@ from mtgdice.rules.dice import Die, DieRoll
 from mtgdice.rules.effects.base import Cost, Detail, EffectBase, RollContext, Step, fits
 from mtgdice.rules.footprint import DROPPABLE_REROLL, Footprint
 from mtgdice.rules.players import Decider
-from mtgdice.rules.transforms import Law, Transform
 
 if TYPE_CHECKING:
     from mtgdice.rules.board import Holder
+    from mtgdice.rules.transforms import Law, Transform
 
 
 class RerollEffect(EffectBase):
@@ -71,6 +71,8 @@ class RerollPermission(RerollEffect):
         return found
 
     def transform(self) -> Transform | None:
+        from mtgdice.rules.transforms import Transform  # here: reading card text never asks (odds do)
+
         # One die at a time, decided from that die alone: a mixture. A permission for several dice
         # at once, limited, costed with state or rerolled by another player is not (no transform).
         return Transform.MIXTURE if not self.many and self.footprint().within(DROPPABLE_REROLL) else None
@@ -82,6 +84,7 @@ class RerollPermission(RerollEffect):
         rerolls never stop.
 
         >>> from mtgdice.rules.conditions import InRange
+        >>> from mtgdice.rules.transforms import Law
         >>> once = RerollPermission(condition=InRange(1, 1), again=False)
         >>> once.settle(Law.uniform(6), Law.uniform(6), Die(6)).weights
         (1, 7, 7, 7, 7, 7)

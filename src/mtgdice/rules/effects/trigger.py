@@ -18,12 +18,12 @@ from mtgdice.rules.effects.base import Detail, EffectBase, Event, Step, fits
 from mtgdice.rules.footprint import Footprint
 from mtgdice.rules.players import Seat
 from mtgdice.rules.records import direct_init
-from mtgdice.rules.transforms import Transform
 from mtgdice.rules.zones import Zone
 
 if TYPE_CHECKING:
     from mtgdice.rules.arrays import Ints, Mask
     from mtgdice.rules.board import Holder
+    from mtgdice.rules.transforms import Transform
 
 
 @direct_init
@@ -107,6 +107,8 @@ class Trigger(TriggeredAbility):
         return found | self.limits()
 
     def transform(self) -> Transform:
+        from mtgdice.rules.transforms import Transform  # here: reading card text never asks (odds do)
+
         # Expected triggerings are sums of indicators (per counted die, or once per execution).
         return Transform.INDICATORS
 
