@@ -163,7 +163,12 @@ def composed_weights(problem: Problem) -> Weighted | None:
             problem.meter,
             problem.position_cap,
         )
-        footprint = (reduced.board.footprint().value | instruction.footprint().value) & ~_STORED
+        # The reduced board's footprint, from the holders listed once (a dropped effect leaves a blank).
+        footprint = instruction.footprint().value
+        for holder, transform in zip(holders, transforms, strict=True):
+            if transform is not Transform.MIXTURE:
+                footprint |= holder.effect.footprint().value
+        footprint &= ~_STORED
         if settle is not None and plan.lowest and counted > 1:
             return None  # rerolls of dependent order statistics: not folded here
     by_size = {size: _kept(die.sides, size, keep, pair) for size in set(plan.slots)}
@@ -410,12 +415,15 @@ def _by_totals(search: Search, totals: Totals, denominator: int, plan: RollPlan)
                     return None
                 by_row[key] = summary
     counts: dict[Summary, int] = {}
-    for alike, ways_of in kinds:
-        for total, ways in ways_of.items():
-            value = total + shift
-            template = by_row[(table.row_for(value) if table is not None else None, alike)]
-            summary = template if template.value == value else template.with_value(value)
-            counts[summary] = counts.get(summary, 0) + ways
+    for total, ways in totals.unlike.items():  # one value each: no two of them share a summary
+        value = total + shift
+        template = by_row[(table.row_for(value) if table is not None else None, False)]
+        counts[template if template.value == value else template.with_value(value)] = ways
+    for total, ways in totals.alike.items():
+        value = total + shift
+        template = by_row[(table.row_for(value) if table is not None else None, True)]
+        summary = template if template.value == value else template.with_value(value)
+        counts[summary] = counts.get(summary, 0) + ways
     return counts, denominator
 
 

@@ -23,6 +23,10 @@ from mtgdice.rules.transforms import Law, Transform
 if TYPE_CHECKING:
     from mtgdice.rules.board import Holder
 
+# Made once: a flag combination built for the first time costs more than the odds of a small roll.
+_USED_WHEN_DECIDED = Footprint.REROLLS | Footprint.DECIDES
+_READ_AND_USED = _USED_WHEN_DECIDED | Footprint.READS_DIE
+
 
 class RerollEffect(EffectBase):
     """An effect of the reroll window."""
@@ -59,9 +63,10 @@ class RerollPermission(RerollEffect):
     again: bool = True
 
     def footprint(self) -> Footprint:
-        found = Footprint.REROLLS | Footprint.DECIDES | self.limits()
-        if self.condition is not None:
-            found |= Footprint.READS_DIE
+        found = _USED_WHEN_DECIDED if self.condition is None else _READ_AND_USED
+        limits = self.limits()
+        if limits:
+            found |= limits
         if self.cost is not None:
             found |= self.cost.footprint()
         if self.many:
