@@ -23,9 +23,10 @@ from mtgdice.rules.transforms import Law, Transform
 if TYPE_CHECKING:
     from mtgdice.rules.board import Holder
 
-# Made once: a flag combination built for the first time costs more than the odds of a small roll.
-_USED_WHEN_DECIDED = Footprint.REROLLS | Footprint.DECIDES
-_READ_AND_USED = _USED_WHEN_DECIDED | Footprint.READS_DIE
+# As integers: each ``|`` of flags makes a flag, and a combination made for the first time in a
+# process costs more than the odds of a small roll; ``Footprint(value)`` makes one.
+_USED_WHEN_DECIDED = Footprint.REROLLS.value | Footprint.DECIDES.value
+_READ_AND_USED = _USED_WHEN_DECIDED | Footprint.READS_DIE.value
 
 
 class RerollEffect(EffectBase):
@@ -63,7 +64,7 @@ class RerollPermission(RerollEffect):
     again: bool = True
 
     def footprint(self) -> Footprint:
-        found = _USED_WHEN_DECIDED if self.condition is None else _READ_AND_USED
+        found = Footprint(_USED_WHEN_DECIDED if self.condition is None else _READ_AND_USED)
         limits = self.limits()
         if limits:
             found |= limits
