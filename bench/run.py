@@ -105,12 +105,15 @@ def median_time(function: Callable[[], Any], repeats: int = 7) -> float:
 class Cold:
     """Medians over fresh interpreters: the import, the first computation, the same computation
     again in that process (what is left once caches and lazy imports are warm), and the path an
-    ``odds()`` result names (``method``; empty for the anchors)."""
+    ``odds()`` result names (``method``; empty for the anchors); ``collected`` is the share of the
+    runs in which a garbage collection fell inside the first computation (it starts once the
+    objects made since the last one pass a threshold, so it depends on what the import left)."""
 
     imported: float
     first: float
     second: float
     method: str
+    collected: float = 0.0
 
 
 def cold(setup: str, compute: str, runs: int) -> Cold:
@@ -130,6 +133,7 @@ def cold_interleaved(tasks: list[tuple[str, str]], runs: int) -> list[Cold]:
             statistics.median(m[1] for m in found),
             statistics.median(m[2] for m in found),
             found[0][3],
+            sum(1 for m in found if m[4]) / len(found),
         )
         for found in measured
     ]
@@ -138,16 +142,19 @@ def cold_interleaved(tasks: list[tuple[str, str]], runs: int) -> list[Cold]:
 def _cold_once(setup: str, compute: str) -> list[Any]:
     code = textwrap.dedent(
         f"""
-        import time, warnings, json
+        import time, warnings, json, gc
         warnings.simplefilter("ignore")
         start = time.process_time()
         {setup}
         imported = time.process_time()
+        before = sum(generation["collections"] for generation in gc.get_stats())
         result = {compute}
         done = time.process_time()
+        collected = sum(generation["collections"] for generation in gc.get_stats()) - before
         result = {compute}
         again = time.process_time()
-        print(json.dumps([imported - start, done - imported, again - done, str(getattr(result, "method", ""))]))
+        method = str(getattr(result, "method", ""))
+        print(json.dumps([imported - start, done - imported, again - done, method, collected]))
         """
     )
     output = subprocess.run([PYTHON, "-c", code], capture_output=True, text=True, check=True).stdout
@@ -434,7 +441,12 @@ def verdict(label: str, seconds: float, limit: float) -> str:
     return f"{label}: " + ("met" if seconds <= limit else f"missed by {seconds / limit:.1f}x")
 
 
-def report(quick: bool) -> str:
+PARTS = "ABCDE"
+"""The parts of the report: A to D as in the module docstring (D with D2 and D3), E the start-up of
+the command and the import times."""
+
+
+def report(quick: bool, parts: str = PARTS) -> str:
     runs = 3 if quick else 5
     rolls = 1_000_000
     started = time.perf_counter()
@@ -444,7 +456,32 @@ def report(quick: bool) -> str:
         f"Python {platform.python_version()} on {platform.machine()}, {platform.processor() or 'unknown CPU'}, "
         f"{os.cpu_count()} cores, load average {_load()} at the start (see the end for the load at the end); "
         "medians; cold = first computation in a fresh interpreter (import excluded, listed separately), "
-        "every time is CPU time of the measuring process (`time.process_time`), not wall time.",
+        "every time is CPU time of the measuring process (`time.process_time`), not wall time."
+        + ("" if parts == PARTS else f" Parts measured: {', '.join(parts)}."),
+    ]
+    why: list[str] = []
+    if "A" in parts:
+        _part_a(lines, why)
+    if "B" in parts:
+        _part_b(lines, why, rolls)
+    if "C" in parts:
+        _part_c(lines, why, runs)
+    if "D" in parts:
+        _part_d(lines, runs)
+    if "E" in parts:
+        _part_e(lines, quick, runs)
+    if why:
+        lines += ["", "## Why the misses (measured in this run)", "", *why]
+    lines += [
+        "",
+        f"Total benchmark time: {time.perf_counter() - started:.0f} s; load average at the end {_load()}.",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def _part_a(lines: list[str], why: list[str]) -> None:
+    lines += [
         "",
         "## A. One roll per call",
         "",
@@ -456,6 +493,16 @@ def report(quick: bool) -> str:
     for position, (label, seconds) in enumerate(a):
         target = verdict("≤ 10 µs", seconds, 10e-6) if position == 0 else ""
         lines.append(f"| {label} | {fmt(seconds)} | {seconds / floor:.1f}x | {target} |")
+    if a[0][1] > 10e-6:
+        calls, top, share = resolve_profile()
+        why.append(
+            f"- A: one `resolve()` makes {calls:.0f} Python function calls (cProfile over 5,000 rolls); the "
+            f"largest own time is `{top}` with {share:.0%}: the cost is spread over the CR 706 steps, each a "
+            "short function building immutable records, not one hot spot to remove."
+        )
+
+
+def _part_b(lines: list[str], why: list[str], rolls: int) -> None:
     lines += [
         "",
         "## B. 1M simulated rolls of 2d20 keep highest +1",
@@ -467,6 +514,14 @@ def report(quick: bool) -> str:
     for position, (label, seconds) in enumerate(b):
         target = verdict("≤ 20 ms", seconds, 20e-3) if position == 0 else ""
         lines.append(f"| {label} | {fmt(seconds)} | {seconds / b[1][1]:.2f}x | {target} |")
+    if b[0][1] > 20e-3:
+        why.append(
+            f"- B: {b[0][1] / b[1][1]:.1f}x the hand-written numpy, which counts one total; the simulation also "
+            "counts rows, doubles, roll again and triggers per lane and converts faces to int64 for the modifiers."
+        )
+
+
+def _part_c(lines: list[str], why: list[str], runs: int) -> None:
     lines += [
         "",
         "## C. Exact distributions, cold",
@@ -474,19 +529,6 @@ def report(quick: bool) -> str:
         "| task | mtgdice | icepool | dyce | mtgdice / faster anchor | target (≤ faster anchor) |",
         "|---|---:|---:|---:|---:|---|",
     ]
-    why: list[str] = []
-    if a[0][1] > 10e-6:
-        calls, top, share = resolve_profile()
-        why.append(
-            f"- A: one `resolve()` makes {calls:.0f} Python function calls (cProfile over 5,000 rolls); the "
-            f"largest own time is `{top}` with {share:.0%}: the cost is spread over the CR 706 steps, each a "
-            "short function building immutable records, not one hot spot to remove."
-        )
-    if b[0][1] > 20e-3:
-        why.append(
-            f"- B: {b[0][1] / b[1][1]:.1f}x the hand-written numpy, which counts one total; the simulation also "
-            "counts rows, doubles, roll again and triggers per lane and converts faces to int64 for the modifiers."
-        )
     for label, mtg, ice, dy in part_c(runs):
         anchors = [t for t in (ice, dy) if t is not None]
         best = min(anchors) if anchors else None
@@ -501,8 +543,16 @@ def report(quick: bool) -> str:
                 f"- C, {label}: path `{mtg.method}`; the same call again in that process takes "
                 f"{fmt(mtg.second)} ({mtg.second / best:.1f}x the faster anchor), so "
                 f"{max(0.0, 1 - mtg.second / mtg.first):.0%} of the cold time is first-call work (the "
-                "interpreter's first pass over each code path: attribute and global caches, first records)."
+                "interpreter's first pass over each code path: attribute and global caches, first records)"
+                + (
+                    f"; a garbage collection fell inside the first call in {mtg.collected:.0%} of the runs."
+                    if mtg.collected
+                    else "."
+                )
             )
+
+
+def _part_d(lines: list[str], runs: int) -> None:
     lines += ["", "## D. MTG-only tasks (mtgdice)", "", "| task | cold | warm | target |", "|---|---:|---:|---|"]
     for position, (label, first, warm) in enumerate(part_d(runs)):
         limit = MTG_ONLY_TARGETS.get(position)
@@ -534,6 +584,9 @@ def report(quick: bool) -> str:
         lines.append(
             f"| {policy} | {count} | {fmt(seconds)} | {method} | {anchor} | {verdict('≤ 50 ms', seconds, 50e-3)} |"
         )
+
+
+def _part_e(lines: list[str], quick: bool, runs: int) -> None:
     import bench_startup  # beside this file
 
     lines += ["", "## E. Start-up of the command (median wall time of a fresh process)", ""]
@@ -541,22 +594,20 @@ def report(quick: bool) -> str:
     lines += ["", "## Import times", "", "| library | import |", "|---|---:|"]
     for label, seconds in imports(runs):
         lines.append(f"| {label} | {fmt(seconds)} |")
-    if why:
-        lines += ["", "## Why the misses (measured in this run)", "", *why]
-    lines += [
-        "",
-        f"Total benchmark time: {time.perf_counter() - started:.0f} s; load average at the end {_load()}.",
-        "",
-    ]
-    return "\n".join(lines)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer cold runs")
     parser.add_argument("--out", type=Path, default=None, help="report file (default bench/results/bench-<date>.md)")
+    parser.add_argument(
+        "--parts", default=PARTS, help=f"which parts to measure, e.g. C or AC (default {PARTS}: all of them)"
+    )
     args = parser.parse_args()
-    text = report(args.quick)
+    parts = "".join(part for part in PARTS if part in args.parts.upper())
+    if not parts:
+        parser.error(f"--parts: {args.parts!r} names no part; use letters of {PARTS}")
+    text = report(args.quick, parts)
     print(text)
     out = args.out or HERE / "results" / f"bench-{dt.date.today():%Y-%m-%d}.md"
     out.parent.mkdir(parents=True, exist_ok=True)

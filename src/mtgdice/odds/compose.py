@@ -76,9 +76,26 @@ METHOD = "composed"
 Classes = list[tuple[tuple[int, ...], int]]
 """(counted natural values, ways) over one common denominator."""
 
-Totals = dict[tuple[int, int | None], tuple[int, tuple[int, ...] | None]]
-"""(natural total of the counted dice, their face if all alike) -> (ways, counted values reaching it,
-or ``None`` when they are found on demand)."""
+
+class Totals:
+    """The classes of counted dice by their natural total (CR 706.3a) and whether all of them are
+    alike (CR 706.5): the ways to each total, all alike and not, as plain integers (no tuple per
+    class: the fold of one execution makes few objects). ``example(total)`` gives counted values
+    reaching a total not all alike, found only when ``resolve`` needs one; all alike, they are
+    ``total // count`` each.
+    """
+
+    __slots__ = ("count", "unlike", "alike", "example")
+
+    def __init__(self, count: int, example: Callable[[int], tuple[int, ...]]) -> None:
+        self.count = count
+        self.unlike: dict[int, int] = {}
+        self.alike: dict[int, int] = {}
+        self.example = example
+
+    def values(self, total: int, alike: bool) -> tuple[int, ...]:
+        """Counted values of the class: each ``total // count`` when alike, else ``example(total)``."""
+        return (total // self.count,) * self.count if alike else self.example(total)
 
 
 def composed_distribution(problem: Problem) -> tuple[dict[Summary, Fraction], str] | None:
@@ -146,7 +163,12 @@ def composed_weights(problem: Problem) -> Weighted | None:
             problem.meter,
             problem.position_cap,
         )
-        footprint = (reduced.board.footprint().value | instruction.footprint().value) & ~_STORED
+        # The reduced board's footprint, from the holders listed once (a dropped effect leaves a blank).
+        footprint = instruction.footprint().value
+        for holder, transform in zip(holders, transforms, strict=True):
+            if transform is not Transform.MIXTURE:
+                footprint |= holder.effect.footprint().value
+        footprint &= ~_STORED
         if settle is not None and plan.lowest and counted > 1:
             return None  # rerolls of dependent order statistics: not folded here
     by_size = {size: _kept(die.sides, size, keep, pair) for size in set(plan.slots)}
@@ -158,7 +180,8 @@ def composed_weights(problem: Problem) -> Weighted | None:
         if settle is not None:
             law = settle(law)
         if totals:  # one counted die: its value is its total, never doubles
-            single: Totals = {(value, None): (weight, (value,)) for value, weight in _support(law)}
+            single = Totals(1, _alone)
+            single.unlike.update(_support(law))
             return _by_totals(search, single, law.denominator, plan)
         classes: Classes = [((value,), weight) for value, weight in _support(law)]
         denominator = law.denominator
@@ -167,8 +190,8 @@ def composed_weights(problem: Problem) -> Weighted | None:
             settled = {size: settle(law) for size, law in by_size.items()}
             laws = [settled[size] for size in plan.slots]
         if totals and all(law == laws[0] for law in laws):
-            groups, denominator, unlike = _convolved(laws[0], counted, plan, problem)
-            return _by_totals(search, groups, denominator, plan, unlike)
+            groups, denominator = _convolved(laws[0], counted, plan, problem)
+            return _by_totals(search, groups, denominator, plan)
         classes, denominator = _all_counted(laws, problem)
     else:
         if all(law == laws[0] for law in laws):
@@ -176,12 +199,14 @@ def composed_weights(problem: Problem) -> Weighted | None:
         else:
             classes, denominator = _top_fold(laws, counted, problem)
     if totals:
-        by_total: Totals = {}
+        examples: dict[int, tuple[int, ...]] = {}
+        by_total = Totals(counted, examples.__getitem__)
         for values, ways in classes:
-            alike = values[0] if len(values) >= 2 and min(values) == max(values) else None
-            key = (sum(values), alike)
-            known = by_total.get(key)
-            by_total[key] = (ways, values) if known is None else (known[0] + ways, known[1])
+            total = sum(values)
+            found = by_total.alike if len(values) >= 2 and min(values) == max(values) else by_total.unlike
+            if found is by_total.unlike:
+                examples.setdefault(total, values)
+            found[total] = found.get(total, 0) + ways
         return _by_totals(search, by_total, denominator, plan)
     out: dict[Summary, Fraction] = {}
     for values, ways in classes:
@@ -302,9 +327,12 @@ def _check(count: int, problem: Problem, what: str) -> None:
     problem.meter.check_cells(count, what)
 
 
-def _convolved(
-    law: Law, count: int, plan: RollPlan, problem: Problem
-) -> tuple[Totals, int, Callable[[int], tuple[int, ...]]]:
+def _alone(total: int) -> tuple[int, ...]:
+    """The one counted value that has this total."""
+    return (total,)
+
+
+def _convolved(law: Law, count: int, plan: RollPlan, problem: Problem) -> tuple[Totals, int]:
     """Totals of ``count`` dice of ``law`` and whether all are alike: the ways to each total by
     convolution, the alike ones apart (``w(v) ** count`` at ``count * v``); a roll standing for a
     class that is not alike is found only when ``resolve`` needs one (:func:`_unlike`)."""
@@ -312,7 +340,7 @@ def _convolved(
     cells = count * (law.high - law.low + 1) * count
     if cells > min(MAX_CLASSES, problem.meter.budget.cells):  # the message is made only when it is needed
         _check(cells, problem, f"the totals of {count} {plan.die.name}")
-    totals: Totals = {}
+    totals = Totals(count, partial(_unlike, count=count, reach=[], support=support))
     weight_of = dict(support)
     summed = law.sum_of(count)  # the ways to each total (Law.sum_of: one integer power)
     for total, ways in zip(summed.values(), summed.weights, strict=True):
@@ -321,11 +349,11 @@ def _convolved(
         alike = total // count if count >= 2 and total % count == 0 and total // count in weight_of else None
         if alike is not None:
             same = weight_of[alike] ** count
-            totals[(total, alike)] = (same, (alike,) * count)
+            totals.alike[total] = same
             ways -= same
         if ways:
-            totals[(total, None)] = (ways, None)
-    return totals, law.denominator**count, partial(_unlike, count=count, reach=[], support=support)
+            totals.unlike[total] = ways
+    return totals, law.denominator**count
 
 
 def _unlike(total: int, count: int, reach: list[Container[int]], support: Sequence[tuple[int, int]]) -> tuple[int, ...]:
@@ -353,13 +381,7 @@ def _unlike(total: int, count: int, reach: list[Container[int]], support: Sequen
     return tuple(chosen)
 
 
-def _by_totals(
-    search: Search,
-    totals: Totals,
-    denominator: int,
-    plan: RollPlan,
-    unlike: Callable[[int], tuple[int, ...]] | None = None,
-) -> Weighted | None:
+def _by_totals(search: Search, totals: Totals, denominator: int, plan: RollPlan) -> Weighted | None:
     """Summaries per class of totals, with one run of ``resolve`` per table row reached, alike or not.
 
     Used only when nothing reads one die (``TOTALS_SAFE``): an execution then depends on the counted
@@ -369,37 +391,37 @@ def _by_totals(
     disagrees (the caller then takes the other paths).
     """
     table = search.problem.instruction.table
-    counts: dict[Summary, int] = {}
     by_row: dict[tuple[int | None, bool], Summary] = {}
-    shift: int | None = None
-
-    def prefix(total: int, values: tuple[int, ...] | None) -> tuple[int, ...]:
-        if values is None:
-            assert unlike is not None
-            values = unlike(total)
-        return _prefix(values, plan)
-
+    shift = 0
+    ran = False
+    kinds = ((False, totals.unlike), (True, totals.alike))
     # The runs go from the highest class down: there the ignored dice show less than the counted
     # ones, so no run asks for a tie to be broken. Any class of a row stands for the row alike.
-    items = list(totals.items())
-    keys: list[tuple[int, tuple[int | None, bool]]] = [(0, (None, False))] * len(items)
-    for position in range(len(items) - 1, -1, -1):
-        (total, alike), (_, values) = items[position]
-        if shift is None:
-            first = search.outcome(prefix(total, values))
-            if not isinstance(first, Summary) or not isinstance(first.value, int):
-                return None
-            shift = first.value - total
+    for alike, ways_of in kinds:
+        for total in sorted(ways_of, reverse=True):
+            prefix = None
+            if not ran:
+                prefix = _prefix(totals.values(total, alike), plan)
+                first = search.outcome(prefix)
+                if not isinstance(first, Summary) or not isinstance(first.value, int):
+                    return None
+                shift = first.value - total  # the modifiers of the counted dice (CR 706.2)
+                ran = True
+            value = total + shift
+            key = (table.row_for(value) if table is not None else None, alike)
+            if key not in by_row:
+                summary = search.outcome(prefix or _prefix(totals.values(total, alike), plan))
+                if not isinstance(summary, Summary) or summary.value != value or summary.row != key[0]:
+                    return None
+                by_row[key] = summary
+    counts: dict[Summary, int] = {}
+    for total, ways in totals.unlike.items():  # one value each: no two of them share a summary
         value = total + shift
-        key = (table.row_for(value) if table is not None else None, alike is not None)
-        keys[position] = (value, key)
-        if key not in by_row:
-            summary = search.outcome(prefix(total, values))
-            if not isinstance(summary, Summary) or summary.value != value or summary.row != key[0]:
-                return None
-            by_row[key] = summary
-    for (_, (ways, _)), (value, key) in zip(items, keys, strict=True):
-        template = by_row[key]
+        template = by_row[(table.row_for(value) if table is not None else None, False)]
+        counts[template if template.value == value else template.with_value(value)] = ways
+    for total, ways in totals.alike.items():
+        value = total + shift
+        template = by_row[(table.row_for(value) if table is not None else None, True)]
         summary = template if template.value == value else template.with_value(value)
         counts[summary] = counts.get(summary, 0) + ways
     return counts, denominator

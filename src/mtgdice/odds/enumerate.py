@@ -275,10 +275,6 @@ class Search:
             self._cache[prefix] = result
         return result
 
-    def remember(self, prefix: tuple[Face, ...], summary: Summary) -> None:
-        """Record the summary of a run made elsewhere with this problem's chooser."""
-        self._cache[prefix] = summary
-
     def _count_run(self) -> None:
         self.runs += 1
         self.problem.meter.spend_runs()
@@ -461,13 +457,13 @@ def count_first_roll(problem: Problem) -> int:
     return first_roll(problem)[0]
 
 
-def first_roll(problem: Problem, search: Search | None = None) -> tuple[int, int]:
+def first_roll(problem: Problem) -> tuple[int, int]:
     """How many dice the first physical roll draws and how many of them count, by running the rules.
 
-    Runs ``resolve`` once with every optional action declined and each die showing its first face,
-    so the count includes the dice that replacements add ("roll that many dice plus one") and no reroll.
-    When nothing on the board offers a decision that changes the draws (no reroll), the run uses
-    the problem's own chooser and its outcome is remembered by ``search``.
+    Runs ``resolve`` once with every optional reroll declined, so the count includes the dice that
+    replacements add ("roll that many dice plus one") and no reroll. The dice show the faces in
+    turn (1, 2, 3, ...): equal faces would tie every comparison of players' results, and a tie
+    that the instruction rerolls until it is broken would then never end.
 
     >>> from mtgdice.rules import Amount, PolicyChooser
     >>> two = RollInstruction(Amount(3), Die(20), keep_highest=1)
@@ -488,20 +484,19 @@ def first_roll(problem: Problem, search: Search | None = None) -> tuple[int, int
         players=problem.players,
         meter=problem.meter,
     )
-    if search is not None and not rerolls:
-        search.remember(tuple(counting.faces), summarize(resolution, problem.position_cap))
     counted = len(resolution.executions[0].counted) if resolution.executions else 0
     return counting.draws, counted
 
 
 class _CountingSource:
+    """Each die's faces in turn, counting the draws."""
+
     name = "odds"
 
     def __init__(self) -> None:
         self.draws = 0
-        self.faces: list[Face] = []
 
     def roll(self, die: Die) -> Face:
+        face = die.faces[self.draws % len(die.faces)]
         self.draws += 1
-        self.faces.append(die.faces[0])
-        return die.faces[0]
+        return face

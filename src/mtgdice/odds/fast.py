@@ -341,18 +341,23 @@ def _total_counts(sides: int, first: int) -> list[int]:
 
 
 def _unlike(total: int, sides: int, first: int) -> tuple[int, ...] | None:
-    """A sequence of ``first`` faces with this total that are not all alike, if there is one."""
+    """A sequence of ``first`` faces with this total that are not all alike, if there is one.
+
+    The faces are filled greedily from the first (``sides, ..., sides, r, 1, ..., 1``): with two or
+    more dice that is all alike only at the two extreme totals (all 1s, all ``sides``), the only
+    totals no sequence of unlike faces reaches.
+
+    >>> _unlike(6, 6, 2), _unlike(12, 6, 2), _unlike(7, 6, 3)
+    ((5, 1), None, (5, 1, 1))
+    """
     faces = [1] * first
     remaining = total - first
     for position in range(first):
         step = min(sides - 1, remaining)
         faces[position] += step
         remaining -= step
-    if len(set(faces)) == 1 and first >= 2:
-        if faces[0] in (1, sides):
-            return None
-        faces[0] += 1
-        faces[1] -= 1
+    if first >= 2 and len(set(faces)) == 1:
+        return None
     return tuple(faces)
 
 

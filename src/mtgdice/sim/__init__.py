@@ -29,6 +29,7 @@ from mtgdice.rules import (
     RollInstruction,
     SeededSource,
     TurnState,
+    plan_of,
     resolve,
 )
 from mtgdice.rules.budget import Meter
@@ -111,6 +112,7 @@ def simulate(
     chooser = PolicyChooser(policy)
     values = dict(amounts or {})
     start = turn or TurnState()
+    _check_results(instruction, board, chooser, values, start, rolls, max(players, board.players), meter)
     plan = vector_plan(instruction, board, chooser, values, start) if vectorised and players == 2 else None
     counts = _Counts(instruction)
     if plan is None:
@@ -121,6 +123,30 @@ def simulate(
     chunk = max(1, min(chunk, meter.budget.cells // max(1, plan.plan.dice_count)))
     _vectorised(counts, plan, rolls, seed, chunk, progress, meter)
     return counts.result(rolls, "vectorised")
+
+
+def _check_results(
+    instruction: RollInstruction,
+    board: Board,
+    chooser: PolicyChooser,
+    values: Mapping[str, int],
+    start: TurnState,
+    rolls: int,
+    players: int,
+    meter: Meter,
+) -> None:
+    """Refuse, before any die is drawn, a simulation whose counts of results could hold more
+    values than the budget's ``cells``: one per roll, at most one per total the dice can show."""
+    die = instruction.die_for(values)
+    if die.sides is None or rolls <= meter.budget.cells:
+        return
+    dice = plan_of(instruction, board=board, chooser=chooser, amounts=values, turn=start).dice_count * players
+    distinct = min(rolls, dice * (die.sides - 1) + 1)
+    if distinct > meter.budget.cells:
+        raise RollLimitError(
+            f"simulate: {rolls} rolls of {die.name} dice may give {distinct} different results, more than "
+            f"the {meter.budget.cells} values one simulation may count; simulate at most {meter.budget.cells} rolls"
+        )
 
 
 class _Counts:

@@ -23,6 +23,11 @@ if TYPE_CHECKING:
     from mtgdice.rules.board import Holder
     from mtgdice.rules.transforms import Law, Transform
 
+# As integers: each ``|`` of flags makes a flag, and a combination made for the first time in a
+# process costs more than the odds of a small roll; ``Footprint(value)`` makes one.
+_USED_WHEN_DECIDED = Footprint.REROLLS.value | Footprint.DECIDES.value
+_READ_AND_USED = _USED_WHEN_DECIDED | Footprint.READS_DIE.value
+
 
 class RerollEffect(EffectBase):
     """An effect of the reroll window."""
@@ -59,9 +64,10 @@ class RerollPermission(RerollEffect):
     again: bool = True
 
     def footprint(self) -> Footprint:
-        found = Footprint.REROLLS | Footprint.DECIDES | self.limits()
-        if self.condition is not None:
-            found |= Footprint.READS_DIE
+        found = Footprint(_USED_WHEN_DECIDED if self.condition is None else _READ_AND_USED)
+        limits = self.limits()
+        if limits:
+            found |= limits
         if self.cost is not None:
             found |= self.cost.footprint()
         if self.many:
