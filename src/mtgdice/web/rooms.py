@@ -813,7 +813,7 @@ class Rooms:
         try:
             if state.stale:
                 await self._reload(state)
-            batch: _Batch = await self.work.call(self._batch, state.record, state.version, jobs)
+            batch: _Batch = await self.work.call_then(self._batch, state.record, state.version, jobs)
             jobs, state.queue[:0] = jobs[: batch.taken], jobs[batch.taken :]
             if batch.error is not None:
                 raise batch.error

@@ -125,7 +125,17 @@ class WorkPool:
         """Wait for a job however long it takes (a room's batch waits for its job to end before it goes on)."""
         return await asyncio.shield(asyncio.wrap_future(future))
 
-    async def call(self, fn: Callable[..., None], *args: object) -> T:
+    async def call(self, fn: Callable[..., T], *args: object) -> T:
+        """``fn(*args)`` in a worker (it meters its own parts), awaited however long it takes: the job
+        wakes the loop once, when it ends, with its result. A caller cancelled meanwhile stops waiting;
+        the job runs to its end all the same (as :meth:`finish` under a shield)."""
+
+        def job(done: Callable[[T | None, BaseException | None], None]) -> None:
+            done(fn(*args), None)
+
+        return await self.call_then(job)
+
+    async def call_then(self, fn: Callable[..., None], *args: object) -> T:
         """``fn(*args, done)`` in a worker (it meters its own parts), awaited however long it takes,
         until ``done(value, error)`` is called: by the job, or later by whatever thread the job handed
         its work on to (a room's batch hands its commit to the log's writing thread, so the worker is
@@ -135,7 +145,7 @@ class WorkPool:
 
         >>> import asyncio
         >>> pool = WorkPool(workers=1)
-        >>> asyncio.run(pool.call(lambda numbers, done: done(sum(numbers), None), [1, 2, 3]))
+        >>> asyncio.run(pool.call_then(lambda numbers, done: done(sum(numbers), None), [1, 2, 3]))
         6
         >>> pool.close()
         """
@@ -158,7 +168,8 @@ class WorkPool:
                 fn(*args, done)
             except BaseException as error:
                 done(None, error)  # type: ignore[arg-type]
-                raise
+                if not isinstance(error, Exception):
+                    raise
 
         self.submit(job, meter=None)
         return await waiter
