@@ -62,7 +62,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 import live_server  # noqa: E402  (tests/live_server.py: the same server start as the tests)
 
 ROLL = {"card": "Wizard's Spellbook", "battlefield": ["Pixie Guide"], "player": "bench"}
-DEFAULT_CARDS = Path(__file__).resolve().parents[1].parent / "shared" / "cards" / "dice-cards.json"
+DEFAULT_CARDS = (
+    Path(os.environ.get("MTGDICE_SHARED") or Path(__file__).resolve().parents[1].parent / "shared")
+    / "cards"
+    / "dice-cards.json"
+)  # MTGDICE_SHARED names the shared folder when it does not sit next to the repository (a git worktree)
 
 
 def percentile(values: list[float], fraction: float) -> float:

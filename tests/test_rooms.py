@@ -320,24 +320,38 @@ def test_postgres_locks_a_room_for_one_worker_at_a_time(postgres: str) -> None:
 # -- fan-out ----------------------------------------------------------------------------------------
 
 
-def test_fanout_waits_for_a_missing_version_then_skips_it(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    ("covered", "expected"),
+    [
+        (5, ["two", "catch-up", "six"]),  # the database had version 5 already: 4 and 5 are not sent again
+        (4, ["two", "catch-up", "five", "six"]),  # read when 4 was the latest: 5 follows it
+    ],
+)
+def test_fanout_catches_up_on_a_missing_version_before_any_later_one(
+    monkeypatch: pytest.MonkeyPatch, covered: int, expected: list[str]
+) -> None:
     monkeypatch.setattr(fanout_module, "GAP_SECONDS", 0.05)
     caught_up: list[str] = []
 
-    async def on_gap(room: str) -> list[str]:
+    async def on_gap(room: str) -> tuple[int, list[str]]:
         caught_up.append(room)
-        return ["catch-up"]
+        return covered, ["catch-up"]
 
     async def scenario() -> list[str | None]:
         fanout = Fanout(on_gap)
         socket = fanout.join("r", base=1)
         fanout.deliver("r", 2, ["two"])
-        fanout.deliver("r", 4, ["four"])  # 3 never comes (its worker died after committing it)
+        fanout.deliver("r", 4, ["four"])  # 3 has not come (its worker died after committing it, or is slow)
         fanout.deliver("r", 5, ["five"])
-        await asyncio.sleep(0.2)
+        for _ in range(200):  # until the catch-up is sent (a guard against a hang, not a timing claim)
+            if caught_up and not fanout.rooms["r"].catching_up:
+                break
+            await asyncio.sleep(0.01)
+        fanout.deliver("r", 3, ["three, late"])  # covered by the catch-up: never shown after later rolls
+        fanout.deliver("r", 6, ["six"])
         return [socket.queue.get_nowait() for _ in range(socket.queue.qsize())]
 
-    assert asyncio.run(scenario()) == ["two", "four", "five", "catch-up"]
+    assert asyncio.run(scenario()) == expected
     assert caught_up == ["r"]
 
 

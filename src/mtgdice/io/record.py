@@ -376,6 +376,9 @@ def _compact(value: JSON) -> str:
 
 MAX_LOGGED_REQUESTS = 512
 _logged: dict[tuple[object, object], tuple[JSONObject, str]] = {}
+_logged_objects: dict[int, tuple[object, object, tuple[JSONObject, str]]] = {}
+"""The same, by the request object's identity (a server's request memo gives the same object for
+the same request; hashing a request walks all of it)."""
 
 
 def _logged_request(request: RollRequest | PlainRoll, cards: CardLookup | None) -> tuple[JSONObject, str]:
@@ -388,21 +391,27 @@ def _logged_request(request: RollRequest | PlainRoll, cards: CardLookup | None) 
     >>> _logged_request(request, None), _logged_request(request, None)[0] is _logged_request(request, None)[0]
     (({'kind': 'dice', 'notation': '2d10'}, '{"kind":"dice","notation":"2d10"}'), True)
     """
+    same = _logged_objects.get(id(request))
+    if same is not None and same[0] is request and same[1] is cards:
+        return same[2]
     key = (request, cards)
     try:
         known = _logged.get(key)
     except TypeError:  # a request holding something unhashable (its choices): worked out each time
         key, known = None, None  # type: ignore[assignment]
-    if known is not None:
-        return known
-    logged = request_json(request)
-    value = with_card_hashes(logged, card_hashes(logged, cards))
-    made = (value, _written(value))
-    if key is not None:
+    if known is None:
+        logged = request_json(request)
+        value = with_card_hashes(logged, card_hashes(logged, cards))
+        known = (value, _written(value))
+        if key is None:
+            return known
         if len(_logged) >= MAX_LOGGED_REQUESTS:
             _logged.clear()
-        _logged[key] = made
-    return made
+        _logged[key] = known
+    if len(_logged_objects) >= MAX_LOGGED_REQUESTS:
+        _logged_objects.clear()
+    _logged_objects[id(request)] = (request, cards, known)  # the entry holds the request: its id is not reused
+    return known
 
 
 def _written(value: JSON) -> str:
@@ -530,7 +539,7 @@ def encode(record: RollRecord, *, cards: CardLookup | None = None, prev: str | N
         card=_card_label(request),
         row=_first_row(record.outcome),
         commitment=commitment,
-        client_seeds=_compact(list(seeds)),
+        client_seeds=_written(list(seeds)),
         nonce=nonce,
         faces=texts["faces"],
         request=texts["request"],

@@ -14,7 +14,8 @@ state (its fairness state in columns, the rest as one JSON text, and a version t
 changes) is a row of ``rooms``: :meth:`SqlLog.create_room`, :meth:`SqlLog.load_room_state`, and
 :meth:`SqlLog.begin_room` / :meth:`RoomTransaction.commit`, which write a room's rolls, reveals and
 new state in one transaction — all of them or none (on SQLite, rooms' transactions that wait
-together share one commit, each in a savepoint). The schema is created or migrated when a log
+together share one commit, each in a savepoint; :meth:`RoomTransaction.commit_then` lets the
+caller's thread go on while its commit waits for the group being written). The schema is created or migrated when a log
 opens; ``schema_version`` lists the versions applied.
 
 This module leaves out checking a log (``verify``), re-resolving it (``replay``), rendering, and what
@@ -25,11 +26,12 @@ from __future__ import annotations
 
 import builtins
 import json
+import logging
 import os
 import re
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -125,6 +127,7 @@ _LAST_CHAIN = "SELECT chain FROM rolls WHERE room = ? AND chain IS NOT NULL ORDE
 """The hash of a room's last chained roll: read backwards along the index ``rolls_by_room`` (room, id)."""
 _LAST_CHAIN_NO_ROOM = "SELECT chain FROM rolls WHERE room IS NULL AND chain IS NOT NULL ORDER BY id DESC LIMIT 1"
 _HEX64 = re.compile(r"^[0-9a-f]{64}$")
+logger = logging.getLogger("mtgdice.log")
 
 
 def default_db_path() -> Path:
@@ -227,6 +230,11 @@ class RoomChanged(InputError):
     """The room changed under a transaction that did not lock it (another process wrote it)."""
 
 
+Committed = Callable[[builtins.list[int] | None, Exception | None], None]
+"""What :meth:`RoomTransaction.commit_then` calls once a room's transaction is committed (its rolls'
+ids) or has failed (the error)."""
+
+
 class RoomTransaction:
     """One transaction of one room: begun by :meth:`SqlLog.begin_room`, then committed or aborted.
 
@@ -254,6 +262,13 @@ class RoomTransaction:
     def commit(self, steps: Sequence[LogEntry | RevealStep], fair: Room, state: str) -> builtins.list[int]:
         """Write ``steps`` in order (rolls, reveals), then the room's new state; commit; the new rolls' ids."""
         return self.log._commit_room(self, steps, fair, state)
+
+    def commit_then(self, steps: Sequence[LogEntry | RevealStep], fair: Room, state: str, then: Committed) -> None:
+        """:meth:`commit`, and ``then(ids, None)`` once it is committed (``then(None, error)`` if it
+        failed: nothing of it is stored). ``then`` is called exactly once, maybe from another thread
+        and after this returns: on SQLite a commit that finds another being written joins the next
+        group, which the writing thread commits (so the caller's thread is free meanwhile)."""
+        self.log._commit_room_then(self, steps, fair, state, then)
 
     def abort(self) -> None:
         """Give up the transaction (nothing of it is written)."""
@@ -548,6 +563,16 @@ class SqlLog:
             raise
         self._release(txn, failed=False)
         return ids
+
+    def _commit_room_then(
+        self, txn: RoomTransaction, steps: Sequence[LogEntry | RevealStep], fair: Room, state: str, then: Committed
+    ) -> None:
+        try:
+            ids = self._commit_room(txn, steps, fair, state)
+        except Exception as error:
+            then(None, error)
+            return
+        then(ids, None)
 
     def _release(self, txn: RoomTransaction, failed: bool) -> None:
         held, txn._held, txn._sql = txn._held, None, None
@@ -852,23 +877,61 @@ class RollLog(SqlLog):
         self._lock = threading.Lock()
         self._waiting: builtins.list[_RoomCommit] = []
         self._waiting_lock = threading.Lock()
+        self._writer = False
+        """Whether a thread is writing groups of room commits (see :meth:`_commit_room_then`)."""
 
     def _commit_room(
         self, txn: RoomTransaction, steps: Sequence[LogEntry | RevealStep], fair: Room, state: str
     ) -> builtins.list[int]:
+        """:meth:`_commit_room_then`, waited for."""
+        committed = threading.Event()
+        outcome: builtins.list[tuple[builtins.list[int] | None, Exception | None]] = []
+
+        def then(ids: builtins.list[int] | None, error: Exception | None) -> None:
+            outcome.append((ids, error))
+            committed.set()
+
+        self._commit_room_then(txn, steps, fair, state, then)
+        committed.wait()
+        ids, error = outcome[0]
+        if error is not None:
+            raise error
+        assert ids is not None
+        return ids
+
+    def _commit_room_then(
+        self, txn: RoomTransaction, steps: Sequence[LogEntry | RevealStep], fair: Room, state: str, then: Committed
+    ) -> None:
         """Group commit: the rooms' transactions waiting together are written in one SQLite transaction
-        (one fsync), each inside a savepoint of its own, so one that fails leaves the others whole."""
-        unit = _RoomCommit(txn, steps, fair, state)
+        (one fsync), each inside a savepoint of its own, so one that fails leaves the others whole.
+
+        The first thread to commit writes; a commit that comes while it writes waits in
+        :attr:`_waiting` and its thread goes on (a roll server's worker resolves the next batch).
+        When the writing thread is done it calls each unit's ``then`` and writes the units that
+        came meanwhile, as one group, until none wait: fsyncs are shared by the rooms whose
+        batches finish while one is being written, however few threads resolve them."""
+        unit = _RoomCommit(txn, steps, fair, state, then=then)
         with self._waiting_lock:
             self._waiting.append(unit)
-        with self._lock:
-            if not unit.done:
+            if self._writer:
+                return  # the thread writing now writes it with the next group
+            self._writer = True
+        while True:
+            with self._waiting_lock:
+                units, self._waiting = self._waiting, []
+                if not units:
+                    self._writer = False
+                    return
+            try:
+                with self._lock:
+                    self._write_group(units)
+            except BaseException:  # not an error of the group (those are the units'): hand the writing on
                 with self._waiting_lock:
-                    units, self._waiting = self._waiting, []
-                self._write_group(units)
-        if unit.error is not None:
-            raise unit.error
-        return unit.ids
+                    self._writer = False
+                raise
+            finally:
+                for done in units:
+                    done.finish()
 
     def _write_group(self, units: Sequence[_RoomCommit]) -> None:
         connection = self._connection
@@ -974,6 +1037,17 @@ class _RoomCommit:
     ids: builtins.list[int] = field(default_factory=builtins.list)
     error: Exception | None = None
     done: bool = False
+    then: Committed | None = None
+
+    def finish(self) -> None:
+        """Tell the committer how it went (once the group's transaction has ended)."""
+        if not self.done and self.error is None:  # the group was interrupted before it reached this unit
+            self.error = RuntimeError("room transaction aborted")
+        if self.then is not None:
+            try:
+                self.then(None if self.error is not None else self.ids, self.error)
+            except Exception:  # the committer is gone (its event loop closed): the others are still told
+                logger.exception("a room commit's caller could not be told it is committed")
 
 
 def open_log(database: str | os.PathLike[str]) -> SqlLog:

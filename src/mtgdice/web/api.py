@@ -65,8 +65,9 @@ async def api_seeds(room_id: str, request: Request) -> Response:
     return _json(SeedsAnswer(list(seeds), state.fair.commitment))
 
 
-@router.post("/api/rooms/{room_id}/rolls")
-async def api_roll(room_id: str, request: Request) -> Response:
+async def api_roll(request: Request) -> Response:
+    """A roll in a room (a plain Starlette route: the hottest path reads its one path parameter itself)."""
+    room_id: str = request.path_params["room_id"]
     d = deps(request)
     meter = d.rooms.meter()  # the request's deadline counts from here
     state = await d.rooms.get(room_id)
@@ -77,6 +78,9 @@ async def api_roll(room_id: str, request: Request) -> Response:
     # The outcome's text as the log wrote it, not written again (a rebuilt roll has none).
     body_bytes = roll_body(finished.outcome, lambda: outcome_json(finished.roll.outcome), stamp)
     return Response(body_bytes, media_type="application/json")
+
+
+router.add_route("/api/rooms/{room_id}/rolls", api_roll, methods=["POST"])
 
 
 @router.post("/api/rooms/{room_id}/reveal")

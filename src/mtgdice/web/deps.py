@@ -167,16 +167,18 @@ class Deps:
         messages.extend(message("question", "", player=player) for player in sorted(changes.questions))
         return messages
 
-    async def catch_up(self, room_id: str) -> list[str]:
-        """What a room's sockets need after a version they never got: the rolls and the state now."""
+    async def catch_up(self, room_id: str) -> tuple[int, list[str]]:
+        """What a room's sockets need after a version they did not get: the room's version read, and
+        the rolls (as of that version at least) and the state then."""
         message = self.message
         state = await self.rooms.get(room_id, fresh=True)
+        version = state.version
         shown = await self.history(state)
         messages = [message("roll", html, id=roll_id) for roll_id, html in shown]
         messages.reverse()  # oldest first: each is put on top
         messages += [message("status", self.status_html(state)), message("table", self.table_html(state))]
         messages += [message("question", "", player=player) for player in state.game.players]
-        return messages
+        return version, messages
 
 
 def deps(connection: Request | WebSocket) -> Deps:

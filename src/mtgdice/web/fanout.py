@@ -8,9 +8,12 @@ subscribes to the channels of the rooms it has sockets for.
 
 :class:`Fanout` hands each process's sockets the messages in sequence order. Two workers publish
 independently, so a later version can reach Redis first: it waits (at most :data:`GAP_SECONDS`)
-for the one before. A version that never comes (its worker died between commit and publish, or a
-message was lost) is skipped after that wait, and the room's sockets are told to catch up
-(``on_gap``: the pages' fresh state and the rolls they missed, from the database). A socket whose
+for the one before. A version that has not come by then (its worker died between commit and
+publish, a message was lost, or its worker is slow on a busy machine) is read from the database
+instead: the room's sockets get the catch-up (``on_gap``: the rolls they may have missed, oldest
+first, and the pages' fresh state, as of a version it names) before any later version, and the
+versions it covers are not sent again. So the wait decides only when the database is read, never
+the order in which a socket sees the room's rolls. A socket whose
 queue is full (:data:`SOCKET_QUEUE` messages behind) is dropped: it gets a close message and no
 more, instead of a queue that grows.
 
@@ -36,7 +39,8 @@ DROPPED = None
 """What a dropped socket's queue ends with."""
 
 logger = logging.getLogger("mtgdice.web")
-OnGap = Callable[[str], Awaitable[list[str]]]
+OnGap = Callable[[str], Awaitable[tuple[int, list[str]]]]
+"""Reads a room's catch-up from the database: the version it covers, and its messages."""
 
 
 class Socket:
@@ -71,6 +75,8 @@ class _Room:
     next_seq: int | None = None
     waiting: dict[int, list[str]] = field(default_factory=dict)
     timer: asyncio.TimerHandle | None = None
+    catching_up: bool = False
+    """A catch-up is being read: later versions wait for it."""
 
 
 class Fanout:
@@ -134,7 +140,7 @@ class Fanout:
         self._flush(room, entry)
 
     def _flush(self, room: str, entry: _Room) -> None:
-        if entry.next_seq is None:
+        if entry.next_seq is None or entry.catching_up:
             return
         while entry.next_seq in entry.waiting:
             self._send(entry, entry.waiting.pop(entry.next_seq))
@@ -147,25 +153,34 @@ class Fanout:
 
     def _skip_gap(self, room: str) -> None:
         entry = self.rooms.get(room)
-        if entry is None or not entry.waiting or entry.next_seq is None:
+        if entry is None or not entry.waiting or entry.next_seq is None or entry.catching_up:
             return
-        logger.warning("room %s: version %d never came; skipping to %d", room, entry.next_seq, min(entry.waiting))
         entry.timer = None
-        entry.next_seq = min(entry.waiting)
-        self._flush(room, entry)
-        if self.on_gap is not None:
-            asyncio.ensure_future(self._catch_up(room))
-
-    async def _catch_up(self, room: str) -> None:
-        assert self.on_gap is not None
-        try:
-            messages = await self.on_gap(room)
-        except Exception:
-            logger.exception("room %s: catching up after a gap failed", room)
+        if self.on_gap is None:
+            logger.warning("room %s: version %d never came; skipping to %d", room, entry.next_seq, min(entry.waiting))
+            entry.next_seq = min(entry.waiting)
+            self._flush(room, entry)
             return
-        entry = self.rooms.get(room)
-        if entry is not None:
-            self._send(entry, messages)
+        logger.warning("room %s: version %d did not come; catching up from the database", room, entry.next_seq)
+        entry.catching_up = True
+        asyncio.ensure_future(self._catch_up(room, entry))
+
+    async def _catch_up(self, room: str, entry: _Room) -> None:
+        """Send the catch-up, then the versions after the one it covers (in order, as ever)."""
+        assert self.on_gap is not None and entry.next_seq is not None
+        try:
+            covered, messages = await self.on_gap(room)
+        except Exception:  # the database is away: skip the gap, as without a catch-up
+            logger.exception("room %s: catching up after a gap failed", room)
+            covered, messages = (min(entry.waiting) - 1 if entry.waiting else entry.next_seq - 1), []
+        entry.catching_up = False
+        if self.rooms.get(room) is not entry:
+            return  # every socket left meanwhile
+        self._send(entry, messages)
+        entry.next_seq = max(entry.next_seq, covered + 1)
+        for seq in [seq for seq in entry.waiting if seq <= covered]:
+            del entry.waiting[seq]
+        self._flush(room, entry)
 
     def _send(self, entry: _Room, messages: list[str]) -> None:
         running = asyncio.get_running_loop()

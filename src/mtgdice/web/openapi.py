@@ -19,8 +19,8 @@ from typing import Literal
 
 import fastapi.routing
 from fastapi import FastAPI
-from fastapi.routing import APIRoute, APIWebSocketRoute
-from starlette.routing import BaseRoute, Mount
+from fastapi.routing import APIWebSocketRoute
+from starlette.routing import BaseRoute, Mount, Route
 
 from mtgdice.io.http import LOG_PREFIX, components, log_component, outcome_component, request_component
 from mtgdice.io.outcome import JSONObject
@@ -263,10 +263,10 @@ def openapi_document(app: FastAPI, version: str = "") -> JSONObject:
             continue
         if isinstance(route, Mount):
             found = [("GET", f"{path}/{{path}}")]
-        elif isinstance(route, APIRoute):
-            found = [(method, path) for method in sorted(methods)]
         elif path in own:  # FastAPI's own /openapi.json
             continue
+        elif isinstance(route, Route):  # an APIRoute, or a plain one (the API's roll, which reads its own input)
+            found = [(method, path) for method in sorted(methods - {"HEAD"})]
         else:
             raise TypeError(f"route: {route!r} is not an HTTP route, a mount or a websocket")
         for method, where in found:

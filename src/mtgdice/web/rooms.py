@@ -31,8 +31,9 @@ by one runner task per room (so a client that goes away never cuts a batch short
    (:meth:`~mtgdice.log.store.SqlLog.begin_room`): all of them or none. With PostgreSQL the room's
    row is locked before the batch starts, so a batch always starts from the latest state whichever
    worker wrote it, and two workers never hand out the same nonce;
-3. after the commit (in the batch's worker thread, so a batch costs the loop one hand-over; on
-   SQLite, commits of rooms that finish together share one), the new record becomes the room's
+3. after the commit (handed from the batch's worker thread to the log, which wakes the loop once
+   it is durable, so a batch costs the loop one hand-over; on SQLite, the commits of rooms whose
+   batches finish while one is being written share the next one), the new record becomes the room's
    state, the batch's events are rendered once and published with the room's new version
    (:mod:`mtgdice.web.fanout`; not rendered when no socket anywhere can hear them), then callers
    get their results. A roll is in the log before anyone hears of
@@ -767,12 +768,16 @@ class Rooms:
                 job.error = refused
         return len(jobs)
 
-    def _batch(self, record: RoomRecord, version: int, jobs: list[_Job[Any]]) -> _Batch:
+    def _batch(
+        self, record: RoomRecord, version: int, jobs: list[_Job[Any]], done: Callable[[_Batch, None], None]
+    ) -> None:
         """A batch's work in one worker thread (one hand-over for all of it): begin the room's
         transaction, run the actions on a table of the latest state, and commit what they changed
-        (or give the transaction up when nothing changed). On SQLite, rooms whose commits wait for
-        each other share one (:meth:`mtgdice.log.store.RollLog._commit_room`). A failed commit is
-        the batch's :attr:`_Batch.error`: nothing of it is stored."""
+        (or give the transaction up when nothing changed); ``done(batch, None)`` once committed. On
+        SQLite, the commit of a batch that finishes while another room's is being written joins the
+        next group (:meth:`mtgdice.log.store.RoomTransaction.commit_then`): this thread goes on to
+        the next batch, and rooms share fsyncs. A failed commit is the batch's
+        :attr:`_Batch.error`: nothing of it is stored."""
         txn = self.log.begin_room(record.id, version)
         try:
             fresh = RoomRecord.stored(record.id, txn.fresh) if txn.fresh is not None else None
@@ -782,22 +787,32 @@ class Rooms:
         except BaseException:
             _abort(txn)
             raise
-        try:  # committed (or given up) here too: one hand-over per batch; group commits still form
-            written = batch.written
+
+        def committed(ids: list[int] | None, error: Exception | None) -> None:
+            if error is not None:  # nothing of the batch is stored; its taken actions fail with this
+                _abort(txn)
+                batch.error = error
+            else:
+                batch.ids = ids or []
+            done(batch, None)
+
+        written = batch.written
+        try:
             if written is None:
                 txn.abort()
-            else:
-                batch.ids = txn.commit(table.steps, written.fair, written.to_json())
-        except Exception as error:  # nothing of the batch is stored; its taken actions fail with this
-            _abort(txn)
-            batch.error = error
-        return batch
+                committed([], None)
+                return
+            state = written.to_json()
+        except Exception as error:
+            committed(None, error)
+            return
+        txn.commit_then(table.steps, written.fair, state, committed)
 
     async def _run(self, state: RoomState, jobs: list[_Job[Any]]) -> None:
         try:
             if state.stale:
                 await self._reload(state)
-            batch = await self.work.call(self._batch, state.record, state.version, jobs)
+            batch: _Batch = await self.work.call_then(self._batch, state.record, state.version, jobs)
             jobs, state.queue[:0] = jobs[: batch.taken], jobs[batch.taken :]
             if batch.error is not None:
                 raise batch.error

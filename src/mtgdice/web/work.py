@@ -129,19 +129,49 @@ class WorkPool:
         """``fn(*args)`` in a worker (it meters its own parts), awaited however long it takes: the job
         wakes the loop once, when it ends, with its result. A caller cancelled meanwhile stops waiting;
         the job runs to its end all the same (as :meth:`finish` under a shield)."""
+
+        def job(done: Callable[[T | None, BaseException | None], None]) -> None:
+            done(fn(*args), None)
+
+        return await self.call_then(job)
+
+    async def call_then(self, fn: Callable[..., None], *args: object) -> T:
+        """``fn(*args, done)`` in a worker (it meters its own parts), awaited however long it takes,
+        until ``done(value, error)`` is called: by the job, or later by whatever thread the job handed
+        its work on to (a room's batch hands its commit to the log's writing thread, so the worker is
+        free for the next batch meanwhile). ``done`` wakes the loop once; a job that raises before
+        calling it gives its error. A caller cancelled meanwhile stops waiting; the work goes on to its
+        end all the same (as :meth:`finish` under a shield).
+
+        >>> import asyncio
+        >>> pool = WorkPool(workers=1)
+        >>> asyncio.run(pool.call_then(lambda numbers, done: done(sum(numbers), None), [1, 2, 3]))
+        6
+        >>> pool.close()
+        """
         loop = asyncio.get_running_loop()
         waiter: asyncio.Future[T] = loop.create_future()
 
-        def settle(future: Future[T]) -> None:
-            if waiter.done():  # its caller was cancelled
+        def settle(value: T, error: BaseException | None) -> None:
+            if waiter.done():  # its caller was cancelled, or the job had told it already
                 return
-            error = future.exception()
             if error is not None:
                 waiter.set_exception(error)
             else:
-                waiter.set_result(future.result())
+                waiter.set_result(value)
 
-        self.submit(fn, *args, meter=None).add_done_callback(lambda future: loop.call_soon_threadsafe(settle, future))
+        def done(value: T, error: BaseException | None) -> None:
+            loop.call_soon_threadsafe(settle, value, error)
+
+        def job() -> None:
+            try:
+                fn(*args, done)
+            except BaseException as error:
+                done(None, error)  # type: ignore[arg-type]
+                if not isinstance(error, Exception):
+                    raise
+
+        self.submit(job, meter=None)
         return await waiter
 
     def close(self) -> None:
