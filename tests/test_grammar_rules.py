@@ -105,6 +105,11 @@ FAMILIES: dict[str, tuple[str, ...]] = {
         "The first time an opponent flips a coin each turn, that coin comes up tails.",
         "The first time you flip a coin each turn, draw 2 cards.",
     ),
+    "FLIP_TRIGGER": (
+        "Whenever a player flips a coin, that player gains 1 life.",
+        "Whenever you flip one or more coins, scry 2.",
+        "Whenever an opponent flips a coin, ~ deals 3 damage to that player.",
+    ),
     "COIN_FOLLOW_UP": (
         "Flip a coin. If you win the flip, draw a card. Double the number of cards with each flip.",
         "Flip 2 coins. If you lose the flip, sacrifice ~. Scry 1 after each flip.",

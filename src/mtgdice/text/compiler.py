@@ -851,7 +851,8 @@ def _coin_trigger(card: _Card, node: g.CoinTriggerNode, original: str, place: _P
     return _add_effect(card, place, trigger)
 
 
-def _first_flip(card: _Card, node: g.FirstFlip, original: str, place: _Place) -> _Step:
+def _first_flip(card: _Card, node: g.FirstFlip | g.FlipTrigger, original: str, place: _Place) -> _Step:
+    """A recognised ability on flips (the first flip of a turn, a trigger on flipping)."""
     return _recognise(card, place, original, node.recognition, node.scope, node.details())
 
 
@@ -948,6 +949,7 @@ _ACTIONS: dict[type, Action] = {
     g.CoinFollowUp: _coin_follow_up,
     g.CoinTriggerNode: _coin_trigger,
     g.FirstFlip: _first_flip,
+    g.FlipTrigger: _first_flip,
 }
 """What each kind of sentence node means (the node types of ``grammar.SENTENCES``' values)."""
 
