@@ -183,6 +183,54 @@ VARIANTS: list[tuple[str, dict[str, Any]]] = [
         "Flip three coins. Create a number of Treasure tokens equal to the number of coins that came up heads.",
         {"flips": [{"count": 3, "call": False, "outcomes": [["heads", True, False]]}]},
     ),
+    # How many coins: a number equal to an amount.
+    (
+        "Flip a number of coins equal to the number of cards in your hand. For each flip you win, draw a card.",
+        {"flips": [{"count": "cards in hand", "outcomes": [["won", True, False]]}]},
+    ),
+    (
+        "Target opponent flips a number of coins equal to the number of lands they control. For each flip that "
+        "player loses, they sacrifice a land.",
+        {"flips": [{"count": "lands they control", "flipper": "that player", "outcomes": [["lost", True, False]]}]},
+    ),
+    # Which flips an outcome needs: "if you win," alone, either flip, at least N, all N, none.
+    (
+        "Flip a coin. If you win, draw a card. If you lose, discard a card.",
+        {"flips": [{"count": 1, "outcomes": [WON, LOST]}]},
+    ),
+    (
+        "At the beginning of your upkeep, target player flips a coin. If they lose, ~ deals 2 damage to them.",
+        {"flips": [{"count": 1, "flipper": "that player", "outcomes": [LOST]}]},
+    ),
+    ("Flip two coins. If you lose either flip, sacrifice ~.", {"flips": [{"count": 2, "outcomes": [LOST]}]}),
+    ("Flip four coins. If you win at least two flips, draw a card.", {"flips": [{"count": 4, "outcomes": [WON]}]}),
+    ("Flip five coins. If you lose at least 3 of them, discard a card.", {"flips": [{"count": 5, "outcomes": [LOST]}]}),
+    (
+        "Flip three coins. If you win all three flips, draw three cards.",
+        {"flips": [{"count": 3, "outcomes": [["won", False, True]]}]},
+    ),
+    (
+        "Flip two coins. If you lose both of them, ~ deals 3 damage to you.",
+        {"flips": [{"count": 2, "outcomes": [["lost", False, True]]}]},
+    ),
+    # Winning no flip is losing every flip, and the other way round.
+    (
+        "Flip two coins. If you win neither flip, you lose 2 life.",
+        {"flips": [{"count": 2, "outcomes": [["lost", False, True]]}]},
+    ),
+    (
+        "{T}: Flip three coins. If you lose no flips, draw a card.",
+        {"flips": [{"count": 3, "outcomes": [["won", False, True]]}]},
+    ),
+    # Flipping again by choice after a flip won or lost.
+    (
+        "Flip a coin. If you win the flip, you may flip a coin again.",
+        {"flips": [{"count": 1, "until": "lose", "outcomes": [WON]}]},
+    ),
+    (
+        "{2}: Flip a coin. If you lose the flip, ~ deals 1 damage to you and you may flip again.",
+        {"flips": [{"count": 1, "until": "win", "outcomes": [LOST]}]},
+    ),
     # A trigger on flipping itself: recognised (the rules apply triggers on flips won or lost only).
     (
         "Whenever you flip one or more coins, scry 1.",
@@ -218,3 +266,12 @@ def test_a_variant_reads_back_from_its_canonical_wording(text: str, expect: dict
     card = compile_text(text, name="Tester")
     again = structure(card_json(compile_text(card.describe(), name="Tester")))
     assert again | {"unsupported": []} == expected(expect) | {"unsupported": []}
+
+
+def test_a_flip_won_or_lost_that_no_production_reads_is_listed_not_dropped() -> None:
+    # A sentence after a flip that names no coin but a flip won or lost (detector.speaks_of_winning).
+    compiled = compile_text("Flip two coins. If you lose exactly one of them, draw a card.", name="Tester")
+    assert compiled.unsupported == ("If you lose exactly one of them, draw a card.",)
+    # Life and the game are won and lost too, and dice are not coins: nothing to list.
+    assert compile_text("Flip a coin. If you win the flip, draw a card. You lose 1 life.").unsupported == ()
+    assert compile_text("Roll a d6. If you lose, draw a card.").unsupported == ()

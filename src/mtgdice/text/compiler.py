@@ -381,6 +381,8 @@ def _marked(original: str, place: _Place) -> bool:
     """Whether the detector marks a sentence no production read (``detector.marked``'s rule)."""
     if detector.speaks(original, languages=False):
         return True
+    if detector.speaks_of_winning(original) and detector.speaks_of_coins(place.body):
+        return True
     return detector.speaks_of_result(original) and detector.speaks(place.body, languages=False)
 
 

@@ -53,7 +53,8 @@ The language, from its words up (``⟨NAME⟩`` is a production of this module):
                  (a third-person verb or "may" with no flipper named: a player the text names)
     flip-tail := until you lose|win a flip [or choose to stop flipping] | N times | twice [or until ...]
                | for each amount | , where X is amount          FLIP_UNTIL, FLIP_TIMES, FLIP_FOR_EACH, FLIP_WHERE
-    flip-outcome := if|when who win(s)|lose(s) the flip|a flip|N or more flips|N or more of them|all the flips, ...
+    flip-outcome := if|when who win(s)|lose(s) [the flip|a flip|either flip|N or more flips|N or more of them
+                    |all [N] flips|no flips], ...
                | if the coin|it|both coins come(s) up heads|tails, ... | ... for each flip you won
                | ... equal to the number of flips you won | each player whose coin comes up tails ...
                | each player|opponent who won|lost the flip ... | repeat this process until both coins come up heads
@@ -2270,9 +2271,10 @@ _FLIPPERS = {
 
 def _flip_head(f: Fields) -> FlipHead:
     flipper = f.get("flipper")
+    how_many = Amount.named(amount_name(f["what"])) if "what" in f else count(f["count"])
     if other_player(flipper, f["verb"], "may" in f):
-        return FlipHead(Flipper.THAT_PLAYER, count(f["count"]))
-    return FlipHead(_FLIPPERS[flipper or "you"], count(f["count"]))
+        return FlipHead(Flipper.THAT_PLAYER, how_many)
+    return FlipHead(_FLIPPERS[flipper or "you"], how_many)
 
 
 FLIP_HEAD = Rule(
@@ -2281,12 +2283,14 @@ FLIP_HEAD = Rule(
         opt(cap("flipper", words(*_FLIPPERS))),
         opt(cap("may", "may")),
         cap("verb", _FLIP_VERB),
-        cap("count", COUNT),
-        _COIN_NOUN,
+        alt(
+            seq(cap("count", COUNT), _COIN_NOUN),
+            seq("a number of coins equal to", cap("what", span(stop=", .", until=alt("until", "twice", END)))),
+        ),
     ),
     build=_flip_head,
     doc='"Flip a coin", "flip 3 coins", "each player flips a coin", "you and target opponent each flip a coin", '
-    '"its controller flips a coin" (a player the text names).',
+    '"its controller flips a coin" (a player the text names), "flip a number of coins equal to <amount>".',
 )
 
 
@@ -2372,6 +2376,8 @@ class _Flips(Parser):
             if s.words[j] not in _FLIP_STARTS or (reading := FLIP_HEAD.attempt(s, j)) is None:
                 continue
             end, head, used = reading
+            if end < n and s.words[end] == "again":
+                continue  # "flip a coin again": the flip made again, read by its outcome (FLIP_AGAIN)
             tails: list[FlipTail | Refused] = []
             progressed = True
             while progressed and end < n:
@@ -2430,17 +2436,26 @@ _COIN_WHO = words("you", "they", "that player", "the player", "he or she", "a pl
 
 FLIP_AGAIN = Rule(
     "FLIP_AGAIN",
-    somewhere(alt(seq(words("decide", "decides"), "whether to flip again"), "repeat this process")),
+    somewhere(
+        alt(
+            seq(words("decide", "decides"), "whether to flip again"),
+            "repeat this process",
+            seq(words("flip", "flips"), words("a coin", "again"), opt("again")),
+        )
+    ),
     doc='An outcome whose effect flips again if a player chooses: "... decides whether to flip again", '
-    '"... unless you pay {3} and repeat this process".',
+    '"... unless you pay {3} and repeat this process", "you may flip a coin again".',
 )
 
 
 def _coin_if(f: Fields) -> CoinWhen:
-    every = "all" in f
+    every = "all" in f or "none" in f
     at_least = number(f["n"]) if "n" in f else 1
+    reads = _won_or_lost(f)
+    if "none" in f:  # winning no flip is losing every one (a called flip is won or lost, CR 705.1)
+        reads = CoinReads.LOST if reads is CoinReads.WON else CoinReads.WON
     return CoinWhen(
-        _won_or_lost(f),
+        reads,
         every=every,
         at_least=at_least,
         text=f.get("text", ""),
@@ -2457,11 +2472,13 @@ COIN_IF = Rule(
         _COIN_WHO,
         _WIN_OR_LOSE,
         alt(
-            cap("single", words("the flip", "that flip")),
-            words("a flip", "1 flip"),
-            seq(cap("n", NUMBER), alt("or more flips", seq("flips", opt("this way")))),
-            seq(cap("n", NUMBER), "or more of", words("the flips", "them", "those flips")),
-            seq(cap("all", words("all", "all the", "all of the", "both", "each of the")), "flips"),
+            cap("single", alt(words("the flip", "that flip"), ahead(","))),
+            words("a flip", "1 flip", "either flip", "any flip", "any of the flips"),
+            seq(opt("at least"), cap("n", NUMBER), alt("or more flips", seq("flips", opt("this way")))),
+            seq(opt("at least"), cap("n", NUMBER), alt("or more of", "of"), words("the flips", "them", "those flips")),
+            cap("all", words("all of them", "both of them", "each of them")),
+            seq(cap("all", words("all", "all the", "all of the", "both", "each of the")), opt(NUMBER), opt("flips")),
+            cap("none", words("no flips", "neither flip", "none of the flips", "none of them")),
         ),
         ",",
         peek(cap("again", FLIP_AGAIN)),
@@ -2469,8 +2486,9 @@ COIN_IF = Rule(
         cap("text", rest()),
     ),
     build=_coin_if,
-    doc='"If you win the flip, ...", "when you lose the flip, ...", "if you win 2 or more flips, ...", '
-    '"if you lose 2 or more of them, ...", "if you win all the flips, ...".',
+    doc='"If you win the flip, ...", "if you win, ...", "when you lose the flip, ...", "if you lose either flip, '
+    '...", "if you win 2 or more flips, ...", "if you lose at least 2 of them, ...", "if you win all 3 flips, '
+    '...", "if you win no flips, ..." (every flip lost).',
 )
 
 
