@@ -39,14 +39,17 @@ def structure(compiled: dict[str, Any]) -> dict[str, Any]:
             flips.append({key: roll[key] for key in keys} | {"outcomes": outcomes})
         else:
             found = {"count": roll["count"], "sides": roll["sides"], "roller": roll["roller"]}
-            rolls.append(found | {"modified": roll["modifier"] is not None, "table": roll["table"]})
+            found |= {"modified": roll["modifier"] is not None, "table": roll["table"]}
+            rolls.append(found | {"outcomes": [o["reads"] for o in roll["outcomes"]]})
     effects = [[e["kind"], e.get("event", e.get("what")), e["scope"]] for e in compiled["effects"]]
     return {"flips": flips, "rolls": rolls, "effects": effects, "unsupported": list(compiled["unsupported"])}
 
 
 def expected(expect: dict[str, Any]) -> dict[str, Any]:
     """An expectation with its unnamed parts filled in: no flips, rolls, effects or unsupported."""
-    rolls = [{"roller": "you", "modified": False, "table": None} | roll for roll in expect.get("rolls", [])]
+    rolls = [
+        {"roller": "you", "modified": False, "table": None, "outcomes": []} | roll for roll in expect.get("rolls", [])
+    ]
     flips = [
         {"call": True, "until": None, "times": None, "flipper": "you", "outcomes": []} | flip
         for flip in expect.get("flips", [])
@@ -122,12 +125,30 @@ VARIANTS: list[tuple[str, dict[str, Any]]] = [
     ),
     (
         "Whenever a creature attacks, its controller rolls a d6. If the result is 1, tap that creature.",
-        {"rolls": [{"count": 1, "sides": 6, "roller": "that player"}]},
+        {"rolls": [{"count": 1, "sides": 6, "roller": "that player", "outcomes": ["result"]}]},
     ),
     ("Defending player rolls two d20.", {"rolls": [{"count": 2, "sides": 20, "roller": "that player"}]}),
     (
         "Target opponent may roll a d4. If the result is 4, they draw a card.",
-        {"rolls": [{"count": 1, "sides": 4, "roller": "target opponent"}]},
+        {"rolls": [{"count": 1, "sides": 4, "roller": "target opponent", "outcomes": ["result"]}]},
+    ),
+    # A named player's roll with a modifier in the third person ("adds", "subtracts").
+    (
+        "Its controller rolls a d20 and adds the number of creatures they control.",
+        {"rolls": [{"count": 1, "sides": 20, "roller": "that player", "modified": True}]},
+    ),
+    (
+        "Target player rolls a d10 and subtracts 2.",
+        {"rolls": [{"count": 1, "sides": 10, "roller": "target player", "modified": True}]},
+    ),
+    # Doubles in other words (CR 706.5).
+    (
+        "Roll two d6. If both results are the same, draw a card.",
+        {"rolls": [{"count": 2, "sides": 6, "outcomes": ["doubles"]}]},
+    ),
+    (
+        "At the beginning of your upkeep, roll three d4. If the dice show the same number, you gain 4 life.",
+        {"rolls": [{"count": 3, "sides": 4, "outcomes": ["doubles"]}]},
     ),
     # Each opponent flips.
     (

@@ -901,7 +901,7 @@ COST_HINT = Rule(
 _ROLL_VERB = cap("verb", words("roll", "rolls"))
 _NOT_PLANAR_DIE = alt(SIZED_DIE, words("dice", "die"))
 
-_AND_TAIL_WORDS = ("add", "subtract", "ignore", "choose", "store", "install", "use")
+_AND_TAIL_WORDS = ("add", "adds", "subtract", "subtracts", "ignore", "choose", "store", "install", "use")
 _TAIL_END = ahead(alt(seq("and", words(*_AND_TAIL_WORDS)), ",", END))
 """Where a noun phrase inside a roll's tail ends: at the next tail of the roll, a comma or the end."""
 
@@ -1078,7 +1078,7 @@ def _keep(f: Fields) -> Tail:
 
 
 def _add(f: Fields) -> Tail:
-    sign = 1 if f["verb"] == "add" else -1
+    sign = 1 if f["verb"].startswith("add") else -1
     what = f["what"].strip()
     return Tail(modifier=Amount(sign * number(what)) if what.isdigit() else Amount.named(amount_name(what), sign=sign))
 
@@ -1142,7 +1142,7 @@ TAIL_ADD = Rule(
     "TAIL_ADD",
     seq(
         "and",
-        cap("verb", words("add", "subtract")),
+        cap("verb", words("add", "adds", "subtract", "subtracts")),
         not_ahead(_TOTAL, alt(END, ",", ".", "and")),
         _amount_words(until=seq(opt(_TO_THE_RESULT), alt(",", END, "and"))),
         opt(_TO_THE_RESULT),
@@ -1520,17 +1520,26 @@ EFFECT_IF = Rule(
     build=lambda f: EffectIf(),
     doc="A later sentence of a triggered ability that is conditional on something (part of its effect).",
 )
+_SAME_RESULTS = seq(
+    opt(words("both", "all", "all the", "the", "the 2")),
+    words("results", "die rolls", "rolls", "dice"),
+    words("are the same", "are equal", "match", "show the same number", "show the same result"),
+)
+"""Doubles in other words (CR 706.5): every counted result equal to the others."""
 DOUBLES = Rule(
     "DOUBLES",
     seq(
         "if",
-        words("you", "they", "that player", "he or she", "a player"),
-        words("roll", "rolled"),
-        "doubles",
+        alt(
+            seq(words("you", "they", "that player", "he or she", "a player"), words("roll", "rolled"), "doubles"),
+            _SAME_RESULTS,
+        ),
         opt(","),
         _EFFECT,
     ),
     build=lambda f: Doubles(),
+    doc='"If you rolled doubles, ...", "if both results are the same, ...", "if the dice show the same number, ..." '
+    "(CR 706.5).",
 )
 EXACTLY = Rule(
     "EXACTLY",
