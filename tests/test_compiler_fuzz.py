@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,9 +26,10 @@ from mtgdice.io.compiled import card_json
 from mtgdice.text import compile_text, mentions_dice
 from mtgdice.text.compiler import MAX_TEXT
 from mtgdice.text.normalize import strip_reminder
+from shared_data import SHARED_ROOT
 from work_units import calls
 
-CARDS_PATH = Path(__file__).resolve().parents[1].parent / "shared" / "cards" / "dice-cards.json"
+CARDS_PATH = SHARED_ROOT / "cards" / "dice-cards.json"
 DEV_TEXTS = (
     [c.get("oracle_text") or "" for c in json.loads(CARDS_PATH.read_text(encoding="utf-8"))]
     if CARDS_PATH.exists()

@@ -21,18 +21,17 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from mtgdice.io.compiled import card_json
 from mtgdice.text import compile_text
-from shared_data import shared_path
+from shared_data import SHARED_ROOT, shared_path
 from test_mutations import MUTATIONS, Mutation, mutation_id
 
 # Read at collection time to parametrise; tests call shared_path() for the skip/fail policy.
-CARDS_PATH = Path(__file__).resolve().parents[1].parent / "shared" / "cards" / "dice-cards.json"
+CARDS_PATH = SHARED_ROOT / "cards" / "dice-cards.json"
 
 DICE_WORDS = re.compile(
     r"\b(?:dice|die|d\d+|(?:\w+|\d+)-sided|re-?roll(?:s|ed|ing)?|roll(?:s|ed|ing)?|planar die)\b",

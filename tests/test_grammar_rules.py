@@ -105,6 +105,16 @@ FAMILIES: dict[str, tuple[str, ...]] = {
         "The first time an opponent flips a coin each turn, that coin comes up tails.",
         "The first time you flip a coin each turn, draw 2 cards.",
     ),
+    "DOUBLES": (
+        "Roll two d6. If both results are the same, draw a card.",
+        "At the beginning of your upkeep, roll three d4. If the dice show the same number, you gain 4 life.",
+        "{2}, {T}: Roll two d8. If you rolled doubles, ~ deals 8 damage to any target.",
+    ),
+    "FLIP_TRIGGER": (
+        "Whenever a player flips a coin, that player gains 1 life.",
+        "Whenever you flip one or more coins, scry 2.",
+        "Whenever an opponent flips a coin, ~ deals 3 damage to that player.",
+    ),
     "COIN_FOLLOW_UP": (
         "Flip a coin. If you win the flip, draw a card. Double the number of cards with each flip.",
         "Flip 2 coins. If you lose the flip, sacrifice ~. Scry 1 after each flip.",

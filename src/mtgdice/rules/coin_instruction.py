@@ -58,11 +58,13 @@ _FIRST_SEAT = YOU  # the first seat by name: inside Flipper, YOU is one of its m
 
 
 class Flipper(enum.Enum):
-    """Who flips: the player resolving the instruction, another named player, or every player."""
+    """Who flips: the player resolving the instruction, another named player, every player, or
+    every opponent."""
 
     YOU = "you"
     THAT_PLAYER = "that player"
     EACH_PLAYER = "each player"
+    EACH_OPPONENT = "each opponent"
     YOU_AND_OPPONENT = "you and target opponent"
 
     def seats(self, players: int, controller: Seat = _FIRST_SEAT) -> tuple[Seat, ...]:
@@ -73,9 +75,13 @@ class Flipper(enum.Enum):
         ((0, 1, 2), (0, 1), (0,))
         >>> Flipper.EACH_PLAYER.seats(3, Seat(1)), Flipper.YOU.seats(3, Seat(2))
         ((1, 2, 0), (2,))
+        >>> Flipper.EACH_OPPONENT.seats(3, Seat(1))
+        (2, 0)
         """
         if self is Flipper.EACH_PLAYER:
             return tuple(Seat((controller + step) % players) for step in range(players))
+        if self is Flipper.EACH_OPPONENT:
+            return tuple(Seat((controller + step) % players) for step in range(1, players))
         if self is Flipper.YOU_AND_OPPONENT:
             return (controller, Seat((controller + 1) % players))
         return (controller,)

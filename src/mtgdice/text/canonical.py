@@ -145,6 +145,7 @@ _FLIPPERS = {
     Flipper.YOU: "Flip",
     Flipper.THAT_PLAYER: "Target player flips",
     Flipper.EACH_PLAYER: "Each player flips",
+    Flipper.EACH_OPPONENT: "Each opponent flips",
     Flipper.YOU_AND_OPPONENT: "You and target opponent each flip",
 }
 

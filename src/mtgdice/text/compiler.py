@@ -381,6 +381,8 @@ def _marked(original: str, place: _Place) -> bool:
     """Whether the detector marks a sentence no production read (``detector.marked``'s rule)."""
     if detector.speaks(original, languages=False):
         return True
+    if detector.speaks_of_winning(original) and detector.speaks_of_coins(place.body):
+        return True
     return detector.speaks_of_result(original) and detector.speaks(place.body, languages=False)
 
 
@@ -851,7 +853,8 @@ def _coin_trigger(card: _Card, node: g.CoinTriggerNode, original: str, place: _P
     return _add_effect(card, place, trigger)
 
 
-def _first_flip(card: _Card, node: g.FirstFlip, original: str, place: _Place) -> _Step:
+def _first_flip(card: _Card, node: g.FirstFlip | g.FlipTrigger, original: str, place: _Place) -> _Step:
+    """A recognised ability on flips (the first flip of a turn, a trigger on flipping)."""
     return _recognise(card, place, original, node.recognition, node.scope, node.details())
 
 
@@ -948,6 +951,7 @@ _ACTIONS: dict[type, Action] = {
     g.CoinFollowUp: _coin_follow_up,
     g.CoinTriggerNode: _coin_trigger,
     g.FirstFlip: _first_flip,
+    g.FlipTrigger: _first_flip,
 }
 """What each kind of sentence node means (the node types of ``grammar.SENTENCES``' values)."""
 

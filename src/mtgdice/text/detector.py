@@ -7,7 +7,8 @@ from the grammar, with its own small vocabulary:
 
 - English: die, dice, ``dN``, ``N-sided``, the planar die, roll / reroll in every form, "chaos
   ensues", coin(s), heads, tails, flip / reflip in every form (not "flip it", the flip of a
-  Kamigawa flip card), and "result(s)" in a text that speaks of dice or coins elsewhere;
+  Kamigawa flip card), "result(s)" in a text that speaks of dice or coins elsewhere, and
+  win/lose in every form (not of life or the game) in a text that speaks of coins elsewhere;
 - every other language: the ``dice_words`` and ``coin_words`` of its lexicon
   (``text/lexicons/<code>.json``).
 
@@ -46,6 +47,20 @@ def _card_flip() -> re.Pattern[str]:
 @cache
 def _result() -> re.Pattern[str]:
     return re.compile(r"\bresults?\b", re.IGNORECASE)
+
+
+@cache
+def _coin() -> re.Pattern[str]:
+    return re.compile(r"\b(?:coins?|heads|tails|re-?flip(?:s|ped|ping)?)\b", re.IGNORECASE)
+
+
+@cache
+def _won_or_lost() -> re.Pattern[str]:
+    """A flip won or lost, not life or the game."""
+    return re.compile(
+        r"\b(?:win|wins|won|lose|loses|lost)\b(?!\s+(?:(?:\d+|x|that much|that many)\s+)?life\b|\s+the game\b)",
+        re.IGNORECASE,
+    )
 
 
 @cache
@@ -96,14 +111,43 @@ def speaks_of_result(sentence: str) -> bool:
     return _result().search(sentence) is not None
 
 
+def speaks_of_coins(text: str) -> bool:
+    """Whether a text names coins or their flips (in English).
+
+    >>> speaks_of_coins("Flip two coins."), speaks_of_coins("Roll a d6."), speaks_of_coins("Flip ~.")
+    (True, False, False)
+    """
+    if _coin().search(text):
+        return True
+    return any(not _card_flip().match(text, found.end()) for found in _flip().finditer(text))
+
+
+def speaks_of_winning(sentence: str) -> bool:
+    """Whether a sentence names flips won or lost: marked only inside a text that speaks of coins
+    elsewhere (life and the game are won and lost too).
+
+    >>> speaks_of_winning("If you lose two of them, sacrifice ~."), speaks_of_winning("You lose 2 life.")
+    (True, False)
+    """
+    return _won_or_lost().search(sentence) is not None
+
+
 def marked(sentences: list[str], *, languages: bool = True) -> list[int]:
     """The indices of the sentences of one text that speak of dice or coins: each that
-    :func:`speaks`, and each that names a result when another does.
+    :func:`speaks`, each that names a result when another does, and each that names a flip won or
+    lost when another names coins.
 
     >>> marked(["Roll a d6.", "Scry X, where X is that result.", "Flying."])
+    [0, 1]
+    >>> marked(["Flip two coins.", "If you win both, draw a card.", "You lose 1 life."])
     [0, 1]
     """
     strong = [index for index, sentence in enumerate(sentences) if speaks(sentence, languages=languages)]
     if not strong:
         return []
-    return [index for index, sentence in enumerate(sentences) if index in strong or speaks_of_result(sentence)]
+    coins = any(speaks_of_coins(sentences[index]) for index in strong)
+    return [
+        index
+        for index, sentence in enumerate(sentences)
+        if index in strong or speaks_of_result(sentence) or (coins and speaks_of_winning(sentence))
+    ]

@@ -49,14 +49,18 @@ The language, from its words up (``⟨NAME⟩`` is a production of this module):
     what      := a die | one or more dice | condition [on a die] | doubles | your Nth die each turn
                | the planar die | to visit your Attractions                   WHAT, NTH_DIE, ...
     coins     := if who would flip a coin, instead flip N coins and ignore N-1 (CR 705)   COIN_REPLACEMENT
-    flips     := text [flipper] flip(s) count coin(s) flip-tail* text                  FLIPS, FLIP_HEAD
-    flip-tail := until you lose|win a flip [or choose to stop flipping] | N times [or until ...]
+    flips     := text [flipper] [may] flip(s) count coin(s) flip-tail* text            FLIPS, FLIP_HEAD
+                 (a third-person verb or "may" with no flipper named: a player the text names)
+    flip-tail := until you lose|win a flip [or choose to stop flipping] | N times | twice [or until ...]
                | for each amount | , where X is amount          FLIP_UNTIL, FLIP_TIMES, FLIP_FOR_EACH, FLIP_WHERE
-    flip-outcome := if|when who win(s)|lose(s) the flip|a flip|N or more flips|all the flips, ...
+    flip-outcome := if|when who win(s)|lose(s) [the flip|a flip|either flip|N or more flips|N or more of them
+                    |all [N] flips|no flips], ...
                | if the coin|it|both coins come(s) up heads|tails, ... | ... for each flip you won
-               | each player whose coin comes up tails ... | repeat this process until both coins come up heads
+               | ... equal to the number of flips you won | each player whose coin comes up tails ...
+               | each player|opponent who won|lost the flip ... | repeat this process until both coins come up heads
                                                   COIN_IF, COIN_SIDE_IF, COIN_EACH, COIN_REPEAT, COIN_FOLLOW_UP
     coin-trigger := whenever who win(s)|lose(s) a coin flip | 1 or more coin flips, ...   COIN_TRIGGER, FIRST_FLIP
+               | whenever who flip(s) a coin | 1 or more coins, ... (recognised)   FLIP_TRIGGER
     face      := each <face> roll of the planar die counts as a <face> roll   FACE_COUNTS_AS
     stored    := store|install the result on ~ | use a stored result for a die   STORE_SENTENCE, USE_STORED
     recognised (not applied): protection from dice, rolled this turn, until a roll, stacked dice   RECOGNISED
@@ -897,7 +901,7 @@ COST_HINT = Rule(
 _ROLL_VERB = cap("verb", words("roll", "rolls"))
 _NOT_PLANAR_DIE = alt(SIZED_DIE, words("dice", "die"))
 
-_AND_TAIL_WORDS = ("add", "subtract", "ignore", "choose", "store", "install", "use")
+_AND_TAIL_WORDS = ("add", "adds", "subtract", "subtracts", "ignore", "choose", "store", "install", "use")
 _TAIL_END = ahead(alt(seq("and", words(*_AND_TAIL_WORDS)), ",", END))
 """Where a noun phrase inside a roll's tail ends: at the next tail of the roll, a comma or the end."""
 
@@ -927,9 +931,20 @@ _SUBJECTS = {
 }
 
 
+def other_player(subject: str | None, verb: str, may: bool) -> bool:
+    """Whether an instruction's unnamed subject is another player than its controller: its verb is
+    in the third person ("its controller rolls", "defending player flips") or its subject stands
+    before "may" ("enchanted creature's controller may flip"); "you" and the imperative are not."""
+    return subject is None and (verb.endswith("s") or may)
+
+
 def _roll_head(f: Fields) -> RollHead:
     rolled = die(f["die"])
-    return RollHead(count(f["count"]), rolled, _SUBJECTS.get(f.get("subject") or "", Roller.YOU))
+    subject = f.get("subject")
+    roller = _SUBJECTS.get(subject or "", Roller.YOU)
+    if other_player(subject, f.get("verb", "roll"), "may" in f):
+        roller = Roller.THAT_PLAYER
+    return RollHead(count(f["count"]), rolled, roller)
 
 
 ROLL = Rule(
@@ -941,12 +956,14 @@ ROLL = Rule(
                 words("each player", "each opponent", "that player", "target player", "target opponent", "they", "you"),
             )
         ),
+        opt(cap("may", "may")),
         _ROLL_VERB,
         cap("count", COUNT),
         cap("die", _NOT_PLANAR_DIE),
     ),
     build=_roll_head,
-    doc='"Roll two d20", "each opponent rolls an eight-sided die", "roll X dice" (no size: refused).',
+    doc='"Roll two d20", "each opponent rolls an eight-sided die", "target opponent may roll a d4", "its '
+    'controller rolls a d6" (a player the text names), "roll X dice" (no size: refused).',
 )
 NUMBER_OF_DICE = Rule(
     "NUMBER_OF_DICE",
@@ -1061,7 +1078,7 @@ def _keep(f: Fields) -> Tail:
 
 
 def _add(f: Fields) -> Tail:
-    sign = 1 if f["verb"] == "add" else -1
+    sign = 1 if f["verb"].startswith("add") else -1
     what = f["what"].strip()
     return Tail(modifier=Amount(sign * number(what)) if what.isdigit() else Amount.named(amount_name(what), sign=sign))
 
@@ -1125,7 +1142,7 @@ TAIL_ADD = Rule(
     "TAIL_ADD",
     seq(
         "and",
-        cap("verb", words("add", "subtract")),
+        cap("verb", words("add", "adds", "subtract", "subtracts")),
         not_ahead(_TOTAL, alt(END, ",", ".", "and")),
         _amount_words(until=seq(opt(_TO_THE_RESULT), alt(",", END, "and"))),
         opt(_TO_THE_RESULT),
@@ -1503,17 +1520,26 @@ EFFECT_IF = Rule(
     build=lambda f: EffectIf(),
     doc="A later sentence of a triggered ability that is conditional on something (part of its effect).",
 )
+_SAME_RESULTS = seq(
+    opt(words("both", "all", "all the", "the", "the 2")),
+    words("results", "die rolls", "rolls", "dice"),
+    words("are the same", "are equal", "match", "show the same number", "show the same result"),
+)
+"""Doubles in other words (CR 706.5): every counted result equal to the others."""
 DOUBLES = Rule(
     "DOUBLES",
     seq(
         "if",
-        words("you", "they", "that player", "he or she", "a player"),
-        words("roll", "rolled"),
-        "doubles",
+        alt(
+            seq(words("you", "they", "that player", "he or she", "a player"), words("roll", "rolled"), "doubles"),
+            _SAME_RESULTS,
+        ),
         opt(","),
         _EFFECT,
     ),
     build=lambda f: Doubles(),
+    doc='"If you rolled doubles, ...", "if both results are the same, ...", "if the dice show the same number, ..." '
+    "(CR 706.5).",
 )
 EXACTLY = Rule(
     "EXACTLY",
@@ -2240,6 +2266,7 @@ class FlipHead(Node):
 _FLIPPERS = {
     "you": Flipper.YOU,
     "each player": Flipper.EACH_PLAYER,
+    "each opponent": Flipper.EACH_OPPONENT,
     "that player": Flipper.THAT_PLAYER,
     "the player": Flipper.THAT_PLAYER,
     "target player": Flipper.THAT_PLAYER,
@@ -2250,16 +2277,29 @@ _FLIPPERS = {
     "you and an opponent each": Flipper.YOU_AND_OPPONENT,
 }
 
+
+def _flip_head(f: Fields) -> FlipHead:
+    flipper = f.get("flipper")
+    how_many = Amount.named(amount_name(f["what"])) if "what" in f else count(f["count"])
+    if other_player(flipper, f["verb"], "may" in f):
+        return FlipHead(Flipper.THAT_PLAYER, how_many)
+    return FlipHead(_FLIPPERS[flipper or "you"], how_many)
+
+
 FLIP_HEAD = Rule(
     "FLIP_HEAD",
     seq(
         opt(cap("flipper", words(*_FLIPPERS))),
-        _FLIP_VERB,
-        cap("count", COUNT),
-        _COIN_NOUN,
+        opt(cap("may", "may")),
+        cap("verb", _FLIP_VERB),
+        alt(
+            seq(cap("count", COUNT), _COIN_NOUN),
+            seq("a number of coins equal to", cap("what", span(stop=", .", until=alt("until", "twice", END)))),
+        ),
     ),
-    build=lambda f: FlipHead(_FLIPPERS[f.get("flipper") or "you"], count(f["count"])),
-    doc='"Flip a coin", "flip 3 coins", "each player flips a coin", "you and target opponent each flip a coin".',
+    build=_flip_head,
+    doc='"Flip a coin", "flip 3 coins", "each player flips a coin", "you and target opponent each flip a coin", '
+    '"its controller flips a coin" (a player the text names), "flip a number of coins equal to <amount>".',
 )
 
 
@@ -2298,17 +2338,16 @@ FLIP_UNTIL = Rule(
 FLIP_TIMES = Rule(
     "FLIP_TIMES",
     seq(
-        cap("times", alt(words("that many", "x"), NUMBER)),
-        "times",
+        alt(seq(cap("times", alt(words("that many", "x"), NUMBER)), "times"), cap("twice", "twice")),
         opt("or", cap("until", FLIP_UNTIL)),
         opt(", whichever comes first"),
     ),
     build=lambda f: FlipTail(
         until=f["until"].until if "until" in f else None,
         may_stop="until" in f and f["until"].may_stop,
-        times=count(f["times"]),
+        times=Amount(2) if "twice" in f else count(f["times"]),
     ),
-    doc='"that many times or until you lose a flip, whichever comes first".',
+    doc='"that many times or until you lose a flip, whichever comes first", "twice".',
 )
 FLIP_FOR_EACH = Rule(
     "FLIP_FOR_EACH",
@@ -2346,6 +2385,8 @@ class _Flips(Parser):
             if s.words[j] not in _FLIP_STARTS or (reading := FLIP_HEAD.attempt(s, j)) is None:
                 continue
             end, head, used = reading
+            if end < n and s.words[end] == "again":
+                continue  # "flip a coin again": the flip made again, read by its outcome (FLIP_AGAIN)
             tails: list[FlipTail | Refused] = []
             progressed = True
             while progressed and end < n:
@@ -2368,7 +2409,7 @@ class _Flips(Parser):
         return "<text> FLIP_HEAD FLIP_TAIL* <text>"
 
 
-_FLIP_STARTS = frozenset({phrase.split()[0] for phrase in _FLIPPERS} | {"flip", "flips"})
+_FLIP_STARTS = frozenset({phrase.split()[0] for phrase in _FLIPPERS} | {"flip", "flips", "may"})
 
 FLIPS = Rule(
     "FLIPS",
@@ -2399,22 +2440,31 @@ def _won_or_lost(f: Fields) -> CoinReads:
     return CoinReads.WON if "win" in f else CoinReads.LOST
 
 
-_COIN_WHO = words("you", "they", "that player", "the player", "he or she", "a player", "that opponent")
+_COIN_WHO = words("you", "they", "that player", "the player", "he or she", "a player", "that opponent", "an opponent")
 
 
 FLIP_AGAIN = Rule(
     "FLIP_AGAIN",
-    somewhere(alt(seq(words("decide", "decides"), "whether to flip again"), "repeat this process")),
+    somewhere(
+        alt(
+            seq(words("decide", "decides"), "whether to flip again"),
+            "repeat this process",
+            seq(words("flip", "flips"), words("a coin", "again"), opt("again")),
+        )
+    ),
     doc='An outcome whose effect flips again if a player chooses: "... decides whether to flip again", '
-    '"... unless you pay {3} and repeat this process".',
+    '"... unless you pay {3} and repeat this process", "you may flip a coin again".',
 )
 
 
 def _coin_if(f: Fields) -> CoinWhen:
-    every = "all" in f
+    every = "all" in f or "none" in f
     at_least = number(f["n"]) if "n" in f else 1
+    reads = _won_or_lost(f)
+    if "none" in f:  # winning no flip is losing every one (a called flip is won or lost, CR 705.1)
+        reads = CoinReads.LOST if reads is CoinReads.WON else CoinReads.WON
     return CoinWhen(
-        _won_or_lost(f),
+        reads,
         every=every,
         at_least=at_least,
         text=f.get("text", ""),
@@ -2431,10 +2481,13 @@ COIN_IF = Rule(
         _COIN_WHO,
         _WIN_OR_LOSE,
         alt(
-            cap("single", words("the flip", "that flip")),
-            words("a flip", "1 flip"),
-            seq(cap("n", NUMBER), alt("or more flips", seq("flips", opt("this way")))),
-            seq(cap("all", words("all", "all the", "all of the", "both", "each of the")), "flips"),
+            cap("single", alt(words("the flip", "that flip"), ahead(","))),
+            words("a flip", "1 flip", "either flip", "any flip", "any of the flips"),
+            seq(opt("at least"), cap("n", NUMBER), alt("or more flips", seq("flips", opt("this way")))),
+            seq(opt("at least"), cap("n", NUMBER), alt("or more of", "of"), words("the flips", "them", "those flips")),
+            cap("all", words("all of them", "both of them", "each of them")),
+            seq(cap("all", words("all", "all the", "all of the", "both", "each of the")), opt(NUMBER), opt("flips")),
+            cap("none", words("no flips", "neither flip", "none of the flips", "none of them")),
         ),
         ",",
         peek(cap("again", FLIP_AGAIN)),
@@ -2442,8 +2495,9 @@ COIN_IF = Rule(
         cap("text", rest()),
     ),
     build=_coin_if,
-    doc='"If you win the flip, ...", "when you lose the flip, ...", "if you win 2 or more flips, ...", '
-    '"if you win all the flips, ...".',
+    doc='"If you win the flip, ...", "if you win, ...", "when you lose the flip, ...", "if you lose either flip, '
+    '...", "if you win 2 or more flips, ...", "if you lose at least 2 of them, ...", "if you win all 3 flips, '
+    '...", "if you win no flips, ..." (every flip lost).',
 )
 
 
@@ -2502,11 +2556,20 @@ def _side_words(outcome: FlipOutcome, until: Until | None) -> str:
 
 
 _COUNTED_COIN = alt(
-    seq(words("flip", "flips"), opt("that"), _COIN_WHO, _WIN_OR_LOSE),
+    seq(words("flip", "flips"), alt(seq(_COIN_WHO, _WIN_OR_LOSE), seq("that", _COIN_WHO, _WIN_OR_LOSE))),
     seq(_COIN_NOUN, opt(words("that", "which")), _COMES_UP, _SIDE),
     seq(words("player", "players"), "whose coin", _COMES_UP, _SIDE),
+    seq(
+        words("player", "players", "opponent", "opponents"),
+        "who",
+        _WIN_OR_LOSE,
+        words("the flip", "a flip", "their flip", "1 or more flips"),
+    ),
 )
-_EACH_COIN = seq(alt(words("for each", "to each", "each"), seq("where x is", "the number", "of")), _COUNTED_COIN)
+_EACH_COIN = seq(
+    alt(words("for each", "to each", "each"), seq(opt(words("where x is", "equal to")), "the number of")),
+    _COUNTED_COIN,
+)
 
 
 def _coin_each(f: Fields) -> CoinWhen:
@@ -2519,7 +2582,8 @@ COIN_EACH = Rule(
     seq(opt(span(until=_EACH_COIN)), _EACH_COIN, opt(rest())),
     build=_coin_each,
     doc='"For each flip you win, ...", "... for each flip you won", "... for each coin that comes up heads", '
-    '"each player whose coin comes up tails ...", "X ..., where X is how many coins came up heads" (its words).',
+    '"each player whose coin comes up tails ...", "each opponent who loses the flip ...", "... equal to the '
+    'number of flips you won", "X ..., where X is how many coins came up heads" (its words).',
 )
 
 
@@ -2613,6 +2677,41 @@ FIRST_FLIP = Rule(
     ),
     build=lambda f: FirstFlip(scope(f["who"]), f["effect"]),
     doc='"The first time you flip one or more coins each turn, ..." (an effect on that flip).',
+)
+
+
+_FLIP_TRIGGER = Recognition(
+    "flip trigger", "an ability that triggers on flipping coins, won or not; the rules trigger on flips won or lost"
+)
+
+
+class FlipTrigger(Node):
+    """ "Whenever <who> flip(s) a coin | one or more coins, <effect>": recognised, not applied."""
+
+    scope: Scope
+    effect: str
+
+    @property
+    def recognition(self) -> Recognition:
+        return _FLIP_TRIGGER
+
+    def details(self) -> tuple[tuple[str, Any], ...]:
+        return (("effect", self.effect),)
+
+
+FLIP_TRIGGER = Rule(
+    "FLIP_TRIGGER",
+    seq(
+        words("whenever", "when"),
+        cap("who", WHO),
+        _FLIP_VERB,
+        words("a coin", "1 or more coins", "coins"),
+        ",",
+        cap("effect", rest()),
+    ),
+    build=lambda f: FlipTrigger(scope(f["who"]), f["effect"]),
+    doc='"Whenever you flip one or more coins, ...", "whenever a player flips a coin, ..." (a trigger on the flip '
+    "itself, CR 603, 705).",
 )
 
 
@@ -3092,6 +3191,7 @@ SENTENCES = (
     SentenceRule(FLIPS, "any ability", _always),
     SentenceRule(COIN_TRIGGER, "any ability", _always),
     SentenceRule(FIRST_FLIP, "any ability", _always),
+    SentenceRule(FLIP_TRIGGER, "any ability", _always),
     SentenceRule(COIN_IF, "after a flip", _after_flip),
     SentenceRule(COIN_SIDE_IF, "after a flip", _after_flip),
     SentenceRule(COIN_EACH, "after a flip", _after_flip),
@@ -3122,6 +3222,7 @@ PRECEDENCE = (
     (COIN_SIDE_IF.name, ROLLS.name, "'if the coin comes up heads, roll a d6': an outcome that rolls"),
     (COIN_REPLACEMENT.name, FLIPS.name, "'instead flip two coins and ignore one' says how a flip is made"),
     (FIRST_FLIP.name, FLIPS.name, "'the first time you flip a coin each turn, ...' names the flip an effect acts on"),
+    (FLIP_TRIGGER.name, FLIPS.name, "'whenever a player flips a coin, ...' names a trigger's event, not a flip"),
 )
 """Every pair of productions that read the same sentence, the winner first, and why. A test reads
 every sentence of the known cards, the synthetic families and generated Oracle texts with every
