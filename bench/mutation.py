@@ -178,6 +178,11 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="with --report-from: a kept folder of a later run (--only) whose verdicts replace the first's",
     )
+    parser.add_argument(
+        "--equivalent",
+        default=None,
+        help="a file of mutant names shown equivalent (one a line, # comments): scored apart as well",
+    )
     parser.add_argument("--out", default=None, help="report path (default bench/results/mutation-<date>.md)")
     args = parser.parse_args(argv)
     modules = expand([module.strip() for module in args.modules.split(",") if module.strip()])
@@ -188,7 +193,16 @@ def main(argv: list[str] | None = None) -> int:
         scratch = Path(args.report_from)
         sample = None
         if args.sample > 1:
-            sample = pick(list(parse(results(scratch))), args.sample, args.offset)
+            known = parse(results(scratch))
+            sample = pick(list(known), args.sample, args.offset)
+            if args.rounds > 1:
+                rounds = [
+                    pick(list(known), args.sample * args.rounds, args.offset + r * args.sample)
+                    for r in range(args.rounds)
+                ]
+                done = [chosen for chosen in rounds if all(known[name] != "not checked" for name in chosen)]
+                args.rounds_done = len(done)
+                sample = [name for chosen in done for name in chosen] or sample
         return report(scratch, modules, tests, deselect, None, args, sample)
     scratch = Path(tempfile.mkdtemp(prefix="mtgdice-mutation-"))
     try:
@@ -563,6 +577,46 @@ def kind(name: str, diff: str) -> str:
     return "logic"
 
 
+def wilson(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95 % for the default ``z``).
+
+    >>> [round(x, 3) for x in wilson(9, 10)]
+    [0.596, 0.982]
+    """
+    if trials == 0:
+        return 0.0, 1.0
+    share = successes / trials
+    centre = share + z * z / (2 * trials)
+    spread = z * ((share * (1 - share) + z * z / (4 * trials)) / trials) ** 0.5
+    scale = 1 + z * z / trials
+    return (centre - spread) / scale, (centre + spread) / scale
+
+
+def wilson_text(successes: int, trials: int) -> str:
+    low, high = wilson(successes, trials)
+    return f"{low:.1%} to {high:.1%} ({successes} of {trials})"
+
+
+def equivalent_lines(statuses: dict[str, str], args: Any) -> list[str]:
+    """The score with the mutants listed in ``--equivalent`` left out of the count."""
+    named = getattr(args, "equivalent", None)
+    if not named:
+        return []
+    listed = {
+        line.split("#")[0].strip()
+        for line in Path(named).read_text(encoding="utf-8").splitlines()
+        if line.split("#")[0].strip()
+    }
+    run = [name for name, status in statuses.items() if status not in ("not checked", "skipped")]
+    equivalent = [name for name in run if name in listed and statuses[name] not in DETECTED]
+    detected = sum(1 for name in run if statuses[name] in DETECTED)
+    left = len(run) - len(equivalent)
+    return [
+        f"- **without the {len(equivalent)} mutants of the sample shown equivalent** (listed below): "
+        f"{detected} / {left} = {detected / left if left else 0:.1%}; Wilson 95 %: {wilson_text(detected, left)}"
+    ]
+
+
 def render(
     modules: list[str],
     tests: list[str],
@@ -615,6 +669,8 @@ def render(
         f"- **score: {detected} / {run} = {detected / run if run else 0:.1%}** (killed or timed out / mutants"
         f' run; "not checked" = not run within the time budget, left out);'
         f" {detected / reached if reached else 0:.1%} of the {reached} some selected test reaches",
+        f"- Wilson 95 % interval of the score: {wilson_text(detected, run)}",
+        *equivalent_lines(statuses, args),
         "",
         "## By module",
         "",

@@ -87,3 +87,10 @@ def test_the_scratch_conftest_plugin_sets_the_limit_it_is_given() -> None:
     bench = _bench()
     assert "TIMEOUT_S = 0.0" in bench.FASTEST_FIRST  # the placeholder prepare() replaces
     compile(bench.FASTEST_FIRST.replace("TIMEOUT_S = 0.0", "TIMEOUT_S = 120.0"), "conftest", "exec")
+
+
+def test_the_wilson_interval_matches_the_textbook_values() -> None:
+    bench = _bench()
+    # Wilson (1927) score interval, 95 %: 9 of 10 → 0.596 to 0.982; 0 of 10 → 0 to 0.278.
+    assert [round(x, 3) for x in bench.wilson(9, 10)] == [0.596, 0.982]
+    assert [round(x, 3) for x in bench.wilson(0, 10)] == [0.0, 0.278]
