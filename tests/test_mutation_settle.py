@@ -16,11 +16,22 @@ from fractions import Fraction
 
 from mtgdice.odds import Problem
 from mtgdice.odds.compose import composed_distribution
-from mtgdice.rules import Amount, Board, Die, ExtraDice, Permanent, PolicyChooser, RollInstruction, TurnState
+from mtgdice.rules import (
+    Amount,
+    Board,
+    Die,
+    ExtraDice,
+    PairEachDie,
+    Permanent,
+    PolicyChooser,
+    RollInstruction,
+    TurnState,
+)
 from mtgdice.rules.board import Waiting
 from mtgdice.rules.budget import Meter
 from mtgdice.rules.conditions import InRange
-from mtgdice.rules.effects import RerollPermission
+from mtgdice.rules.effects import RerollPermission, Trigger
+from mtgdice.rules.effects.base import Event
 from mtgdice.rules.players import YOU
 from mtgdice.rules.transforms import Transform
 from mtgdice.rules.zones import Zone
@@ -87,3 +98,23 @@ def test_keeping_holds_on_to_the_waiting_card_with_a_blank_for_what_it_drops() -
         (Zone.PENDING, "Next roll", 1),
     ]
     assert isinstance(holders[0].effect, ExtraDice) and not isinstance(holders[1].effect, RerollPermission)
+
+
+def test_two_paired_dice_read_each_by_a_trigger_count_their_sixes() -> None:
+    # Two d6, each rolled with a partner and one of the pair ignored (decline keeps either die,
+    # a fair d6 either way); "whenever you roll a 6" sees the two counted dice only (CR 706.6:
+    # an ignored die was never rolled): no 6 with 25/36, one with 10/36, two with 1/36.
+    board = Board.from_zones(
+        battlefield=(
+            Permanent("Pairs", (PairEachDie(),)),
+            Permanent("Sixes", (Trigger(event=Event.DIE_ROLLED, condition=InRange(6, 6)),)),
+        )
+    )
+    problem = Problem(RollInstruction(Amount(2), Die(6)), "~", board, PolicyChooser(), {}, TurnState(), meter=Meter())
+    found = composed_distribution(problem)
+    assert found is not None and found[1] == "composed"
+    sixes: dict[int, Fraction] = {}
+    for summary, p in found[0].items():
+        count = sum(times for card, times in summary.triggers if card == "Sixes")
+        sixes[count] = sixes.get(count, Fraction(0)) + p
+    assert sixes == {0: Fraction(25, 36), 1: Fraction(10, 36), 2: Fraction(1, 36)}
