@@ -20,6 +20,17 @@ functions a subprocess reaches; the one-line messages it checks are read in-proc
 ``--modules`` takes files or folders under ``src/mtgdice`` (a folder: every module in it and below).
 ``--sample N`` runs one mutant in N, taken within each module (every Nth by sorted name, from
 ``--offset``), so each module keeps its share; the report says so and scores the sample only.
+``--rounds R`` runs that sample in R rounds, each itself one mutant in N x R within each module
+(round r from ``--offset`` + r x N): mutmut runs the fastest mutants first, so a run cut short by
+the wall-time budget would otherwise leave out exactly the slowest modules; cut short between
+rounds, the completed rounds are still a sample that keeps every module's share, and the report
+scores those.
+
+Speed without changing a verdict: each mutant's tests run fastest first (a plugin added to the
+scratch copy's ``conftest.py`` sorts them by the durations mutmut recorded), so ``-x`` stops a killed
+mutant at its cheapest failing test; a survivor runs every test either way. ``--timeout S`` gives
+each test a wall-time limit (pytest-timeout), a guard against a hang that the CPU-time limit does
+not see; a test that runs out fails, and the mutant counts as killed.
 
 Honesty of the count: mutmut hands each mutant the ids of the tests that reached its function; a
 test id pytest cannot find back would end the run with "no tests" or an error that mutmut may count
@@ -97,6 +108,10 @@ TESTS = (
     "tests/test_mutation_sources.py",
     "tests/test_mutation_triggers.py",
     "tests/test_mutation_coin_odds.py",
+    "tests/test_mutation_coin_rules.py",
+    "tests/test_mutation_settle.py",
+    "tests/test_mutation_lone_die.py",
+    "tests/test_mutation_reroll_chains.py",
     # Fast subsets of the slow files: a few cases each, chosen to reach the vectorised simulation
     # and the differential comparisons without running every board per mutant.
     "tests/test_sim.py::test_seeded_simulation_is_reproducible",
@@ -122,6 +137,7 @@ SLOW = (
     "tests/test_rules_effects.py::test_third_die_each_turn_with_an_intervening_its_result",
     "tests/test_compose.py::test_dev_card_rolls_composed_equal_brute_force[thumb and pixie, decline]",
     "tests/test_coins.py::test_roll_odds_and_replay_of_a_coin_card",
+    "tests/test_compose.py::test_a_stored_roll_with_a_reroll_composes_to_brute_force[pixie+thumb-accept]",
 )
 """Tests left out of the default selection: seconds each, and every mutant they reach would run them."""
 
@@ -145,6 +161,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--minutes", type=float, default=60.0, help="wall-time budget; mutmut is stopped then")
     parser.add_argument("--sample", type=int, default=1, help="run one mutant in N within each module")
     parser.add_argument("--offset", type=int, default=0, help="which one of the N (0 .. N-1)")
+    parser.add_argument("--rounds", type=int, default=1, help="run the sample in R stratified rounds")
+    parser.add_argument("--timeout", type=float, default=0.0, help="per-test wall-time limit, s (0: none)")
     parser.add_argument("--only", default="", help="run only these mutant names (comma-separated globs)")
     parser.add_argument(
         "--timeout-multiplier",
@@ -160,6 +178,11 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="with --report-from: a kept folder of a later run (--only) whose verdicts replace the first's",
     )
+    parser.add_argument(
+        "--equivalent",
+        default=None,
+        help="a file of mutant names shown equivalent (one a line, # comments): scored apart as well",
+    )
     parser.add_argument("--out", default=None, help="report path (default bench/results/mutation-<date>.md)")
     args = parser.parse_args(argv)
     modules = expand([module.strip() for module in args.modules.split(",") if module.strip()])
@@ -170,7 +193,16 @@ def main(argv: list[str] | None = None) -> int:
         scratch = Path(args.report_from)
         sample = None
         if args.sample > 1:
-            sample = pick(list(parse(results(scratch))), args.sample, args.offset)
+            known = parse(results(scratch))
+            sample = pick(list(known), args.sample, args.offset)
+            if args.rounds > 1:
+                rounds = [
+                    pick(list(known), args.sample * args.rounds, args.offset + r * args.sample)
+                    for r in range(args.rounds)
+                ]
+                done = [chosen for chosen in rounds if all(known[name] != "not checked" for name in chosen)]
+                args.rounds_done = len(done)
+                sample = [name for chosen in done for name in chosen] or sample
         return report(scratch, modules, tests, deselect, None, args, sample)
     scratch = Path(tempfile.mkdtemp(prefix="mtgdice-mutation-"))
     try:
@@ -180,33 +212,51 @@ def main(argv: list[str] | None = None) -> int:
         check_test_ids(scratch)
         names = [name.strip() for name in args.only.split(",") if name.strip()]
         sample: list[str] | None = None
+        rounds: list[list[str]] = [names]
         if args.sample > 1:
-            sample = names = pick(every, args.sample, args.offset)
-        log = (scratch / "mutmut-run.log").open("w")
-        process = subprocess.Popen(
-            ["mutmut", "run", "--max-children", str(args.children), *names],
-            cwd=scratch,
-            env=environment(),
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        left = args.minutes * 60 - (time.monotonic() - started)
-        try:
-            process.wait(timeout=max(left, 1))
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGTERM)  # mutmut and its workers: the session it leads
-            process.wait()
-        log.close()
-        if process.returncode not in (0, -signal.SIGTERM):
-            tail = (scratch / "mutmut-run.log").read_text(errors="replace")[-3000:]
-            sys.stderr.write(f"mutation: mutmut run ended with status {process.returncode}:\n{tail}\n")
+            sample = pick(every, args.sample, args.offset)
+            rounds = [pick(every, args.sample * args.rounds, args.offset + r * args.sample) for r in range(args.rounds)]
+        completed: list[str] = []
+        for number, chosen in enumerate(rounds, 1):
+            left = args.minutes * 60 - (time.monotonic() - started)
+            finished = run_mutants(scratch, chosen, args.children, left, number)
+            if not finished:
+                sys.stderr.write(f"mutation: round {number} of {len(rounds)} cut short by the wall-time budget\n")
+                break
+            completed += chosen
+        args.rounds_done = len(rounds)
+        if sample is not None and args.rounds > 1:
+            sample = completed or sample
+            args.rounds_done = sum(1 for chosen in rounds if set(chosen) <= set(completed))
         return report(scratch, modules, tests, deselect, time.monotonic() - started, args, sample)
     finally:
         if args.keep:
             print(f"scratch folder kept: {scratch}")
         else:
             shutil.rmtree(scratch, ignore_errors=True)
+
+
+def run_mutants(scratch: Path, names: list[str], children: int, seconds: float, number: int) -> bool:
+    """One ``mutmut run`` of ``names`` (every mutant if empty); False if the budget cut it short."""
+    with (scratch / f"mutmut-run-{number}.log").open("w") as log:
+        process = subprocess.Popen(
+            ["mutmut", "run", "--max-children", str(children), *names],
+            cwd=scratch,
+            env=environment(),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        try:
+            process.wait(timeout=max(seconds, 1))
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGTERM)  # mutmut and its workers: the session it leads
+            process.wait()
+            return False
+    if process.returncode != 0:
+        tail = (scratch / f"mutmut-run-{number}.log").read_text(errors="replace")[-3000:]
+        sys.stderr.write(f"mutation: mutmut run {number} ended with status {process.returncode}:\n{tail}\n")
+    return True
 
 
 def expand(named: list[str]) -> list[str]:
@@ -412,6 +462,8 @@ def prepare(scratch: Path, modules: list[str], tests: list[str], deselect: list[
         if not (scratch / test.split("::")[0]).is_file():
             raise SystemExit(f"mutation: --tests: {test!r} is not in a test file")
     options = ["-p", "no:cacheprovider", "-q", "-x"]
+    with (scratch / "tests" / "conftest.py").open("a", encoding="utf-8") as conftest:
+        conftest.write(FASTEST_FIRST.replace("TIMEOUT_S = 0.0", f"TIMEOUT_S = {float(args.timeout)!r}"))
     for test in deselect:
         options += ["--deselect", test]
     (scratch / "pyproject.toml").write_text(
@@ -428,6 +480,32 @@ def prepare(scratch: Path, modules: list[str], tests: list[str], deselect: list[
         'markers = ["browser: browser", "slow: slow"]\n',
         encoding="utf-8",
     )
+
+
+FASTEST_FIRST = """
+
+# Added by bench/mutation.py to the scratch copy only: once mutmut has its statistics (the clean
+# run and the mutants, not the traced run), each test gets the wall-time limit and the tests run
+# fastest first.
+_mutation_earlier_hook = pytest_collection_modifyitems
+TIMEOUT_S = 0.0
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    import json as _json
+
+    _mutation_earlier_hook(config, items)
+    stats = Path("mutmut-stats.json")  # mutmut runs the tests from its mutants/ folder
+    if stats.is_file():
+        durations = _json.loads(stats.read_text(encoding="utf-8")).get("duration_by_test", {})
+        items.sort(key=lambda item: durations.get(item.nodeid, 0.0))
+        for item in items:
+            if TIMEOUT_S and item.get_closest_marker("timeout") is None:
+                item.add_marker(pytest.mark.timeout(TIMEOUT_S, method="signal"))
+"""
+"""Appended to the scratch copy's ``tests/conftest.py``: with ``-x``, a killed mutant stops at its
+cheapest failing test; the set of tests each mutant runs is mutmut's, unchanged. The traced run
+that records which tests reach which function runs many times slower, so it gets no limit."""
 
 
 def parse(text: str) -> dict[str, str]:
@@ -499,6 +577,46 @@ def kind(name: str, diff: str) -> str:
     return "logic"
 
 
+def wilson(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95 % for the default ``z``).
+
+    >>> [round(x, 3) for x in wilson(9, 10)]
+    [0.596, 0.982]
+    """
+    if trials == 0:
+        return 0.0, 1.0
+    share = successes / trials
+    centre = share + z * z / (2 * trials)
+    spread = z * ((share * (1 - share) + z * z / (4 * trials)) / trials) ** 0.5
+    scale = 1 + z * z / trials
+    return (centre - spread) / scale, (centre + spread) / scale
+
+
+def wilson_text(successes: int, trials: int) -> str:
+    low, high = wilson(successes, trials)
+    return f"{low:.1%} to {high:.1%} ({successes} of {trials})"
+
+
+def equivalent_lines(statuses: dict[str, str], args: Any) -> list[str]:
+    """The score with the mutants listed in ``--equivalent`` left out of the count."""
+    named = getattr(args, "equivalent", None)
+    if not named:
+        return []
+    listed = {
+        line.split("#")[0].strip()
+        for line in Path(named).read_text(encoding="utf-8").splitlines()
+        if line.split("#")[0].strip()
+    }
+    run = [name for name, status in statuses.items() if status not in ("not checked", "skipped")]
+    equivalent = [name for name in run if name in listed and statuses[name] not in DETECTED]
+    detected = sum(1 for name in run if statuses[name] in DETECTED)
+    left = len(run) - len(equivalent)
+    return [
+        f"- **without the {len(equivalent)} mutants of the sample shown equivalent** (listed below): "
+        f"{detected} / {left} = {detected / left if left else 0:.1%}; Wilson 95 %: {wilson_text(detected, left)}"
+    ]
+
+
 def render(
     modules: list[str],
     tests: list[str],
@@ -538,12 +656,21 @@ def render(
         f"- workers: {args.children}; per-mutant CPU limit: 2 x {args.timeout_multiplier} x (clean time of its"
         f" tests + {args.timeout_constant} s); wall time: {wall}",
         "- mutants run: "
-        + ("every one" if every <= 1 else f"a sample, one mutant in {every} within each module (sorted by name)"),
+        + ("every one" if every <= 1 else f"a sample, one mutant in {every} within each module (sorted by name)")
+        + (
+            f", in {args.rounds} stratified rounds ({getattr(args, 'rounds_done', '?')} completed and scored)"
+            if every > 1 and args.rounds > 1
+            else ""
+        ),
+        f"- per-test wall-time limit (pytest-timeout): {f'{args.timeout:g} s' if args.timeout else 'none'};"
+        " each mutant's tests run fastest first (by mutmut's recorded durations), `-x`",
         f"- mutants in this report: {len(statuses)}; "
         + ", ".join(f"{status}: {n}" for status, n in sorted(counts.items())),
         f"- **score: {detected} / {run} = {detected / run if run else 0:.1%}** (killed or timed out / mutants"
         f' run; "not checked" = not run within the time budget, left out);'
         f" {detected / reached if reached else 0:.1%} of the {reached} some selected test reaches",
+        f"- Wilson 95 % interval of the score: {wilson_text(detected, run)}",
+        *equivalent_lines(statuses, args),
         "",
         "## By module",
         "",

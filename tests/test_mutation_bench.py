@@ -70,3 +70,27 @@ def test_a_survivor_is_placed_on_its_line() -> None:
     assert source[int(line) - 1].strip() == "if row.high is not None and row.high < row.low:"
     assert bench.module_of("mtgdice.rules.conditions.xǁInRangeǁdescribe__mutmut_11") == "mtgdice.rules.conditions"
     assert bench.kind("mtgdice.rules.conditions.xǁInRangeǁdescribe__mutmut_11", diff) == "describe"
+
+
+def test_rounds_of_a_sample_partition_it_and_each_keeps_every_module() -> None:
+    bench = _bench()
+    names = [f"mtgdice.rules.tables.x_check_rows__mutmut_{i}" for i in range(1, 41)]
+    names += [f"mtgdice.odds.chain.x__solve__mutmut_{i}" for i in range(1, 21)]
+    sample = bench.pick(names, 10, 0)
+    rounds = [bench.pick(names, 20, 0 + r * 10) for r in range(2)]
+    assert sorted(rounds[0] + rounds[1]) == sorted(sample) and set(rounds[0]).isdisjoint(rounds[1])
+    for chosen in rounds:
+        assert any(".tables." in name for name in chosen) and any(".chain." in name for name in chosen)
+
+
+def test_the_scratch_conftest_plugin_sets_the_limit_it_is_given() -> None:
+    bench = _bench()
+    assert "TIMEOUT_S = 0.0" in bench.FASTEST_FIRST  # the placeholder prepare() replaces
+    compile(bench.FASTEST_FIRST.replace("TIMEOUT_S = 0.0", "TIMEOUT_S = 120.0"), "conftest", "exec")
+
+
+def test_the_wilson_interval_matches_the_textbook_values() -> None:
+    bench = _bench()
+    # Wilson (1927) score interval, 95 %: 9 of 10 → 0.596 to 0.982; 0 of 10 → 0 to 0.278.
+    assert [round(x, 3) for x in bench.wilson(9, 10)] == [0.596, 0.982]
+    assert [round(x, 3) for x in bench.wilson(0, 10)] == [0.0, 0.278]
