@@ -105,6 +105,11 @@ FAMILIES: dict[str, tuple[str, ...]] = {
         "The first time an opponent flips a coin each turn, that coin comes up tails.",
         "The first time you flip a coin each turn, draw 2 cards.",
     ),
+    "FOR_EACH_AFTER": (
+        "Roll three six-sided dice. Draw a card for each odd result.",
+        "{2}, {T}: Roll X d8. Put a +1/+1 counter on target creature for each even result.",
+        "When ~ enters, roll four d4. You gain 2 life for each result of 4.",
+    ),
     "DOUBLES": (
         "Roll two d6. If both results are the same, draw a card.",
         "At the beginning of your upkeep, roll three d4. If the dice show the same number, you gain 4 life.",

@@ -86,6 +86,9 @@ if TYPE_CHECKING:
     from mtgdice.rules.conditions import (
         NaturalMax as NaturalMax,
     )
+    from mtgdice.rules.conditions import (
+        Parity as Parity,
+    )
     from mtgdice.rules.dice import (
         PLANAR_DIE as PLANAR_DIE,
     )
@@ -305,6 +308,7 @@ _WHERE = {
     "MAX_REROLLS": "mtgdice.rules.resolution",
     "Modifier": "mtgdice.rules.dice",
     "NaturalMax": "mtgdice.rules.conditions",
+    "Parity": "mtgdice.rules.conditions",
     "OPPONENT": "mtgdice.rules.players",
     "Outcome": "mtgdice.rules.instruction",
     "PLANAR_DIE": "mtgdice.rules.dice",
@@ -396,6 +400,7 @@ __all__ = [
     "InRange",
     "Modifier",
     "NaturalMax",
+    "Parity",
     "Outcome",
     "PairEachCoin",
     "PairEachDie",

@@ -1,4 +1,5 @@
-"""Conditions on a die: "a 6", "4 or higher", "a natural 20", "a die's highest natural result", "{CHAOS}".
+"""Conditions on a die: "a 6", "4 or higher", "a natural 20", "an even result", "a die's highest natural result",
+"{CHAOS}".
 
 A numeric condition reads the result (after modifiers) unless it says natural (CR 706.2 and the
 natural-result ruling). Any numeric condition is false for the planar die, which has no number
@@ -68,6 +69,35 @@ def holds_range(condition: InRange, value: int | None) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
+class Parity:
+    """An even or an odd number ("for each odd result", "if the result is even"), on the result or the
+    natural result; the planar die has no number, so neither holds for it (CR 706.7).
+
+    >>> from mtgdice.rules.dice import Die
+    >>> Parity(even=True).holds(DieRoll(0, Die(6), 4)), Parity(even=False).holds(DieRoll(0, Die(6), 4))
+    (True, False)
+    """
+
+    even: bool
+    natural: bool = False
+
+    def holds(self, roll: DieRoll) -> bool:
+        return self.holds_value(roll.natural if self.natural else roll.result)
+
+    def holds_value(self, value: int | None) -> bool:
+        return value is not None and (value % 2 == 0) is self.even
+
+    def holds_array(self, natural: Ints, result: Ints, sides: int) -> Mask:
+        import numpy as np
+
+        values = natural if self.natural else result
+        return np.asarray((values % 2 == 0) == self.even, dtype=np.bool_)
+
+    def describe(self) -> str:
+        return ("natural " if self.natural else "") + ("even" if self.even else "odd")
+
+
+@dataclass(frozen=True, slots=True)
 class NaturalMax:
     """ "A die's highest natural result": the natural result equals the number of sides."""
 
@@ -122,7 +152,7 @@ class AnyOf:
         return " or ".join(condition.describe() for condition in self.conditions)
 
 
-Condition = InRange | NaturalMax | FaceIs | AnyOf
+Condition = InRange | Parity | NaturalMax | FaceIs | AnyOf
 
 
 def holds_for_total(condition: Condition, value: int | None) -> bool:
@@ -132,7 +162,10 @@ def holds_for_total(condition: Condition, value: int | None) -> bool:
 
     >>> holds_for_total(AnyOf((InRange(7, 7), InRange(11, 11))), 11), holds_for_total(InRange(7, 7, natural=True), 7)
     (True, False)
+    >>> even, odd = Parity(even=True), Parity(even=False)
+    >>> holds_for_total(even, 8), holds_for_total(odd, 8), holds_for_total(even, None)
+    (True, False, False)
     """
     if isinstance(condition, AnyOf):
         return any(holds_for_total(part, value) for part in condition.conditions)
-    return isinstance(condition, InRange) and not condition.natural and condition.holds_value(value)
+    return isinstance(condition, InRange | Parity) and not condition.natural and condition.holds_value(value)

@@ -112,6 +112,7 @@ from mtgdice.rules import (
     Outcome,
     PairEachCoin,
     PairEachDie,
+    Parity,
     Passive,
     PlanarFace,
     Reads,
@@ -601,6 +602,18 @@ HIGHEST_NATURAL = Rule(
     doc="A die's highest natural result (CR 706.2: its number of sides).",
 )
 
+PARITY_CONDITION = Rule(
+    "PARITY_CONDITION",
+    seq(
+        _ARTICLE,
+        opt(cap("natural", "natural")),
+        cap("parity", words("even", "odd")),
+        opt(words("number", "result")),
+    ),
+    build=lambda f: Parity(even=f.words_of("parity") == "even", natural="natural" in f),
+    doc='An even or odd number: "an even result", "odd", "an even number".',
+)
+
 _FACES = {
     PlanarFace.CHAOS: ("{chaos}", "chaos"),
     PlanarFace.PLANESWALK: ("{planeswalker}", "{pw}", "planeswalk", "the planeswalker symbol", "the planeswalk symbol"),
@@ -647,7 +660,7 @@ _ONE_VALUE = Rule(
 CONDITION = Rule(
     "CONDITION",
     seq(
-        either("part", HIGHEST_NATURAL, FACE_CONDITION, VALUE_CONDITION),
+        either("part", HIGHEST_NATURAL, FACE_CONDITION, PARITY_CONDITION, VALUE_CONDITION),
         many(alt(", or", "or", ","), either("part", HIGHEST_NATURAL, FACE_CONDITION, _ONE_VALUE)),
     ),
     build=_condition,
@@ -659,7 +672,6 @@ SYMBOLIC_CONDITION = Rule(
     seq(
         alt(
             words("equal to", "greater than", "less than", "the same as", "higher than", "lower than", "any other"),
-            seq(words("a", "an"), words("even", "odd")),
         ),
         span(0, stop=","),
     ),
@@ -692,6 +704,11 @@ def _any_of_words(condition: AnyOf) -> str:
     if len(values) == 2:
         return f"a {natural}{values[0]} or {values[1]}"
     return f"a {natural}" + ", ".join(values[:-1]) + f", or {values[-1]}"
+
+
+@wording(Parity)
+def _parity_words(condition: Parity) -> str:
+    return f"an {condition.describe()} number" if not condition.natural else f"a {condition.describe()} number"
 
 
 @wording(InRange)
@@ -1340,6 +1357,8 @@ def _known(value: Any) -> Any:
 
 @wording(Reads.RESULT, Reads.CHOSEN)
 def _on_result_words(outcome: Outcome) -> str:
+    if isinstance(outcome.condition, Parity):
+        return f"If the result is {outcome.condition.describe()}, {NEUTRAL_EFFECT}."
     if outcome.condition is not None:
         return f"If the result is {canonical(outcome.condition)[2:]}, {NEUTRAL_EFFECT}."
     return "Apply the result."
@@ -1383,6 +1402,8 @@ def _exactly_words(outcome: Outcome) -> str:
 
 @wording(Reads.EACH)
 def _for_each_words(outcome: Outcome) -> str:
+    if isinstance(outcome.condition, Parity):
+        return f"For each {outcome.condition.describe()} result, {NEUTRAL_EFFECT}."
     if outcome.condition is not None:
         return f"For each result of {one_value(outcome.condition)}, {NEUTRAL_EFFECT}."
     return f"For each die, {NEUTRAL_EFFECT}."
@@ -1395,6 +1416,8 @@ _NUMBER_USED = {Reads.TOTAL: "the total", Reads.DIFFERENCE: "the difference", Re
 def _number_used_words(outcome: Outcome) -> str:
     """A sentence after a roll that uses one of its numbers (``FOLLOW_UP``), or an outcome on the
     total (``CONDITIONAL``)."""
+    if outcome.reads is Reads.TOTAL and isinstance(outcome.condition, Parity):
+        return f"If the total is {outcome.condition.describe()}, {NEUTRAL_EFFECT}."
     if outcome.reads is Reads.TOTAL and outcome.condition is not None:
         return f"If the total is {canonical(outcome.condition)[2:]}, {NEUTRAL_EFFECT}."
     return f"Apply {_NUMBER_USED[outcome.reads]}."
@@ -1552,6 +1575,8 @@ def _for_each(f: Fields) -> ForEachResult:
     if "value" in f:
         value = number(f["value"])
         return ForEachResult(InRange(value, value))
+    if "parity" in f:
+        return ForEachResult(Parity(even=f.words_of("parity") == "even"))
     return ForEachResult()
 
 
@@ -1562,7 +1587,7 @@ FOR_EACH = Rule(
         alt(
             "die",
             seq(
-                opt(words("other", "odd", "even", "different")),
+                opt(alt(cap("parity", words("odd", "even")), words("other", "different"))),
                 words("result", "results"),
                 opt("of", cap("value", NUMBER)),
                 ahead(","),
@@ -1573,6 +1598,17 @@ FOR_EACH = Rule(
         _EFFECT,
     ),
     build=_for_each,
+)
+_EACH_MEETING = alt(
+    seq(cap("parity", words("odd", "even")), words("result", "results")),
+    seq(words("result", "results"), "of", cap("value", NUMBER)),
+)
+FOR_EACH_AFTER = Rule(
+    "FOR_EACH_AFTER",
+    seq(span(until=seq("for each", _EACH_MEETING, END)), "for each", _EACH_MEETING, END),
+    build=_for_each,
+    doc='An outcome for each result that meets a condition, named after its effect: "draw a card for each odd '
+    'result".',
 )
 OTHERWISE = Rule("OTHERWISE", seq("otherwise ,", _EFFECT), build=lambda f: Otherwise())
 
@@ -3180,6 +3216,7 @@ SENTENCES = (
     SentenceRule(DOUBLES, "after a roll", _after_roll),
     SentenceRule(EXACTLY, "after a roll", _after_roll),
     SentenceRule(FOR_EACH, "after a roll", _after_roll),
+    SentenceRule(FOR_EACH_AFTER, "after a roll", _after_roll),
     SentenceRule(REROLL_TIES, "after a roll", _after_roll),
     SentenceRule(WHO_HAD, "after a roll by each player", lambda context: context.each_player),
     SentenceRule(STANDING, "after a roll by each player", lambda context: context.each_player),
