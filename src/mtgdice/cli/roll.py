@@ -23,7 +23,8 @@ from mtgdice.cli.common import CONTEXT, DB_HELP, CardOptions, card_options, out
 
 if TYPE_CHECKING:
     from mtgdice.game.request import CardSource, Prepared, RollRequest
-    from mtgdice.rules import TurnState
+    from mtgdice.log.store import RollLog
+    from mtgdice.rules import Chooser, DiceSource, TurnState
 
 PLANAR_WORDS = ("planar", "planar die", "the planar die")
 COIN_WORDS = ("coin", "flip")
@@ -347,7 +348,7 @@ def roll_command(
             roll_log.close()
 
 
-def _open_log(log: bool, db: str | None) -> Any:
+def _open_log(log: bool, db: str | None) -> RollLog | None:
     if not log:
         return None
     from mtgdice.log.store import RollLog, default_db_path
@@ -369,7 +370,7 @@ def _answers(choices: str) -> tuple[object, ...]:
     return tuple(answers)
 
 
-def _roll_plain(spec: str, source: Any, as_json: bool, roll_log: Any) -> None:
+def _roll_plain(spec: str, source: DiceSource, as_json: bool, roll_log: RollLog | None) -> None:
     """Plain dice notation: no card, no Magic effect (the board options do not apply). Kept light:
     no compiler, no card data; the record's request is the notation itself."""
     from mtgdice.io.render import plain_lines
@@ -388,13 +389,17 @@ def _roll_plain(spec: str, source: Any, as_json: bool, roll_log: Any) -> None:
             click.secho(text, bold=style == "bold")
 
 
-def _roll_planar(options: CardOptions, table: TableFlags, source: Any, as_json: bool, roll_log: Any) -> None:
+def _roll_planar(
+    options: CardOptions, table: TableFlags, source: DiceSource, as_json: bool, roll_log: RollLog | None
+) -> None:
     """The planar die through the rules (CR 706.7), at the table the options give."""
     prepared = prepared_request(options, table, "planar")
     _roll_request(table, prepared, source, as_json, roll_log, None, "The planar die (CR 706.7)")
 
 
-def _flip_coin(options: CardOptions, table: TableFlags, source: Any, as_json: bool, roll_log: Any) -> None:
+def _flip_coin(
+    options: CardOptions, table: TableFlags, source: DiceSource, as_json: bool, roll_log: RollLog | None
+) -> None:
     """A coin flip (CR 705) through the rules' coins: partner coins and reflips on the board apply,
     no die effect does."""
     prepared = prepared_request(options, table, "coin")
@@ -404,10 +409,10 @@ def _flip_coin(options: CardOptions, table: TableFlags, source: Any, as_json: bo
 def _roll_request(
     table: TableFlags,
     prepared: Prepared,
-    source: Any,
+    source: DiceSource,
     as_json: bool,
-    roll_log: Any,
-    chooser: Any,
+    roll_log: RollLog | None,
+    chooser: Chooser | None,
     title: str = "",
 ) -> None:
     """Resolve a prepared request with ``source``, commit it to the log, write the turn it leaves
