@@ -1607,8 +1607,7 @@ FOR_EACH_AFTER = Rule(
     "FOR_EACH_AFTER",
     seq(span(until=seq("for each", _EACH_MEETING, END)), "for each", _EACH_MEETING, END),
     build=_for_each,
-    doc='An outcome for each result that meets a condition, named after its effect: "draw a card for each odd '
-    'result".',
+    doc='An outcome for each result that meets a condition, named after its effect: "draw a card for each odd result".',
 )
 OTHERWISE = Rule("OTHERWISE", seq("otherwise ,", _EFFECT), build=lambda f: Otherwise())
 
