@@ -21,46 +21,24 @@ from __future__ import annotations
 import re
 from functools import cache
 
-
-@cache
-def _english() -> re.Pattern[str]:
-    """The English dice and coin words (compiled when first asked, as each pattern here: importing
-    the compiler does not pay for them)."""
-    return re.compile(
-        r"\b(?:dice|die|d\d+s?|\d+-sided|planar die|re-?roll(?:s|ed|ing)?|roll(?:s|ed|ing)?|chaos ensues"
-        r"|coins?|heads|tails|re-?flip(?:s|ped|ping)?)\b",
-        re.IGNORECASE,
-    )
-
-
-@cache
-def _flip() -> re.Pattern[str]:
-    return re.compile(r"\bflip(?:s|ped|ping)?\b", re.IGNORECASE)
+# Each pattern is compiled when first used (:func:`_pattern`): importing the compiler does not pay for them.
+_ENGLISH = (
+    r"\b(?:dice|die|d\d+s?|\d+-sided|planar die|re-?roll(?:s|ed|ing)?|roll(?:s|ed|ing)?|chaos ensues"
+    r"|coins?|heads|tails|re-?flip(?:s|ped|ping)?)\b"
+)
+"""The English dice and coin words."""
+_FLIP = r"\bflip(?:s|ped|ping)?\b"
+_CARD_FLIP = r"\s+(?:it|~|this|them|target)(?!\w)"
+"""What follows "flip" when a card is flipped (Kamigawa flip cards), not a coin: "flip it", "flip ~"."""
+_RESULT = r"\bresults?\b"
+_COIN = r"\b(?:coins?|heads|tails|re-?flip(?:s|ped|ping)?)\b"
+_WON_OR_LOST = r"\b(?:win|wins|won|lose|loses|lost)\b(?!\s+(?:(?:\d+|x|that much|that many)\s+)?life\b|\s+the game\b)"
+"""A flip won or lost, not life or the game."""
 
 
 @cache
-def _card_flip() -> re.Pattern[str]:
-    """What follows "flip" when a card is flipped (Kamigawa flip cards), not a coin: "flip it", "flip ~"."""
-    return re.compile(r"\s+(?:it|~|this|them|target)(?!\w)", re.IGNORECASE)
-
-
-@cache
-def _result() -> re.Pattern[str]:
-    return re.compile(r"\bresults?\b", re.IGNORECASE)
-
-
-@cache
-def _coin() -> re.Pattern[str]:
-    return re.compile(r"\b(?:coins?|heads|tails|re-?flip(?:s|ped|ping)?)\b", re.IGNORECASE)
-
-
-@cache
-def _won_or_lost() -> re.Pattern[str]:
-    """A flip won or lost, not life or the game."""
-    return re.compile(
-        r"\b(?:win|wins|won|lose|loses|lost)\b(?!\s+(?:(?:\d+|x|that much|that many)\s+)?life\b|\s+the game\b)",
-        re.IGNORECASE,
-    )
+def _pattern(source: str) -> re.Pattern[str]:
+    return re.compile(source, re.IGNORECASE)
 
 
 @cache
@@ -92,9 +70,9 @@ def speaks(sentence: str, *, languages: bool = True) -> bool:
     >>> speaks("Würfle einen W20."), speaks("Flip ~.")
     (True, False)
     """
-    if _english().search(sentence):
+    if _pattern(_ENGLISH).search(sentence):
         return True
-    if any(not _card_flip().match(sentence, found.end()) for found in _flip().finditer(sentence)):
+    if any(not _pattern(_CARD_FLIP).match(sentence, found.end()) for found in _pattern(_FLIP).finditer(sentence)):
         return True
     if not languages:
         return False
@@ -108,7 +86,7 @@ def speaks_of_result(sentence: str) -> bool:
     >>> speaks_of_result("Scry X, where X is that result.")
     True
     """
-    return _result().search(sentence) is not None
+    return _pattern(_RESULT).search(sentence) is not None
 
 
 def speaks_of_coins(text: str) -> bool:
@@ -117,9 +95,9 @@ def speaks_of_coins(text: str) -> bool:
     >>> speaks_of_coins("Flip two coins."), speaks_of_coins("Roll a d6."), speaks_of_coins("Flip ~.")
     (True, False, False)
     """
-    if _coin().search(text):
+    if _pattern(_COIN).search(text):
         return True
-    return any(not _card_flip().match(text, found.end()) for found in _flip().finditer(text))
+    return any(not _pattern(_CARD_FLIP).match(text, found.end()) for found in _pattern(_FLIP).finditer(text))
 
 
 def speaks_of_winning(sentence: str) -> bool:
@@ -129,7 +107,7 @@ def speaks_of_winning(sentence: str) -> bool:
     >>> speaks_of_winning("If you lose two of them, sacrifice ~."), speaks_of_winning("You lose 2 life.")
     (True, False)
     """
-    return _won_or_lost().search(sentence) is not None
+    return _pattern(_WON_OR_LOST).search(sentence) is not None
 
 
 def marked(sentences: list[str], *, languages: bool = True) -> list[int]:
