@@ -278,7 +278,16 @@ async def main():
                 await asyncio.sleep(0.1)
             await socket.close()
 
+        async def ping():  # as the pages do: a socket whose client says nothing for 2 minutes is closed
+            try:
+                while True:
+                    await asyncio.sleep(20)
+                    await socket.send("ping")
+            except websockets.ConnectionClosed:
+                return
+
         stopping = loop.create_task(stop_once_heard())
+        pinging = loop.create_task(ping())
         try:
             async for raw in socket:
                 message = json.loads(raw)
@@ -286,6 +295,7 @@ async def main():
                     rolls.append(message["id"])
         except websockets.ConnectionClosed as error:
             closed = error.rcvd.code if error.rcvd else None
+        pinging.cancel()
         if socket.close_code not in (1000, None):
             closed = socket.close_code
     print(json.dumps({"rolls": rolls, "closed": closed}), flush=True)
