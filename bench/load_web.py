@@ -54,6 +54,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -406,24 +407,17 @@ def services_cpu(folder: Path | None) -> dict[str, float]:
     except (OSError, ValueError, IndexError):
         return {}
     used = {"postgresql": 0.0, "redis": 0.0}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        pid, parent = int(entry.name), int(fields[1])
+    for pid, fields in _processes():
+        parent = int(fields[1])
         part = "postgresql" if postmaster in (pid, parent) else "redis" if pid == redis else None
         if part is not None:
             used[part] += (int(fields[11]) + int(fields[12])) / ticks
     return used
 
 
-def group_cpu(group: int) -> float:
-    """CPU seconds (user + system) used so far by every live process of process group ``group``."""
-    ticks = os.sysconf("SC_CLK_TCK")
-    used = 0
+def _processes() -> Iterator[tuple[int, list[str]]]:
+    """Every live process's id and the fields of its ``/proc/PID/stat`` after the command name
+    (``fields[1]`` the parent, ``[2]`` the process group, ``[11]``/``[12]`` user and system ticks)."""
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
@@ -431,8 +425,13 @@ def group_cpu(group: int) -> float:
             fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        if int(fields[2]) == group:  # pgrp
-            used += int(fields[11]) + int(fields[12])  # utime, stime
+        yield int(entry.name), fields
+
+
+def group_cpu(group: int) -> float:
+    """CPU seconds (user + system) used so far by every live process of process group ``group``."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    used = sum(int(fields[11]) + int(fields[12]) for _, fields in _processes() if int(fields[2]) == group)
     return used / ticks
 
 
